@@ -1,0 +1,71 @@
+// swift-tools-version: 6.2
+import PackageDescription
+
+/// Settings every Swift target shares: Swift 6 language mode is the tools default;
+/// warnings are errors everywhere (no `unsafeFlags`, so games can depend on the package).
+let strict: [SwiftSetting] = [
+    .treatAllWarnings(as: .error),
+]
+
+let package = Package(
+    name: "Soundstage",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "Soundstage", targets: ["Soundstage"]),
+        .library(name: "SoundFile", targets: ["SoundFile"]),
+        .executable(name: "soundstage", targets: ["SoundstageCLI"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "COpenAL",
+            pkgConfig: "openal",
+            providers: [.apt(["libopenal-dev"])]
+        ),
+        .systemLibrary(
+            name: "CSndFile",
+            pkgConfig: "sndfile",
+            providers: [.apt(["libsndfile1-dev"])]
+        ),
+        .target(
+            name: "SoundFile",
+            dependencies: ["CSndFile"],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "Soundstage",
+            dependencies: ["COpenAL", "SoundFile"],
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "SoundstageCLI",
+            dependencies: [
+                "Soundstage",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "soundstage-bench",
+            dependencies: ["Soundstage", "COpenAL"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "SoundFileTests",
+            dependencies: ["SoundFile"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "SoundstageTests",
+            dependencies: ["Soundstage"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "CLITests",
+            dependencies: ["SoundFile"],
+            swiftSettings: strict
+        ),
+    ]
+)

@@ -1,0 +1,131 @@
+/// The container (file type) an audio file uses.
+public enum Container: String, Sendable, Codable, CaseIterable {
+    /// RIFF WAVE (`.wav`), including WAVE_FORMAT_EXTENSIBLE.
+    case wav
+    /// Apple/SGI AIFF or AIFF-C (`.aif`, `.aiff`).
+    case aiff
+    /// Sun/NeXT AU (`.au`, `.snd`).
+    case au
+    /// Apple Core Audio Format (`.caf`).
+    case caf
+    /// Native FLAC (`.flac`).
+    case flac
+    /// Xiph Ogg (`.ogg`, `.oga`, `.opus`).
+    case ogg
+    /// An MPEG audio stream (`.mp3`).
+    case mpeg
+    /// Sony Wave64 or RF64: 64-bit variants of WAV.
+    case wav64
+    /// Another container libsndfile reads (PAF, SVX, NIST, VOC, ...).
+    case other
+
+    /// The usual file name extension, without the dot.
+    public var fileExtension: String {
+        switch self {
+        case .wav: "wav"
+        case .aiff: "aiff"
+        case .au: "au"
+        case .caf: "caf"
+        case .flac: "flac"
+        case .ogg: "ogg"
+        case .mpeg: "mp3"
+        case .wav64: "w64"
+        case .other: "raw"
+        }
+    }
+}
+
+/// How samples are encoded inside the container.
+public enum SampleEncoding: String, Sendable, Codable, CaseIterable {
+    /// Signed 8-bit linear PCM.
+    case pcmS8
+    /// Unsigned 8-bit linear PCM (8-bit WAV).
+    case pcmU8
+    /// Signed 16-bit linear PCM.
+    case pcm16
+    /// Signed 24-bit linear PCM.
+    case pcm24
+    /// Signed 32-bit linear PCM.
+    case pcm32
+    /// 32-bit IEEE float.
+    case float32
+    /// 64-bit IEEE float.
+    case float64
+    /// G.711 µ-law.
+    case ulaw
+    /// G.711 A-law.
+    case alaw
+    /// IMA ADPCM (in WAV: Microsoft's DVI layout; in CAF: Apple's `ima4`).
+    case imaADPCM
+    /// Microsoft ADPCM.
+    case msADPCM
+    /// GSM 6.10.
+    case gsm610
+    /// Apple Lossless, 16-bit.
+    case alac16
+    /// Apple Lossless, 20-bit.
+    case alac20
+    /// Apple Lossless, 24-bit.
+    case alac24
+    /// Apple Lossless, 32-bit.
+    case alac32
+    /// FLAC, 16 or 24 bits (the depth is not reported separately).
+    case flac
+    /// Ogg Vorbis.
+    case vorbis
+    /// Ogg Opus.
+    case opus
+    /// MPEG-1 Layer I.
+    case mpegLayer1
+    /// MPEG-1 Layer II.
+    case mpegLayer2
+    /// MPEG Layer III (MP3).
+    case mpegLayer3
+    /// Another encoding libsndfile decodes.
+    case other
+
+    /// Whether the encoding is lossy-compressed, so `frames` may be approximate until decoded.
+    public var isCompressed: Bool {
+        switch self {
+        case .vorbis, .opus, .mpegLayer1, .mpegLayer2, .mpegLayer3, .gsm610: true
+        default: false
+        }
+    }
+}
+
+/// What an audio file holds: the counterpart of Core Audio's stream description.
+///
+/// For compressed encodings (Ogg, MP3) ``frames`` comes from the file's headers and can be
+/// approximate; ``SoundFile/readAll()`` reports the exact count it decoded.
+public struct AudioFormat: Sendable, Equatable, Codable, CustomStringConvertible {
+    /// The container (file type).
+    public var container: Container
+    /// The sample encoding inside the container.
+    public var encoding: SampleEncoding
+    /// Frames per second.
+    public var sampleRate: Int
+    /// Interleaved channels per frame.
+    public var channels: Int
+    /// Number of frames (one sample per channel each).
+    public var frames: Int64
+
+    /// Creates a description.
+    public init(container: Container, encoding: SampleEncoding, sampleRate: Int, channels: Int, frames: Int64) {
+        self.container = container
+        self.encoding = encoding
+        self.sampleRate = sampleRate
+        self.channels = channels
+        self.frames = frames
+    }
+
+    /// Length in seconds (`frames / sampleRate`).
+    public var duration: Double {
+        sampleRate > 0 ? Double(frames) / Double(sampleRate) : 0
+    }
+
+    /// e.g. `wav pcm16, 48000 Hz, 2 ch, 96000 frames (2.000 s)`.
+    public var description: String {
+        let seconds = (duration * 1000).rounded() / 1000
+        return "\(container.rawValue) \(encoding.rawValue), \(sampleRate) Hz, \(channels) ch, \(frames) frames (\(seconds) s)"
+    }
+}

@@ -1,0 +1,234 @@
+import CSndFile
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A source of decoded frames behind ``SoundFile``: libsndfile, or a built-in codec for what
+/// libsndfile lacks (Apple IMA4 in CAF).
+protocol FrameDecoder: AnyObject {
+    /// The stream description as the container states it.
+    var format: AudioFormat { get }
+    /// Decodes up to `frames` frames into `destination` (interleaved); returns how many, 0 at the end.
+    func read(into destination: UnsafeMutablePointer<Float>, frames: Int) throws -> Int
+    /// Moves the read position to `frame`.
+    func seek(toFrame frame: Int64) throws
+}
+
+/// Bytes held in memory, read by libsndfile through its virtual I/O callbacks.
+final class MemoryStream {
+    let bytes: [UInt8]
+    var position: Int64 = 0
+    init(bytes: [UInt8]) { self.bytes = bytes }
+
+    static func from(_ pointer: UnsafeMutableRawPointer?) -> MemoryStream {
+        Unmanaged<MemoryStream>.fromOpaque(pointer!).takeUnretainedValue()
+    }
+
+    /// The callbacks libsndfile calls; `user_data` is an unretained `MemoryStream`.
+    static let virtualIO = SF_VIRTUAL_IO(
+        get_filelen: { user in Int64(MemoryStream.from(user).bytes.count) },
+        seek: { offset, whence, user in
+            let stream = MemoryStream.from(user)
+            let base: Int64
+            switch whence {
+            case SEEK_CUR: base = stream.position
+            case SEEK_END: base = Int64(stream.bytes.count)
+            default: base = 0
+            }
+            let target = base + offset
+            guard target >= 0 else { return -1 }
+            stream.position = target
+            return target
+        },
+        read: { destination, count, user in
+            let stream = MemoryStream.from(user)
+            let available = max(0, Int64(stream.bytes.count) - stream.position)
+            let n = min(max(count, 0), available)
+            if n > 0, let destination {
+                stream.bytes.withUnsafeBytes { raw in
+                    destination.copyMemory(from: raw.baseAddress! + Int(stream.position), byteCount: Int(n))
+                }
+                stream.position += n
+            }
+            return n
+        },
+        write: { _, _, _ in 0 },
+        tell: { user in MemoryStream.from(user).position }
+    )
+}
+
+/// Decodes through libsndfile. Every `sf_*` call goes through this type, which reads the
+/// error state right after a failing call.
+final class SndFileDecoder: FrameDecoder {
+    private let handle: OpaquePointer
+    private let subject: String
+    /// Keeps the memory stream alive while libsndfile holds a pointer to it.
+    private let stream: MemoryStream?
+    let format: AudioFormat
+
+    /// Opens an already-open file descriptor; libsndfile takes ownership and closes it.
+    init(fileDescriptor fd: Int32, subject: String) throws {
+        var info = SF_INFO()
+        guard let handle = sf_open_fd(fd, Int32(SFM_READ), &info, 1) else {
+            let error = Self.openError(subject: subject)
+            close(fd)
+            throw error
+        }
+        self.handle = handle
+        self.subject = subject
+        self.stream = nil
+        self.format = try Self.describe(info, subject: subject, handle: handle)
+    }
+
+    /// Opens bytes in memory.
+    init(bytes: [UInt8], subject: String) throws {
+        let stream = MemoryStream(bytes: bytes)
+        var info = SF_INFO()
+        var io = MemoryStream.virtualIO
+        let user = Unmanaged.passUnretained(stream).toOpaque()
+        guard let handle = sf_open_virtual(&io, Int32(SFM_READ), &info, user) else {
+            throw Self.openError(subject: subject)
+        }
+        self.handle = handle
+        self.subject = subject
+        self.stream = stream
+        self.format = try Self.describe(info, subject: subject, handle: handle)
+    }
+
+    deinit { sf_close(handle) }
+
+    func read(into destination: UnsafeMutablePointer<Float>, frames: Int) throws -> Int {
+        let got = sf_readf_float(handle, destination, sf_count_t(frames))
+        if got <= 0 {
+            let code = sf_error(handle)
+            if code != 0 {
+                throw SoundstageError(.corruptData, "decoding failed", subject: subject,
+                                      cause: .libsndfile(code: Int(code), message: String(cString: sf_strerror(handle))))
+            }
+            return 0
+        }
+        return Int(got)
+    }
+
+    func seek(toFrame frame: Int64) throws {
+        if sf_seek(handle, frame, SEEK_SET) < 0 {
+            throw SoundstageError(.invalidArgument, "cannot seek to frame \(frame)", subject: subject,
+                                  cause: .libsndfile(code: Int(sf_error(handle)), message: String(cString: sf_strerror(handle))))
+        }
+    }
+
+    /// The error for a failed `sf_open*`, read from libsndfile's global error state at once.
+    private static func openError(subject: String) -> SoundstageError {
+        let code = Int(sf_error(nil))
+        let message = String(cString: sf_strerror(nil))
+        let kind: SoundstageError.Code
+        let text: String
+        switch code {
+        case Int(SF_ERR_UNRECOGNISED_FORMAT), Int(SF_ERR_UNSUPPORTED_ENCODING):
+            kind = .unsupportedFormat; text = "not an audio format Soundstage can read"
+        case Int(SF_ERR_SYSTEM):
+            kind = .io; text = "could not be read"
+        default:
+            kind = .corruptData; text = "malformed or truncated audio data"
+        }
+        return SoundstageError(kind, text, subject: subject, cause: .libsndfile(code: code, message: message))
+    }
+
+    private static func describe(_ info: SF_INFO, subject: String, handle: OpaquePointer) throws -> AudioFormat {
+        guard info.channels > 0, info.samplerate > 0, info.frames >= 0 else {
+            sf_close(handle)
+            throw SoundstageError(.corruptData, "header states \(info.channels) channels at \(info.samplerate) Hz",
+                                  subject: subject)
+        }
+        return AudioFormat(container: SndFileFormat.container(of: Int(info.format)),
+                           encoding: SndFileFormat.encoding(of: Int(info.format)),
+                           sampleRate: Int(info.samplerate), channels: Int(info.channels), frames: info.frames)
+    }
+}
+
+/// Conversions between libsndfile's format constants and ``Container`` / ``SampleEncoding``.
+enum SndFileFormat {
+    static func container(of format: Int) -> Container {
+        switch format & SF_FORMAT_TYPEMASK {
+        case SF_FORMAT_WAV, SF_FORMAT_WAVEX: .wav
+        case SF_FORMAT_AIFF: .aiff
+        case SF_FORMAT_AU: .au
+        case SF_FORMAT_CAF: .caf
+        case SF_FORMAT_FLAC: .flac
+        case SF_FORMAT_OGG: .ogg
+        case SF_FORMAT_MPEG: .mpeg
+        case SF_FORMAT_W64, SF_FORMAT_RF64: .wav64
+        default: .other
+        }
+    }
+
+    static func encoding(of format: Int) -> SampleEncoding {
+        let container = format & SF_FORMAT_TYPEMASK
+        switch format & SF_FORMAT_SUBMASK {
+        case SF_FORMAT_PCM_S8: return .pcmS8
+        case SF_FORMAT_PCM_U8: return .pcmU8
+        case SF_FORMAT_PCM_16: return container == SF_FORMAT_FLAC ? .flac : .pcm16
+        case SF_FORMAT_PCM_24: return container == SF_FORMAT_FLAC ? .flac : .pcm24
+        case SF_FORMAT_PCM_32: return .pcm32
+        case SF_FORMAT_FLOAT: return .float32
+        case SF_FORMAT_DOUBLE: return .float64
+        case SF_FORMAT_ULAW: return .ulaw
+        case SF_FORMAT_ALAW: return .alaw
+        case SF_FORMAT_IMA_ADPCM: return .imaADPCM
+        case SF_FORMAT_MS_ADPCM: return .msADPCM
+        case SF_FORMAT_GSM610: return .gsm610
+        case SF_FORMAT_ALAC_16: return .alac16
+        case SF_FORMAT_ALAC_20: return .alac20
+        case SF_FORMAT_ALAC_24: return .alac24
+        case SF_FORMAT_ALAC_32: return .alac32
+        case SF_FORMAT_VORBIS: return .vorbis
+        case SF_FORMAT_OPUS: return .opus
+        case SF_FORMAT_MPEG_LAYER_I: return .mpegLayer1
+        case SF_FORMAT_MPEG_LAYER_II: return .mpegLayer2
+        case SF_FORMAT_MPEG_LAYER_III: return .mpegLayer3
+        default: return .other
+        }
+    }
+
+    /// The libsndfile major|minor format for writing, or nil when libsndfile cannot write it.
+    static func code(container: Container, encoding: SampleEncoding) -> Int? {
+        let major: Int
+        switch container {
+        case .wav: major = SF_FORMAT_WAV
+        case .aiff: major = SF_FORMAT_AIFF
+        case .au: major = SF_FORMAT_AU
+        case .caf: major = SF_FORMAT_CAF
+        case .flac: major = SF_FORMAT_FLAC
+        case .ogg: major = SF_FORMAT_OGG
+        case .mpeg: major = SF_FORMAT_MPEG
+        case .wav64: major = SF_FORMAT_W64
+        case .other: return nil
+        }
+        let minor: Int
+        switch encoding {
+        case .pcmS8: minor = SF_FORMAT_PCM_S8
+        case .pcmU8: minor = SF_FORMAT_PCM_U8
+        case .pcm16, .flac: minor = SF_FORMAT_PCM_16
+        case .pcm24: minor = SF_FORMAT_PCM_24
+        case .pcm32: minor = SF_FORMAT_PCM_32
+        case .float32: minor = SF_FORMAT_FLOAT
+        case .float64: minor = SF_FORMAT_DOUBLE
+        case .ulaw: minor = SF_FORMAT_ULAW
+        case .alaw: minor = SF_FORMAT_ALAW
+        case .imaADPCM: minor = SF_FORMAT_IMA_ADPCM
+        case .msADPCM: minor = SF_FORMAT_MS_ADPCM
+        case .gsm610: minor = SF_FORMAT_GSM610
+        case .alac16: minor = SF_FORMAT_ALAC_16
+        case .alac20: minor = SF_FORMAT_ALAC_20
+        case .alac24: minor = SF_FORMAT_ALAC_24
+        case .alac32: minor = SF_FORMAT_ALAC_32
+        case .vorbis: minor = SF_FORMAT_VORBIS
+        case .opus: minor = SF_FORMAT_OPUS
+        case .mpegLayer1: minor = SF_FORMAT_MPEG_LAYER_I
+        case .mpegLayer2: minor = SF_FORMAT_MPEG_LAYER_II
+        case .mpegLayer3: minor = SF_FORMAT_MPEG_LAYER_III
+        case .other: return nil
+        }
+        return major | minor
+    }
+}

@@ -1,0 +1,125 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// An audio file open for decoding: from a path or from bytes in memory.
+///
+/// Reads every format libsndfile 1.2 reads (WAV, AIFF, AU, CAF, FLAC, Ogg Vorbis/Opus, MP3, ...)
+/// plus Apple IMA4 in CAF. Decode in chunks with ``read(frames:)`` (for streaming) or all at once
+/// with ``readAll(maxFrames:)``. A `SoundFile` keeps a read position, so use one per thread.
+public final class SoundFile {
+    /// The stream description from the file's header.
+    public let format: AudioFormat
+    /// The path it was opened from, or the name given for in-memory data.
+    public let name: String
+    private let decoder: FrameDecoder
+
+    /// Opens the file at `path`.
+    ///
+    /// - Throws: ``SoundstageError`` with `.notFound`, `.permissionDenied`, `.io` (e.g. a directory),
+    ///   `.unsupportedFormat` (not audio, or an encoding libsndfile lacks) or `.corruptData`
+    ///   (empty, malformed or truncated), carrying libsndfile's own message.
+    public init(path: String) throws {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            throw SoundstageError.posix("open", errno: errno, path: path, action: "open")
+        }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else {
+            let error = SoundstageError.posix("fstat", errno: errno, path: path, action: "read")
+            close(fd)
+            throw error
+        }
+        if (info.st_mode & S_IFMT) == S_IFDIR {
+            close(fd)
+            throw SoundstageError.posix("open", errno: EISDIR, path: path, action: "read")
+        }
+        if (info.st_mode & S_IFMT) == S_IFREG && info.st_size == 0 {
+            close(fd)
+            throw SoundstageError(.corruptData, "file is empty", subject: path)
+        }
+        var prefix = [UInt8](repeating: 0, count: 36)
+        let got = prefix.withUnsafeMutableBytes { pread(fd, $0.baseAddress, 36, 0) }
+        if got == 36 && CAFIMA4.matches(prefix) {
+            defer { close(fd) }
+            let bytes = try Self.readWhole(fd: fd, size: Int(info.st_size), path: path)
+            decoder = try CAFIMA4Decoder(bytes: bytes, subject: path)
+        } else {
+            decoder = try SndFileDecoder(fileDescriptor: fd, subject: path)
+        }
+        format = decoder.format
+        name = path
+    }
+
+    /// Opens audio held in memory (a whole file's bytes). `name` appears in errors.
+    public init(data: [UInt8], name: String = "<memory>") throws {
+        guard !data.isEmpty else { throw SoundstageError(.corruptData, "no data (0 bytes)", subject: name) }
+        if data.count >= 36 && CAFIMA4.matches(Array(data.prefix(36))) {
+            decoder = try CAFIMA4Decoder(bytes: data, subject: name)
+        } else {
+            decoder = try SndFileDecoder(bytes: data, subject: name)
+        }
+        format = decoder.format
+        self.name = name
+    }
+
+    /// Decodes up to `frames` frames from the read position; an empty buffer means the end.
+    public func read(frames: Int) throws -> AudioBuffer {
+        precondition(frames >= 0, "frames must not be negative")
+        var samples = [Float](repeating: 0, count: frames * format.channels)
+        let got = try samples.withUnsafeMutableBufferPointer { try decoder.read(into: $0.baseAddress!, frames: frames) }
+        samples.removeSubrange((got * format.channels)...)
+        return AudioBuffer(samples: samples, channels: format.channels, sampleRate: format.sampleRate)
+    }
+
+    /// Decodes up to `frames` frames as interleaved signed 16-bit samples; empty at the end.
+    public func readInt16(frames: Int) throws -> [Int16] {
+        try read(frames: frames).samples.map { Int16(clampingToInt16: $0) }
+    }
+
+    /// Moves the read position to `frame` (0 is the start).
+    public func seek(toFrame frame: Int64) throws {
+        try decoder.seek(toFrame: frame)
+    }
+
+    /// Decodes everything from the read position to the end.
+    ///
+    /// Reads until the decoder reports the end, so the result has the exact frame count even where
+    /// the header's count is approximate (Ogg, MP3).
+    /// - Parameter maxFrames: fail with `.tooLarge` instead of decoding more than this.
+    public func readAll(maxFrames: Int = Int.max) throws -> AudioBuffer {
+        let channels = format.channels
+        let chunk = 16_384
+        var samples: [Float] = []
+        if format.frames > 0 && format.frames < Int64(min(maxFrames, 1 << 28)) {
+            samples.reserveCapacity(Int(format.frames) * channels)
+        }
+        var scratch = [Float](repeating: 0, count: chunk * channels)
+        while true {
+            let got = try scratch.withUnsafeMutableBufferPointer { try decoder.read(into: $0.baseAddress!, frames: chunk) }
+            if got == 0 { break }
+            guard samples.count / channels + got <= maxFrames else {
+                throw SoundstageError(.tooLarge, "more than \(maxFrames) frames", subject: name)
+            }
+            samples.append(contentsOf: scratch[0..<(got * channels)])
+        }
+        return AudioBuffer(samples: samples, channels: channels, sampleRate: format.sampleRate)
+    }
+
+    /// Opens `path` and decodes all of it.
+    public static func decode(path: String, maxFrames: Int = Int.max) throws -> AudioBuffer {
+        try SoundFile(path: path).readAll(maxFrames: maxFrames)
+    }
+
+    private static func readWhole(fd: Int32, size: Int, path: String) throws -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: size)
+        var done = 0
+        while done < size {
+            let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, size - done, off_t(done)) }
+            if n < 0 { throw SoundstageError.posix("pread", errno: errno, path: path, action: "read") }
+            if n == 0 { break }
+            done += n
+        }
+        return Array(bytes[0..<done])
+    }
+}

@@ -1,0 +1,197 @@
+import CSndFile
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Writes interleaved float audio to a file in an ``OutputFormat``.
+///
+/// The file is written under a temporary name next to `path` and renamed into place by
+/// ``finish()``, so a failed or abandoned write never leaves a half-written file at `path`
+/// (nor clobbers what was there).
+public final class SoundFileWriter {
+    /// The final path.
+    public let path: String
+    /// What is being written.
+    public let format: OutputFormat
+    /// Frames per second.
+    public let sampleRate: Int
+    /// Channels per frame.
+    public let channels: Int
+    /// Frames written so far.
+    public private(set) var framesWritten: Int64 = 0
+
+    private let temporaryPath: String
+    private var sndfile: OpaquePointer?
+    private var ima4: (fd: Int32, states: [IMA4.ChannelState], pending: [Float])?
+    private var finished = false
+
+    /// Creates the (temporary) file and prepares to write.
+    ///
+    /// - Throws: `.invalidArgument` for a bad rate or channel count, `.unsupportedFormat` when the
+    ///   format cannot hold this audio (e.g. Opus at 44.1 kHz), `.notFound`/`.permissionDenied`/`.io`
+    ///   when the file cannot be created.
+    public init(path: String, format: OutputFormat, sampleRate: Int, channels: Int) throws {
+        guard sampleRate > 0, sampleRate <= 768_000 else {
+            throw SoundstageError(.invalidArgument, "sample rate \(sampleRate) is out of range 1...768000", subject: path)
+        }
+        guard channels > 0, channels <= 64 else {
+            throw SoundstageError(.invalidArgument, "channel count \(channels) is out of range 1...64", subject: path)
+        }
+        self.path = path
+        self.format = format
+        self.sampleRate = sampleRate
+        self.channels = channels
+        self.temporaryPath = path + ".part-\(getpid())"
+
+        if format == .cafIMA4 {
+            let fd = try Self.create(temporaryPath, reportAs: path)
+            let header = CAFIMA4.header(sampleRate: sampleRate, channels: channels, frames: 0)
+            ima4 = (fd, Array(repeating: IMA4.ChannelState(), count: channels), [])
+            try writeRaw(header)
+            return
+        }
+        guard let code = SndFileFormat.code(container: format.container, encoding: format.encoding) else {
+            throw SoundstageError(.unsupportedFormat, "cannot write \(format.name)", subject: path)
+        }
+        var info = SF_INFO()
+        info.samplerate = Int32(sampleRate)
+        info.channels = Int32(channels)
+        info.format = Int32(code)
+        guard sf_format_check(&info) != 0 else {
+            throw SoundstageError(.unsupportedFormat,
+                                  "\(format.name) cannot hold \(channels)-channel audio at \(sampleRate) Hz", subject: path)
+        }
+        let fd = try Self.create(temporaryPath, reportAs: path)
+        guard let handle = sf_open_fd(fd, Int32(SFM_WRITE), &info, 1) else {
+            let cause = SoundstageError.Cause.libsndfile(code: Int(sf_error(nil)), message: String(cString: sf_strerror(nil)))
+            close(fd)
+            unlink(temporaryPath)
+            throw SoundstageError(.unsupportedFormat, "cannot write \(format.name)", subject: path, cause: cause)
+        }
+        sndfile = handle
+    }
+
+    deinit {
+        if !finished { abandon() }
+    }
+
+    /// Appends a buffer; its channel count must match the writer's.
+    public func write(_ buffer: AudioBuffer) throws {
+        guard buffer.channels == channels else {
+            throw SoundstageError(.invalidArgument, "buffer has \(buffer.channels) channels, file has \(channels)", subject: path)
+        }
+        try buffer.samples.withUnsafeBufferPointer { try write(interleaved: $0) }
+    }
+
+    /// Appends interleaved samples (a whole number of frames).
+    public func write(interleaved samples: UnsafeBufferPointer<Float>) throws {
+        precondition(!finished, "write after finish()")
+        precondition(samples.count % channels == 0, "sample count must be a multiple of the channel count")
+        let frames = samples.count / channels
+        if let handle = sndfile {
+            let done = sf_writef_float(handle, samples.baseAddress, sf_count_t(frames))
+            guard done == frames else {
+                throw SoundstageError(.io, "write failed after \(framesWritten + done) frames", subject: path,
+                                      cause: .libsndfile(code: Int(sf_error(handle)), message: String(cString: sf_strerror(handle))))
+            }
+        } else if var state = ima4 {
+            state.pending.append(contentsOf: samples)
+            let packetSamples = IMA4.framesPerPacket * channels
+            let whole = state.pending.count / packetSamples
+            var out: [UInt8] = []
+            out.reserveCapacity(whole * IMA4.bytesPerChannelPacket * channels)
+            state.pending.withUnsafeBufferPointer { pending in
+                for packet in 0..<whole {
+                    for channel in 0..<channels {
+                        IMA4.encodePacket(pending.baseAddress! + packet * packetSamples + channel, stride: channels,
+                                          state: &state.states[channel], into: &out)
+                    }
+                }
+            }
+            state.pending.removeFirst(whole * packetSamples)
+            ima4 = state
+            try writeRaw(out)
+        }
+        framesWritten += Int64(frames)
+    }
+
+    /// Completes the file and moves it to ``path``. Call exactly once.
+    public func finish() throws {
+        precondition(!finished, "finish() called twice")
+        finished = true
+        if let handle = sndfile {
+            sf_write_sync(handle)
+            let result = sf_close(handle)
+            sndfile = nil
+            guard result == 0 else {
+                unlink(temporaryPath)
+                throw SoundstageError(.io, "closing the file failed", subject: path,
+                                      cause: .libsndfile(code: Int(result), message: String(cString: sf_error_number(result))))
+            }
+        } else if var state = ima4 {
+            do {
+                let packetSamples = IMA4.framesPerPacket * channels
+                if !state.pending.isEmpty {
+                    state.pending += [Float](repeating: 0, count: packetSamples - state.pending.count)
+                    var out: [UInt8] = []
+                    state.pending.withUnsafeBufferPointer { pending in
+                        for channel in 0..<channels {
+                            IMA4.encodePacket(pending.baseAddress! + channel, stride: channels,
+                                              state: &state.states[channel], into: &out)
+                        }
+                    }
+                    ima4 = state
+                    try writeRaw(out)
+                }
+                let header = CAFIMA4.header(sampleRate: sampleRate, channels: channels, frames: framesWritten)
+                let n = header.withUnsafeBytes { pwrite(state.fd, $0.baseAddress, $0.count, 0) }
+                guard n == header.count else { throw SoundstageError.posix("pwrite", errno: errno, path: path, action: "write") }
+                guard fsync(state.fd) == 0 || errno == EINVAL else {
+                    throw SoundstageError.posix("fsync", errno: errno, path: path, action: "write")
+                }
+                close(state.fd)
+                ima4 = nil
+            } catch {
+                abandon()
+                throw error
+            }
+        }
+        guard rename(temporaryPath, path) == 0 else {
+            let error = SoundstageError.posix("rename", errno: errno, path: path, action: "write")
+            unlink(temporaryPath)
+            throw error
+        }
+    }
+
+    /// Writes a whole buffer to `path` in one call.
+    public static func write(_ buffer: AudioBuffer, to path: String, format: OutputFormat) throws {
+        let writer = try SoundFileWriter(path: path, format: format, sampleRate: buffer.sampleRate, channels: buffer.channels)
+        try writer.write(buffer)
+        try writer.finish()
+    }
+
+    private func abandon() {
+        if let handle = sndfile { sf_close(handle); sndfile = nil }
+        if let state = ima4 { close(state.fd); ima4 = nil }
+        unlink(temporaryPath)
+    }
+
+    private func writeRaw(_ bytes: [UInt8]) throws {
+        guard let fd = ima4?.fd else { return }
+        var done = 0
+        while done < bytes.count {
+            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + done, bytes.count - done) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw SoundstageError.posix("write", errno: errno, path: path, action: "write")
+            }
+            done += n
+        }
+    }
+
+    private static func create(_ temporary: String, reportAs path: String) throws -> Int32 {
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw SoundstageError.posix("open", errno: errno, path: path, action: "create") }
+        return fd
+    }
+}

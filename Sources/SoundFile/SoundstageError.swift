@@ -1,0 +1,112 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The one error type of Soundstage: what went wrong (``code``), a sentence saying so
+/// (``message``), the file or object concerned (``subject``) and the underlying cause.
+///
+/// Every failing libsndfile, OpenAL or system call surfaces as a `SoundstageError` whose
+/// ``cause`` carries the library's own code and message, captured right after the call.
+public struct SoundstageError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// A stable, machine-readable kind of failure. Compare against the static members.
+    public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        /// The code's stable name, e.g. `"notFound"`.
+        public let rawValue: String
+        /// Creates a code from its stable name.
+        public init(rawValue: String) { self.rawValue = rawValue }
+        /// The name, as `rawValue`.
+        public var description: String { rawValue }
+
+        /// The file does not exist (`ENOENT`).
+        public static let notFound = Code(rawValue: "notFound")
+        /// The file exists but may not be read or written (`EACCES`, `EPERM`).
+        public static let permissionDenied = Code(rawValue: "permissionDenied")
+        /// The data is not audio in a format Soundstage can decode or encode
+        /// (libsndfile's `SF_ERR_UNRECOGNISED_FORMAT`, `SF_ERR_UNSUPPORTED_ENCODING`).
+        public static let unsupportedFormat = Code(rawValue: "unsupportedFormat")
+        /// The data claims to be audio but is malformed or truncated
+        /// (libsndfile's `SF_ERR_MALFORMED_FILE`, or a decode error part-way through).
+        public static let corruptData = Code(rawValue: "corruptData")
+        /// Reading or writing failed at the operating-system level (disk full, a directory, ...).
+        public static let io = Code(rawValue: "io")
+        /// A caller passed a value outside what the call accepts.
+        public static let invalidArgument = Code(rawValue: "invalidArgument")
+        /// The audio is larger than the call can hold (for example an OpenAL buffer over 2 GiB).
+        public static let tooLarge = Code(rawValue: "tooLarge")
+        /// No audio output device could be opened (e.g. a machine without a sound card).
+        public static let noOutputDevice = Code(rawValue: "noOutputDevice")
+        /// The device lacks an OpenAL extension the call needs.
+        public static let extensionMissing = Code(rawValue: "extensionMissing")
+        /// An OpenAL call reported an error; ``SoundstageError/cause`` names the function and error.
+        public static let openAL = Code(rawValue: "openAL")
+        /// A source was asked to play but its scene's source budget is used up.
+        public static let sourceBudgetExhausted = Code(rawValue: "sourceBudgetExhausted")
+        /// The object was used after being released (or its device/scene was released).
+        public static let released = Code(rawValue: "released")
+    }
+
+    /// What a failure came from, with the library's own words.
+    public enum Cause: Sendable, Equatable, CustomStringConvertible {
+        /// libsndfile's error number (`sf_error`) and message (`sf_strerror`).
+        case libsndfile(code: Int, message: String)
+        /// An OpenAL (`al*`) or ALC (`alc*`) function and the error enum it raised.
+        case openAL(function: String, error: Int32, name: String)
+        /// A system call and the `errno` it set.
+        case posix(function: String, errno: Int32)
+
+        /// A short text naming the library, the function and its message.
+        public var description: String {
+            switch self {
+            case let .libsndfile(code, message):
+                return "libsndfile error \(code): \(message)"
+            case let .openAL(function, error, name):
+                return "\(function) failed with \(name) (0x\(String(error, radix: 16, uppercase: true)))"
+            case let .posix(function, errno):
+                return "\(function): \(String(cString: strerror(errno)))"
+            }
+        }
+    }
+
+    /// The kind of failure.
+    public let code: Code
+    /// A sentence saying what happened, without the subject (see ``description``).
+    public let message: String
+    /// The file path or object the failure concerns, if any.
+    public let subject: String?
+    /// The underlying library or system error, if any.
+    public let cause: Cause?
+
+    /// Creates an error. Library users rarely need this; it is public for extensions.
+    public init(_ code: Code, _ message: String, subject: String? = nil, cause: Cause? = nil) {
+        self.code = code
+        self.message = message
+        self.subject = subject
+        self.cause = cause
+    }
+
+    /// One line: `subject: message (cause)`.
+    public var description: String {
+        var text = subject.map { "\($0): \(message)" } ?? message
+        if let cause { text += " (\(cause))" }
+        return text
+    }
+}
+
+extension SoundstageError {
+    /// Maps an `errno` from opening or creating `path` to the matching error.
+    static func posix(_ function: String, errno code: Int32, path: String, action: String) -> SoundstageError {
+        let kind: Code
+        let what: String
+        switch code {
+        case ENOENT, ENOTDIR:
+            kind = .notFound; what = "no such file"
+        case EACCES, EPERM, EROFS:
+            kind = .permissionDenied; what = "permission denied"
+        case EISDIR:
+            kind = .io; what = "is a directory, not an audio file"
+        default:
+            kind = .io; what = "cannot \(action) the file"
+        }
+        return SoundstageError(kind, what, subject: path, cause: .posix(function: function, errno: code))
+    }
+}

@@ -1,0 +1,90 @@
+import COpenAL
+import SoundFile
+
+/// Decoded audio in an OpenAL buffer, shared by any number of sources on its device's scenes.
+///
+/// Mono buffers are spatialized (position, distance, cone and Doppler apply); buffers with two or
+/// more channels play unspatialized, straight to the output channels. The buffer is freed when
+/// the last reference goes (sources keep their buffer alive) or when its device closes.
+public final class Buffer: Sendable {
+    /// The device the buffer lives on.
+    public let device: Device
+    /// A name for messages: the file path, or what the caller passed.
+    public let name: String?
+    /// Channels per frame.
+    public let channels: Int
+    /// Frames per second of the data.
+    public let sampleRate: Int
+    /// Number of frames.
+    public let frames: Int
+    /// The OpenAL buffer name.
+    let id: ALuint
+
+    /// Length in seconds.
+    public var duration: Double { Double(frames) / Double(sampleRate) }
+
+    /// Whether sources playing this buffer are positioned in 3D (only mono buffers are).
+    public var isSpatialized: Bool { channels == 1 }
+
+    init(device: Device, audio: AudioBuffer, name: String?) throws {
+        guard let format = Self.alFormat(channels: audio.channels) else {
+            throw SoundstageError(.unsupportedFormat,
+                                  "\(audio.channels)-channel audio cannot be played; use 1, 2, 4, 6, 7 or 8 channels",
+                                  subject: name)
+        }
+        guard audio.frames > 0 else {
+            throw SoundstageError(.invalidArgument, "the audio has no frames", subject: name)
+        }
+        guard audio.sampleRate > 0, audio.sampleRate <= 768_000 else {
+            throw SoundstageError(.invalidArgument, "sample rate \(audio.sampleRate) is out of range", subject: name)
+        }
+        let bytes = audio.samples.count * MemoryLayout<Float>.size
+        guard bytes < Int(Int32.max) else {
+            throw SoundstageError(.tooLarge, "\(bytes) bytes exceed OpenAL's 2 GiB buffer limit; stream it instead",
+                                  subject: name)
+        }
+        var newID: ALuint = 0
+        try OpenAL.withContext(device.resourceContext) { al throws(SoundstageError) in
+            try al.call("alGenBuffers") { alGenBuffers(1, &newID) }
+            do throws(SoundstageError) {
+                try al.call("alBufferData") {
+                    audio.samples.withUnsafeBytes { raw in
+                        alBufferData(newID, format, raw.baseAddress, ALsizei(bytes), ALsizei(audio.sampleRate))
+                    }
+                }
+            } catch {
+                alDeleteBuffers(1, &newID)
+                throw SoundstageError(error.code, "OpenAL refused the audio data", subject: name, cause: error.cause)
+            }
+        }
+        LiveObjects.buffers.add(1, ordering: .relaxed)
+        guard device.adopt(buffer: newID) else {
+            try? OpenAL.withContext(device.resourceContext) { _ throws(SoundstageError) in alDeleteBuffers(1, &newID) }
+            LiveObjects.buffers.subtract(1, ordering: .relaxed)
+            throw SoundstageError(.released, "the device is closed", subject: name)
+        }
+        self.id = newID
+        self.device = device
+        self.name = name
+        self.channels = audio.channels
+        self.sampleRate = audio.sampleRate
+        self.frames = audio.frames
+    }
+
+    deinit {
+        device.deleteBuffer(id)
+    }
+
+    /// The `AL_FORMAT_*32` float format for a channel count (AL_EXT_FLOAT32, AL_EXT_MCFORMATS).
+    static func alFormat(channels: Int) -> ALenum? {
+        switch channels {
+        case 1: AL_FORMAT_MONO_FLOAT32
+        case 2: AL_FORMAT_STEREO_FLOAT32
+        case 4: AL_FORMAT_QUAD32
+        case 6: AL_FORMAT_51CHN32
+        case 7: AL_FORMAT_61CHN32
+        case 8: AL_FORMAT_71CHN32
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,419 @@
+import COpenAL
+import Foundation
+import SoundFile
+import Synchronization
+
+/// An OpenAL output device: the default sound card, a named device, or an offline loopback
+/// renderer that mixes into memory (``loopback(sampleRate:layout:hrtf:)``).
+///
+/// A device owns its scenes (contexts) and buffers. ``close()`` frees all of them; dropping the
+/// last reference does the same. The same engine code runs on every kind of device.
+public final class Device: Sendable {
+    /// What kind of device this is.
+    public enum Kind: Sendable, Equatable {
+        /// A real output (sound card, PulseAudio, ...), mixing in real time.
+        case output
+        /// An offline renderer: audio is produced only by ``Device/render(frames:)``.
+        case loopback
+    }
+
+    /// Whether this is a real output or a loopback renderer.
+    public let kind: Kind
+    /// The output's frame rate (Hz).
+    public let sampleRate: Int
+    /// The output's channel layout.
+    public let layout: ChannelLayout
+    /// Whether HRTF was requested when the device was opened (see ``info`` for the actual state).
+    public let hrtfRequested: Bool?
+    /// Frames mixed between two engine updates (completion checks) on a loopback device.
+    public let updateFrames: Int
+
+    let handle: DeviceHandle
+    /// A context with no sources, current whenever buffers are created or deleted.
+    let resourceContext: ContextHandle
+    private let state: Mutex<DeviceState>
+    private let renderLock = Mutex<Void>(())
+    private let poller: Poller?
+
+    struct DeviceState {
+        var closed = false
+        var scenes: [WeakScene] = []
+        var buffers: Set<ALuint> = []
+        var cache: [String: Buffer] = [:]
+        var largestBudget = 256
+        var hrtfID: Int?
+    }
+
+    struct WeakScene {
+        weak var scene: Scene?
+    }
+
+    private init(handle: DeviceHandle, kind: Kind, sampleRate: Int, layout: ChannelLayout, hrtf: Bool?,
+                 hrtfID: Int?, updateFrames: Int) throws {
+        self.handle = handle
+        self.kind = kind
+        self.layout = layout
+        self.hrtfRequested = hrtf
+        self.updateFrames = updateFrames
+        var deviceState = DeviceState()
+        deviceState.hrtfID = hrtfID
+        let attributes = Self.attributes(kind: kind, sampleRate: sampleRate, layout: layout, hrtf: hrtf,
+                                         hrtfID: hrtfID, budget: deviceState.largestBudget)
+        guard let context = alcCreateContext(handle.raw, attributes) else {
+            let error = alcGetError(handle.raw)
+            alcCloseDevice(handle.raw)
+            throw SoundstageError(.openAL, "cannot create an OpenAL context on the device",
+                                  cause: .openAL(function: "alcCreateContext", error: error, name: OpenAL.alcErrorName(error)))
+        }
+        resourceContext = ContextHandle(raw: context)
+        var rate: ALCint = 0
+        alcGetIntegerv(handle.raw, ALC_FREQUENCY, 1, &rate)
+        self.sampleRate = rate > 0 ? Int(rate) : sampleRate
+        state = Mutex(deviceState)
+        LiveObjects.devices.add(1, ordering: .relaxed)
+        LiveObjects.contexts.add(1, ordering: .relaxed)
+        poller = kind == .output ? Poller() : nil
+        poller?.start(self)
+    }
+
+    deinit {
+        close()
+    }
+
+    // MARK: Opening
+
+    /// Opens the system's default output device (`alcOpenDevice(NULL)`).
+    ///
+    /// - Throws: `.noOutputDevice` when none can be opened — on a machine without a sound card
+    ///   OpenAL Soft does not fall back. Use ``loopback(sampleRate:layout:hrtf:)`` to render
+    ///   offline instead, or set `ALSOFT_DRIVERS=null` for a silent real-time device.
+    public static func openDefault(hrtf: Bool? = nil) throws -> Device {
+        try open(name: nil, hrtf: hrtf)
+    }
+
+    /// Opens the output device called `name` (see ``outputDeviceNames()``).
+    public static func open(named name: String, hrtf: Bool? = nil) throws -> Device {
+        try open(name: name, hrtf: hrtf)
+    }
+
+    private static func open(name: String?, hrtf: Bool?) throws -> Device {
+        guard let raw = alcOpenDevice(name) else {
+            let what = name.map { "the output device '\($0)'" } ?? "the default output device"
+            throw SoundstageError(.noOutputDevice,
+                                  "cannot open \(what): no sound card or audio server is available. "
+                                  + "Render offline with Device.loopback(...) (the CLI does this by itself), "
+                                  + "or set ALSOFT_DRIVERS=null for a silent device",
+                                  subject: name, cause: .openAL(function: "alcOpenDevice", error: ALC_INVALID_VALUE,
+                                                                 name: "no device"))
+        }
+        return try Device(handle: DeviceHandle(raw: raw), kind: .output, sampleRate: 0, layout: .stereo,
+                          hrtf: hrtf, hrtfID: nil, updateFrames: 0)
+    }
+
+    /// Opens an offline renderer (ALC_SOFT_loopback) that mixes float samples into memory,
+    /// deterministically and as fast as the CPU allows.
+    ///
+    /// - Parameters:
+    ///   - sampleRate: output frames per second.
+    ///   - layout: output channels; HRTF needs `.stereo`.
+    ///   - hrtf: `true` to request HRTF (binaural) mixing, `false` to forbid it, nil for OpenAL's default.
+    ///   - hrtfName: a specific HRTF from ``DeviceInfo/hrtfNames``.
+    ///   - updateFrames: frames between engine updates (completion checks); default 10 ms.
+    public static func loopback(sampleRate: Int = 48_000, layout: ChannelLayout = .stereo, hrtf: Bool? = false,
+                                hrtfName: String? = nil, updateFrames: Int? = nil) throws -> Device {
+        guard sampleRate >= 8_000, sampleRate <= 192_000 else {
+            throw SoundstageError(.invalidArgument, "loopback sample rate \(sampleRate) is outside 8000...192000")
+        }
+        guard let raw = alcLoopbackOpenDeviceSOFT(nil) else {
+            throw SoundstageError(.extensionMissing, "ALC_SOFT_loopback is not available")
+        }
+        var attributes: [ALCint] = [ALC_FORMAT_CHANNELS_SOFT, layout.alcValue, ALC_FORMAT_TYPE_SOFT, ALC_FLOAT_SOFT,
+                                    ALC_FREQUENCY, ALCint(sampleRate), 0]
+        guard alcIsRenderFormatSupportedSOFT(raw, ALCsizei(sampleRate), layout.alcValue, ALC_FLOAT_SOFT) != 0 else {
+            alcCloseDevice(raw)
+            _ = attributes.removeLast()
+            throw SoundstageError(.invalidArgument, "the loopback device cannot render \(layout.rawValue) at \(sampleRate) Hz")
+        }
+        var hrtfID: Int?
+        if let hrtfName {
+            let names = hrtfNames(raw)
+            guard let index = names.firstIndex(of: hrtfName) else {
+                alcCloseDevice(raw)
+                throw SoundstageError(.invalidArgument, "no HRTF named '\(hrtfName)'; available: \(names.joined(separator: ", "))")
+            }
+            hrtfID = index
+        }
+        let update = updateFrames ?? max(1, sampleRate / 100)
+        return try Device(handle: DeviceHandle(raw: raw), kind: .loopback, sampleRate: sampleRate, layout: layout,
+                          hrtf: hrtfName != nil ? true : hrtf, hrtfID: hrtfID, updateFrames: update)
+    }
+
+    /// Names of the output devices OpenAL can open (`ALC_ALL_DEVICES_SPECIFIER`).
+    public static func outputDeviceNames() -> [String] {
+        let list = alcIsExtensionPresent(nil, "ALC_ENUMERATE_ALL_EXT") != 0
+            ? alcGetString(nil, ALC_ALL_DEVICES_SPECIFIER) : alcGetString(nil, ALC_DEVICE_SPECIFIER)
+        return splitDoubleNullList(list)
+    }
+
+    /// The default output device's name, if OpenAL reports one.
+    public static func defaultOutputDeviceName() -> String? {
+        let name = alcIsExtensionPresent(nil, "ALC_ENUMERATE_ALL_EXT") != 0
+            ? alcGetString(nil, ALC_DEFAULT_ALL_DEVICES_SPECIFIER) : alcGetString(nil, ALC_DEFAULT_DEVICE_SPECIFIER)
+        return name.map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    // MARK: Scenes and buffers
+
+    /// Creates a scene: a new OpenAL context on this device, mixed together with the others.
+    ///
+    /// - Parameter sourceBudget: how many sources may play (or be paused) at once in this
+    ///   scene. Passed to OpenAL as `ALC_MONO_SOURCES`, so it may exceed OpenAL's default 256.
+    public func makeScene(sourceBudget: Int = 256) throws -> Scene {
+        guard sourceBudget >= 1, sourceBudget <= 65_536 else {
+            throw SoundstageError(.invalidArgument, "source budget \(sourceBudget) is outside 1...65536")
+        }
+        let (attributes, _) = try state.withLock { state throws(SoundstageError) -> ([ALCint], Int) in
+            guard !state.closed else { throw SoundstageError(.released, "the device is closed") }
+            state.largestBudget = max(state.largestBudget, sourceBudget)
+            return (Self.attributes(kind: kind, sampleRate: sampleRate, layout: layout, hrtf: hrtfRequested,
+                                    hrtfID: state.hrtfID, budget: state.largestBudget), state.largestBudget)
+        }
+        guard let raw = alcCreateContext(handle.raw, attributes) else {
+            let error = alcGetError(handle.raw)
+            throw SoundstageError(.openAL, "cannot create a scene",
+                                  cause: .openAL(function: "alcCreateContext", error: error, name: OpenAL.alcErrorName(error)))
+        }
+        LiveObjects.contexts.add(1, ordering: .relaxed)
+        let scene = Scene(device: self, context: ContextHandle(raw: raw), sourceBudget: sourceBudget)
+        let closed = state.withLock { state in
+            state.scenes.removeAll { $0.scene == nil }
+            if !state.closed { state.scenes.append(WeakScene(scene: scene)) }
+            return state.closed
+        }
+        if closed { scene.close() }
+        return scene
+    }
+
+    /// Uploads decoded audio into a new OpenAL buffer. Mono audio is spatialized when played;
+    /// multi-channel audio (stereo, quad, 5.1, 6.1, 7.1) plays unspatialized.
+    public func makeBuffer(_ audio: AudioBuffer, name: String? = nil) throws -> Buffer {
+        try Buffer(device: self, audio: audio, name: name)
+    }
+
+    /// Decodes the file at `path` into a buffer, once: later calls with the same file return the
+    /// cached buffer until ``evictCachedBuffers()`` (the cache key is the file's resolved path).
+    public func buffer(file path: String) throws -> Buffer {
+        let key = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+        if let cached = try state.withLock({ state throws(SoundstageError) -> Buffer? in
+            guard !state.closed else { throw SoundstageError(.released, "the device is closed") }
+            return state.cache[key]
+        }) {
+            return cached
+        }
+        let audio = try SoundFile.decode(path: path)
+        let buffer = try makeBuffer(audio, name: path)
+        return state.withLock { state in
+            if let raced = state.cache[key] { return raced }
+            state.cache[key] = buffer
+            return buffer
+        }
+    }
+
+    /// Empties the file cache of ``buffer(file:)``; buffers still used elsewhere stay alive.
+    public func evictCachedBuffers() {
+        let evicted = state.withLock { state in
+            let values = Array(state.cache.values)
+            state.cache.removeAll()
+            return values
+        }
+        _ = evicted // released here, outside the lock
+    }
+
+    /// Number of files in the buffer cache.
+    public var cachedBufferCount: Int { state.withLock { $0.cache.count } }
+
+    // MARK: Rendering
+
+    /// Renders `frames` frames of the mix of every scene (loopback devices only), running the
+    /// engine's update (completion events) every ``updateFrames`` frames.
+    public func render(frames: Int) throws -> AudioBuffer {
+        guard kind == .loopback else {
+            throw SoundstageError(.invalidArgument, "render(frames:) needs a loopback device; this one plays in real time")
+        }
+        guard frames >= 0 else { throw SoundstageError(.invalidArgument, "cannot render \(frames) frames") }
+        let channels = layout.channelCount
+        var samples = [Float](repeating: 0, count: frames * channels)
+        try renderLock.withLock { _ throws(SoundstageError) in
+            guard !isClosed else { throw SoundstageError(.released, "the device is closed") }
+            var done = 0
+            while done < frames {
+                let count = min(updateFrames, frames - done)
+                samples.withUnsafeMutableBufferPointer { out in
+                    alcRenderSamplesSOFT(handle.raw, out.baseAddress! + done * channels, ALCsizei(count))
+                }
+                try OpenAL.checkALC(handle.raw, "alcRenderSamplesSOFT")
+                done += count
+                update()
+            }
+        }
+        return AudioBuffer(samples: samples, channels: channels, sampleRate: sampleRate)
+    }
+
+    /// Renders `seconds` of the mix into a file, in chunks (loopback devices only).
+    ///
+    /// - Parameter progress: called after each chunk with the fraction done (0...1).
+    public func render(seconds: Double, to path: String, format: OutputFormat = .wavFloat32,
+                       progress: ((Double) -> Void)? = nil) throws {
+        guard seconds.isFinite, seconds >= 0 else {
+            throw SoundstageError(.invalidArgument, "cannot render \(seconds) seconds")
+        }
+        let total = Int((seconds * Double(sampleRate)).rounded())
+        let writer = try SoundFileWriter(path: path, format: format, sampleRate: sampleRate, channels: layout.channelCount)
+        var done = 0
+        let chunk = max(updateFrames, sampleRate / 2)
+        while done < total {
+            let count = min(chunk, total - done)
+            try writer.write(try render(frames: count))
+            done += count
+            progress?(Double(done) / Double(max(total, 1)))
+        }
+        try writer.finish()
+    }
+
+    /// Runs one engine update: finds sources that reached their end and reports their completion.
+    /// Loopback devices update during ``render(frames:)``; real outputs on a background thread.
+    public func update() {
+        let scenes = state.withLock { $0.scenes.compactMap(\.scene) }
+        for scene in scenes { scene.update() }
+    }
+
+    // MARK: State
+
+    /// Whether ``close()`` has run.
+    public var isClosed: Bool { state.withLock { $0.closed } }
+
+    /// The OpenAL objects this device holds now: itself, its contexts, buffers and sources.
+    public var liveObjects: LiveObjectCounts {
+        let (closed, scenes, buffers) = state.withLock { ($0.closed, $0.scenes.compactMap(\.scene), $0.buffers.count) }
+        if closed { return LiveObjectCounts() }
+        var counts = LiveObjectCounts(devices: 1, contexts: 1, buffers: buffers, sources: 0)
+        for scene in scenes where !scene.isClosed {
+            counts.contexts += 1
+            counts.sources += scene.allocatedSourceCount
+        }
+        return counts
+    }
+
+    /// Closes every scene, frees every buffer and closes the OpenAL device. Idempotent.
+    /// Objects still referenced afterwards report `.released` errors.
+    public func close() {
+        let taken = state.withLock { state -> (scenes: [Scene], buffers: [ALuint], cache: [String: Buffer])? in
+            guard !state.closed else { return nil }
+            state.closed = true
+            let taken = (state.scenes.compactMap(\.scene), Array(state.buffers), state.cache)
+            state.scenes.removeAll()
+            state.buffers.removeAll()
+            state.cache.removeAll()
+            return taken
+        }
+        guard let taken else { return }
+        poller?.stop()
+        for scene in taken.scenes { scene.close() }
+        renderLock.withLock { _ in
+            if !taken.buffers.isEmpty {
+                try? OpenAL.withContext(resourceContext) { al throws(SoundstageError) in
+                    taken.buffers.withUnsafeBufferPointer { ids in
+                        alDeleteBuffers(ALsizei(ids.count), ids.baseAddress)
+                    }
+                    _ = alGetError()
+                }
+                LiveObjects.buffers.subtract(taken.buffers.count, ordering: .relaxed)
+            }
+            OpenAL.destroy(resourceContext)
+            LiveObjects.contexts.subtract(1, ordering: .relaxed)
+            alcCloseDevice(handle.raw)
+            LiveObjects.devices.subtract(1, ordering: .relaxed)
+        }
+        _ = taken.cache
+    }
+
+    // MARK: Internals used by Buffer and Scene
+
+    /// Records a new buffer so ``close()`` can free it; false if the device is closed.
+    func adopt(buffer id: ALuint) -> Bool {
+        state.withLock { state in
+            guard !state.closed else { return false }
+            state.buffers.insert(id)
+            return true
+        }
+    }
+
+    /// Frees a buffer exactly once: here, or in ``close()`` if that came first.
+    func deleteBuffer(_ id: ALuint) {
+        let owned = state.withLock { $0.buffers.remove(id) != nil }
+        guard owned else { return }
+        var name = id
+        try? OpenAL.withContext(resourceContext) { al throws(SoundstageError) in
+            al.must("alDeleteBuffers") { alDeleteBuffers(1, &name) }
+        }
+        LiveObjects.buffers.subtract(1, ordering: .relaxed)
+    }
+
+    func sceneClosed(_ scene: Scene) {
+        state.withLock { state in state.scenes.removeAll { $0.scene == nil || $0.scene === scene } }
+    }
+
+    static func attributes(kind: Kind, sampleRate: Int, layout: ChannelLayout, hrtf: Bool?, hrtfID: Int?,
+                           budget: Int) -> [ALCint] {
+        var list: [ALCint] = [ALC_MONO_SOURCES, ALCint(budget), ALC_STEREO_SOURCES, 1]
+        if kind == .loopback {
+            list += [ALC_FORMAT_CHANNELS_SOFT, layout.alcValue, ALC_FORMAT_TYPE_SOFT, ALC_FLOAT_SOFT,
+                     ALC_FREQUENCY, ALCint(sampleRate), ALC_OUTPUT_LIMITER_SOFT, ALC_FALSE]
+        }
+        if let hrtf {
+            list += [ALC_HRTF_SOFT, hrtf ? ALC_TRUE : ALC_FALSE]
+            if let hrtfID { list += [ALC_HRTF_ID_SOFT, ALCint(hrtfID)] }
+        }
+        return list + [0]
+    }
+
+    static func hrtfNames(_ device: OpaquePointer) -> [String] {
+        guard alcIsExtensionPresent(device, "ALC_SOFT_HRTF") != 0 else { return [] }
+        var count: ALCint = 0
+        alcGetIntegerv(device, ALC_NUM_HRTF_SPECIFIERS_SOFT, 1, &count)
+        return (0..<max(0, Int(count))).compactMap { index in
+            alcGetStringiSOFT(device, ALC_HRTF_SPECIFIER_SOFT, ALCsizei(index)).map { String(cString: $0) }
+        }
+    }
+
+    private static func splitDoubleNullList(_ list: UnsafePointer<ALCchar>?) -> [String] {
+        guard var cursor = list else { return [] }
+        var names: [String] = []
+        while cursor.pointee != 0 {
+            let name = String(cString: cursor)
+            names.append(name)
+            cursor += name.utf8.count + 1
+        }
+        return names
+    }
+}
+
+/// Runs ``Device/update()`` every 10 ms on a thread of its own, for real-time outputs.
+private final class Poller: Sendable {
+    private let running = Atomic<Bool>(false)
+
+    func start(_ device: Device) {
+        running.store(true, ordering: .relaxed)
+        let thread = Thread { [weak device, self] in
+            while self.running.load(ordering: .relaxed) {
+                guard let device else { return }
+                device.update()
+                usleep(10_000)
+            }
+        }
+        thread.name = "Soundstage update"
+        thread.start()
+    }
+
+    func stop() { running.store(false, ordering: .relaxed) }
+}

@@ -1,0 +1,92 @@
+import COpenAL
+import Synchronization
+
+/// The listener of a scene: where the ears are, how they move and face, and the scene's master
+/// gain. Setters apply at once (`alListener*`) and need no `await`, so a game loop can call them
+/// every frame.
+public final class Listener: Sendable {
+    /// The listener's settable properties.
+    struct Properties: Equatable {
+        var position = Vector3.zero
+        var velocity = Vector3.zero
+        var at = Vector3(0, 0, -1)
+        var up = Vector3(0, 1, 0)
+        var gain: Float = 1
+    }
+
+    private let context: ContextHandle
+    private let properties = Mutex(Properties())
+    /// The owning scene, set once right after the scene's init (weak: the scene owns the listener).
+    private let owner = Mutex<WeakScene>(WeakScene())
+
+    struct WeakScene { weak var scene: Scene? }
+
+    init(context: ContextHandle) {
+        self.context = context
+    }
+
+    var scene: Scene? {
+        get { owner.withLock { $0.scene } }
+        set { owner.withLock { $0.scene = newValue } }
+    }
+
+    /// Position (`AL_POSITION`).
+    public var position: Vector3 {
+        get { properties.withLock { $0.position } }
+        set {
+            precondition(newValue.isFinite, "listener position must be finite, got \(newValue)")
+            set(\.position, newValue) { al in al.must("alListener3f(AL_POSITION)") { alListener3f(AL_POSITION, newValue.x, newValue.y, newValue.z) } }
+        }
+    }
+
+    /// Velocity in units per second (`AL_VELOCITY`), used only for Doppler.
+    public var velocity: Vector3 {
+        get { properties.withLock { $0.velocity } }
+        set {
+            precondition(newValue.isFinite, "listener velocity must be finite, got \(newValue)")
+            set(\.velocity, newValue) { al in al.must("alListener3f(AL_VELOCITY)") { alListener3f(AL_VELOCITY, newValue.x, newValue.y, newValue.z) } }
+        }
+    }
+
+    /// The direction the listener faces; default (0, 0, −1).
+    public var at: Vector3 { properties.withLock { $0.at } }
+    /// The listener's up direction; default (0, 1, 0).
+    public var up: Vector3 { properties.withLock { $0.up } }
+
+    /// Sets where the listener faces (`at`) and which way is up (`AL_ORIENTATION`).
+    public func setOrientation(at: Vector3, up: Vector3) {
+        precondition(at.isFinite && up.isFinite && at.length > 0 && up.length > 0,
+                     "orientation vectors must be finite and non-zero")
+        properties.withLock { props in
+            props.at = at
+            props.up = up
+            apply { al in
+                var values: [ALfloat] = [at.x, at.y, at.z, up.x, up.y, up.z]
+                al.must("alListenerfv(AL_ORIENTATION)") { alListenerfv(AL_ORIENTATION, &values) }
+            }
+        }
+    }
+
+    /// Master gain of the scene (`AL_GAIN` on the listener); ≥ 0, default 1.
+    public var gain: Float {
+        get { properties.withLock { $0.gain } }
+        set {
+            precondition(newValue.isFinite && newValue >= 0, "listener gain must be finite and >= 0, got \(newValue)")
+            set(\.gain, newValue) { al in al.must("alListenerf(AL_GAIN)") { alListenerf(AL_GAIN, newValue) } }
+        }
+    }
+
+    private func set<T>(_ key: WritableKeyPath<Properties, T>, _ value: T, _ call: (borrowing ALCalls) -> Void) {
+        properties.withLock { props in
+            props[keyPath: key] = value
+            apply(call)
+        }
+    }
+
+    private func apply(_ call: (borrowing ALCalls) -> Void) {
+        scene?.withOpenContext { _, al in call(al) }
+    }
+
+    /// A copy of every property, for tests and migration.
+    var snapshot: Properties { properties.withLock { $0 } }
+}

@@ -1,0 +1,446 @@
+import COpenAL
+import Synchronization
+
+/// A sound emitter in a scene: where it is, how it sounds, and its playback (play, pause, stop,
+/// rewind, seek).
+///
+/// Property setters apply at once and need no `await`, so a game loop can move sources every
+/// frame. A source holds an OpenAL source from its scene's budget only while playing or paused;
+/// in between, its properties live in Swift and are applied when it next plays.
+///
+/// Only mono buffers are spatialized: with a multi-channel buffer, position, distance, cone and
+/// Doppler have no effect.
+public final class Source: Sendable {
+    /// Playback state (`AL_SOURCE_STATE`).
+    public enum State: String, Sendable {
+        /// Never played, or rewound.
+        case initial
+        /// Playing.
+        case playing
+        /// Paused; ``Source/play()`` resumes from the same offset.
+        case paused
+        /// Stopped, or played to its end.
+        case stopped
+    }
+
+    /// A cone: full gain inside `innerAngle`, `outerGain` outside `outerAngle`, interpolated
+    /// between (degrees, 0...360; 360 means omnidirectional). Needs a non-zero ``Source/direction``.
+    public struct Cone: Sendable, Equatable {
+        /// Full-gain angle in degrees.
+        public var innerAngle: Float
+        /// Angle beyond which the gain is `outerGain`, in degrees.
+        public var outerAngle: Float
+        /// Gain outside the outer angle (0...1).
+        public var outerGain: Float
+
+        /// Creates a cone.
+        public init(innerAngle: Float, outerAngle: Float, outerGain: Float) {
+            self.innerAngle = innerAngle
+            self.outerAngle = outerAngle
+            self.outerGain = outerGain
+        }
+
+        /// No directionality (360°, 360°, gain 0): OpenAL's default.
+        public static let omnidirectional = Cone(innerAngle: 360, outerAngle: 360, outerGain: 0)
+    }
+
+    /// Every settable property, mirrored in Swift so it survives between plays (and devices).
+    struct Properties: Equatable {
+        var position = Vector3.zero
+        var velocity = Vector3.zero
+        var direction = Vector3.zero
+        var cone = Cone.omnidirectional
+        var gain: Float = 1
+        var minGain: Float = 0
+        var maxGain: Float = 1
+        var pitch: Float = 1
+        var looping = false
+        var headRelative = false
+        var referenceDistance: Float = 1
+        var maxDistance: Float = .greatestFiniteMagnitude
+        var rolloffFactor: Float = 1
+    }
+
+    struct SourceState {
+        var properties = Properties()
+        var buffer: Buffer?
+        var repeatCount = 0
+        /// The OpenAL source while playing or paused.
+        var name: ALuint?
+        var playback = State.initial
+        /// Where the next play starts, in seconds.
+        var pendingOffset: Double?
+        var completionHandler: (@Sendable (Source) -> Void)?
+        var streams: [Int: AsyncStream<Void>.Continuation] = [:]
+        var nextStreamID = 0
+    }
+
+    /// The scene the source belongs to; kept alive by the source.
+    public let scene: Scene
+    private let state: Mutex<SourceState>
+
+    init(scene: Scene, buffer: Buffer?) {
+        precondition(buffer == nil || buffer!.device === scene.device, "the buffer belongs to another device")
+        self.scene = scene
+        var initial = SourceState()
+        initial.buffer = buffer
+        self.state = Mutex(initial)
+    }
+
+    // MARK: Sound
+
+    /// The buffer played. Setting it stops the source first (OpenAL cannot swap the buffer of a
+    /// playing source). The buffer must belong to the scene's device.
+    public var buffer: Buffer? {
+        get { state.withLock { $0.buffer } }
+        set {
+            precondition(newValue == nil || newValue!.device === scene.device, "the buffer belongs to another device")
+            state.withLock { s in
+                releaseName(&s, playback: .initial)
+                s.buffer = newValue
+                s.pendingOffset = nil
+            }
+        }
+    }
+
+    /// Extra times the buffer plays back to back after the first, gaplessly (a buffer queue);
+    /// 0 plays once. Ignored while ``looping`` is on. Takes effect at the next ``play()`` from
+    /// a stopped or initial state.
+    public var repeatCount: Int {
+        get { state.withLock { $0.repeatCount } }
+        set {
+            precondition(newValue >= 0 && newValue <= 10_000, "repeatCount must be in 0...10000, got \(newValue)")
+            state.withLock { $0.repeatCount = newValue }
+        }
+    }
+
+    // MARK: Spatial properties
+
+    /// Position (`AL_POSITION`); relative to the listener when ``isHeadRelative``.
+    public var position: Vector3 {
+        get { state.withLock { $0.properties.position } }
+        set {
+            precondition(newValue.isFinite, "source position must be finite, got \(newValue)")
+            set(\.position, newValue) { n, al in al.must("alSource3f(AL_POSITION)") { alSource3f(n, AL_POSITION, newValue.x, newValue.y, newValue.z) } }
+        }
+    }
+
+    /// Velocity in units per second (`AL_VELOCITY`), used only for Doppler.
+    public var velocity: Vector3 {
+        get { state.withLock { $0.properties.velocity } }
+        set {
+            precondition(newValue.isFinite, "source velocity must be finite, got \(newValue)")
+            set(\.velocity, newValue) { n, al in al.must("alSource3f(AL_VELOCITY)") { alSource3f(n, AL_VELOCITY, newValue.x, newValue.y, newValue.z) } }
+        }
+    }
+
+    /// The direction the source faces (`AL_DIRECTION`); zero (the default) means omnidirectional.
+    public var direction: Vector3 {
+        get { state.withLock { $0.properties.direction } }
+        set {
+            precondition(newValue.isFinite, "source direction must be finite, got \(newValue)")
+            set(\.direction, newValue) { n, al in al.must("alSource3f(AL_DIRECTION)") { alSource3f(n, AL_DIRECTION, newValue.x, newValue.y, newValue.z) } }
+        }
+    }
+
+    /// The directional cone (`AL_CONE_INNER_ANGLE`, `AL_CONE_OUTER_ANGLE`, `AL_CONE_OUTER_GAIN`).
+    public var cone: Cone {
+        get { state.withLock { $0.properties.cone } }
+        set {
+            precondition((0...360).contains(newValue.innerAngle) && (0...360).contains(newValue.outerAngle)
+                         && (0...1).contains(newValue.outerGain), "cone angles must be in 0...360 and outerGain in 0...1")
+            set(\.cone, newValue) { n, al in Self.applyCone(n, newValue, al) }
+        }
+    }
+
+    /// Whether position, velocity and direction are relative to the listener (`AL_SOURCE_RELATIVE`).
+    public var isHeadRelative: Bool {
+        get { state.withLock { $0.properties.headRelative } }
+        set { set(\.headRelative, newValue) { n, al in al.must("alSourcei(AL_SOURCE_RELATIVE)") { alSourcei(n, AL_SOURCE_RELATIVE, newValue ? AL_TRUE : AL_FALSE) } } }
+    }
+
+    /// Distance at which the gain is 1 before rolloff (`AL_REFERENCE_DISTANCE`); ≥ 0, default 1.
+    public var referenceDistance: Float {
+        get { state.withLock { $0.properties.referenceDistance } }
+        set {
+            precondition(newValue.isFinite && newValue >= 0, "referenceDistance must be finite and >= 0")
+            set(\.referenceDistance, newValue) { n, al in al.must("alSourcef(AL_REFERENCE_DISTANCE)") { alSourcef(n, AL_REFERENCE_DISTANCE, newValue) } }
+        }
+    }
+
+    /// Distance beyond which the clamped models stop attenuating (`AL_MAX_DISTANCE`); ≥ 0.
+    public var maxDistance: Float {
+        get { state.withLock { $0.properties.maxDistance } }
+        set {
+            precondition(!newValue.isNaN && newValue >= 0, "maxDistance must be >= 0")
+            set(\.maxDistance, newValue) { n, al in al.must("alSourcef(AL_MAX_DISTANCE)") { alSourcef(n, AL_MAX_DISTANCE, newValue) } }
+        }
+    }
+
+    /// How fast the gain falls with distance (`AL_ROLLOFF_FACTOR`); ≥ 0, default 1.
+    public var rolloffFactor: Float {
+        get { state.withLock { $0.properties.rolloffFactor } }
+        set {
+            precondition(newValue.isFinite && newValue >= 0, "rolloffFactor must be finite and >= 0")
+            set(\.rolloffFactor, newValue) { n, al in al.must("alSourcef(AL_ROLLOFF_FACTOR)") { alSourcef(n, AL_ROLLOFF_FACTOR, newValue) } }
+        }
+    }
+
+    // MARK: Level and pitch
+
+    /// Gain (`AL_GAIN`); linear, ≥ 0, default 1. 0.5 halves the amplitude.
+    public var gain: Float {
+        get { state.withLock { $0.properties.gain } }
+        set {
+            precondition(newValue.isFinite && newValue >= 0, "gain must be finite and >= 0, got \(newValue)")
+            set(\.gain, newValue) { n, al in al.must("alSourcef(AL_GAIN)") { alSourcef(n, AL_GAIN, newValue) } }
+        }
+    }
+
+    /// Lowest gain after distance attenuation (`AL_MIN_GAIN`), 0...1.
+    public var minGain: Float {
+        get { state.withLock { $0.properties.minGain } }
+        set {
+            precondition((0...1).contains(newValue), "minGain must be in 0...1, got \(newValue)")
+            set(\.minGain, newValue) { n, al in al.must("alSourcef(AL_MIN_GAIN)") { alSourcef(n, AL_MIN_GAIN, newValue) } }
+        }
+    }
+
+    /// Highest gain after distance attenuation (`AL_MAX_GAIN`), 0...1.
+    public var maxGain: Float {
+        get { state.withLock { $0.properties.maxGain } }
+        set {
+            precondition((0...1).contains(newValue), "maxGain must be in 0...1, got \(newValue)")
+            set(\.maxGain, newValue) { n, al in al.must("alSourcef(AL_MAX_GAIN)") { alSourcef(n, AL_MAX_GAIN, newValue) } }
+        }
+    }
+
+    /// Playback-rate multiplier (`AL_PITCH`); > 0, default 1. 2.0 doubles the frequency.
+    public var pitch: Float {
+        get { state.withLock { $0.properties.pitch } }
+        set {
+            precondition(newValue.isFinite && newValue > 0, "pitch must be finite and > 0, got \(newValue)")
+            set(\.pitch, newValue) { n, al in al.must("alSourcef(AL_PITCH)") { alSourcef(n, AL_PITCH, newValue) } }
+        }
+    }
+
+    /// Whether the buffer loops forever (`AL_LOOPING`). A looping source never completes.
+    public var isLooping: Bool {
+        get { state.withLock { $0.properties.looping } }
+        set { set(\.looping, newValue) { n, al in al.must("alSourcei(AL_LOOPING)") { alSourcei(n, AL_LOOPING, newValue ? AL_TRUE : AL_FALSE) } } }
+    }
+
+    // MARK: Playback
+
+    /// Starts playing, or resumes a paused source from where it paused. Playing an already
+    /// playing source restarts it from the beginning, as `alSourcePlay` does.
+    ///
+    /// - Throws: `.invalidArgument` without a buffer; `.sourceBudgetExhausted` when the scene's
+    ///   budget of OpenAL sources is in use; `.released` when the scene is closed.
+    public func play() throws {
+        try state.withLock { s throws(SoundstageError) in
+            guard let buffer = s.buffer else {
+                throw SoundstageError(.invalidArgument, "the source has no buffer to play")
+            }
+            let props = s.properties
+            let repeats = s.properties.looping ? 0 : s.repeatCount
+            let offset = s.playback == .paused ? nil : s.pendingOffset
+            let fresh = s.name == nil
+            s.name = try scene.activate(self, existing: s.name) { name, al throws(SoundstageError) in
+                if fresh {
+                    Self.applyAll(name, props, al)
+                    if repeats == 0 {
+                        al.must("alSourcei(AL_BUFFER)") { alSourcei(name, AL_BUFFER, ALint(bitPattern: buffer.id)) }
+                    } else {
+                        var queue = [ALuint](repeating: buffer.id, count: repeats + 1)
+                        try al.call("alSourceQueueBuffers") { alSourceQueueBuffers(name, ALsizei(queue.count), &queue) }
+                    }
+                }
+                if let offset, offset > 0 {
+                    try al.call("alSourcef(AL_SEC_OFFSET)") { alSourcef(name, AL_SEC_OFFSET, Float(offset)) }
+                }
+                try al.call("alSourcePlay") { alSourcePlay(name) }
+            }
+            s.playback = .playing
+            s.pendingOffset = nil
+        }
+    }
+
+    /// Pauses (`alSourcePause`); ``play()`` resumes at the same offset. No-op unless playing.
+    public func pause() {
+        state.withLock { s in
+            guard let name = s.name, s.playback == .playing else { return }
+            scene.withOpenContext { _, al in al.must("alSourcePause") { alSourcePause(name) } }
+            s.playback = .paused
+        }
+    }
+
+    /// Stops (`alSourceStop`) and returns the OpenAL source to the scene. The next ``play()``
+    /// starts from the beginning (or from a ``seek(to:)`` made after stopping). No completion runs.
+    public func stop() {
+        state.withLock { s in
+            releaseName(&s, playback: .stopped)
+            s.pendingOffset = nil
+        }
+    }
+
+    /// Stops and returns to the initial state, offset 0 (`alSourceRewind`).
+    public func rewind() {
+        state.withLock { s in
+            releaseName(&s, playback: .initial)
+            s.pendingOffset = nil
+        }
+    }
+
+    /// Moves the play position to `seconds` (`AL_SEC_OFFSET`). On a stopped or initial source
+    /// the next ``play()`` starts there.
+    ///
+    /// - Throws: `.invalidArgument` when `seconds` is outside the buffer (or the repeat queue).
+    public func seek(to seconds: Double) throws {
+        try state.withLock { s throws(SoundstageError) in
+            let length = (s.buffer?.duration ?? 0) * Double(s.properties.looping ? 1 : s.repeatCount + 1)
+            guard seconds.isFinite, seconds >= 0, seconds < max(length, .leastNonzeroMagnitude) else {
+                throw SoundstageError(.invalidArgument,
+                                      "cannot seek to \(seconds) s; the sound is \(length) s long")
+            }
+            if let name = s.name {
+                var failure: SoundstageError?
+                scene.withOpenContext { _, al in
+                    do throws(SoundstageError) { try al.call("alSourcef(AL_SEC_OFFSET)") { alSourcef(name, AL_SEC_OFFSET, Float(seconds)) } }
+                    catch { failure = error }
+                }
+                if let failure { throw failure }
+            } else {
+                s.pendingOffset = seconds
+            }
+        }
+    }
+
+    /// The play position in seconds (`AL_SEC_OFFSET`); within the whole queue when repeating.
+    public var offset: Double {
+        state.withLock { s in
+            guard let name = s.name else { return s.pendingOffset ?? 0 }
+            var value: ALfloat = 0
+            scene.withOpenContext { _, al in al.must("alGetSourcef(AL_SEC_OFFSET)") { alGetSourcef(name, AL_SEC_OFFSET, &value) } }
+            return Double(value)
+        }
+    }
+
+    /// The playback state, as OpenAL reports it now.
+    public var playbackState: State {
+        state.withLock { s in
+            guard let name = s.name else { return s.playback }
+            var value: ALint = 0
+            scene.withOpenContext { _, al in al.must("alGetSourcei(AL_SOURCE_STATE)") { alGetSourcei(name, AL_SOURCE_STATE, &value) } }
+            switch value {
+            case AL_PLAYING: return .playing
+            case AL_PAUSED: return .paused
+            case AL_INITIAL: return .initial
+            default: return .stopped
+            }
+        }
+    }
+
+    // MARK: Completion
+
+    /// Called once each time the source plays to its natural end (not on ``stop()``), from the
+    /// engine's update: during ``Device/render(frames:)`` on a loopback device, on the update
+    /// thread for a real output.
+    public var completionHandler: (@Sendable (Source) -> Void)? {
+        get { state.withLock { $0.completionHandler } }
+        set { state.withLock { $0.completionHandler = newValue } }
+    }
+
+    /// An `AsyncStream` that yields each time the source plays to its natural end.
+    /// It finishes when the scene closes.
+    public func completions() -> AsyncStream<Void> {
+        let (stream, continuation) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(16))
+        let id = state.withLock { s in
+            defer { s.nextStreamID += 1 }
+            s.streams[s.nextStreamID] = continuation
+            return s.nextStreamID
+        }
+        continuation.onTermination = { [weak self] _ in
+            self?.state.withLock { _ = $0.streams.removeValue(forKey: id) }
+        }
+        return stream
+    }
+
+    // MARK: Internals
+
+    /// If OpenAL reports the source stopped by itself, returns it to the pool and returns the
+    /// completion work to run outside the locks.
+    func finishIfEnded() -> (() -> Void)? {
+        state.withLock { s -> (() -> Void)? in
+            guard let name = s.name, s.playback == .playing else { return nil }
+            var value: ALint = 0
+            var ended = false
+            scene.withOpenContext { _, al in
+                al.must("alGetSourcei(AL_SOURCE_STATE)") { alGetSourcei(name, AL_SOURCE_STATE, &value) }
+                ended = value == AL_STOPPED
+            }
+            guard ended else { return nil }
+            releaseName(&s, playback: .stopped)
+            let handler = s.completionHandler
+            let streams = Array(s.streams.values)
+            return { [self] in
+                handler?(self)
+                for stream in streams { stream.yield() }
+            }
+        }
+    }
+
+    /// Called by ``Scene/close()``: forget the OpenAL source (the scene deletes it).
+    func detachForClose() {
+        let streams = state.withLock { s in
+            s.name = nil
+            if s.playback == .playing || s.playback == .paused { s.playback = .stopped }
+            return Array(s.streams.values)
+        }
+        for stream in streams { stream.finish() }
+    }
+
+    private func releaseName(_ s: inout SourceState, playback: State) {
+        if let name = s.name {
+            scene.deactivate(self, name: name)
+            s.name = nil
+        }
+        s.playback = playback
+    }
+
+    private func set<T>(_ key: WritableKeyPath<Properties, T>, _ value: T,
+                        _ call: (ALuint, borrowing ALCalls) -> Void) {
+        state.withLock { s in
+            s.properties[keyPath: key] = value
+            guard let name = s.name else { return }
+            // The name is only set while the scene is open (close() clears it under this lock).
+            try? OpenAL.withContext(scene.context) { al throws(SoundstageError) in call(name, al) }
+        }
+    }
+
+    /// A copy of the mirrored properties (tests and migration).
+    var snapshot: Properties { state.withLock { $0.properties } }
+
+    private static func applyCone(_ n: ALuint, _ cone: Cone, _ al: borrowing ALCalls) {
+        al.must("alSourcef(AL_CONE_INNER_ANGLE)") { alSourcef(n, AL_CONE_INNER_ANGLE, cone.innerAngle) }
+        al.must("alSourcef(AL_CONE_OUTER_ANGLE)") { alSourcef(n, AL_CONE_OUTER_ANGLE, cone.outerAngle) }
+        al.must("alSourcef(AL_CONE_OUTER_GAIN)") { alSourcef(n, AL_CONE_OUTER_GAIN, cone.outerGain) }
+    }
+
+    /// Applies every property to a (reused) OpenAL source.
+    static func applyAll(_ n: ALuint, _ p: Properties, _ al: borrowing ALCalls) {
+        al.must("alSource3f(AL_POSITION)") { alSource3f(n, AL_POSITION, p.position.x, p.position.y, p.position.z) }
+        al.must("alSource3f(AL_VELOCITY)") { alSource3f(n, AL_VELOCITY, p.velocity.x, p.velocity.y, p.velocity.z) }
+        al.must("alSource3f(AL_DIRECTION)") { alSource3f(n, AL_DIRECTION, p.direction.x, p.direction.y, p.direction.z) }
+        applyCone(n, p.cone, al)
+        al.must("alSourcef(AL_GAIN)") { alSourcef(n, AL_GAIN, p.gain) }
+        al.must("alSourcef(AL_MIN_GAIN)") { alSourcef(n, AL_MIN_GAIN, p.minGain) }
+        al.must("alSourcef(AL_MAX_GAIN)") { alSourcef(n, AL_MAX_GAIN, p.maxGain) }
+        al.must("alSourcef(AL_PITCH)") { alSourcef(n, AL_PITCH, p.pitch) }
+        al.must("alSourcei(AL_LOOPING)") { alSourcei(n, AL_LOOPING, p.looping ? AL_TRUE : AL_FALSE) }
+        al.must("alSourcei(AL_SOURCE_RELATIVE)") { alSourcei(n, AL_SOURCE_RELATIVE, p.headRelative ? AL_TRUE : AL_FALSE) }
+        al.must("alSourcef(AL_REFERENCE_DISTANCE)") { alSourcef(n, AL_REFERENCE_DISTANCE, p.referenceDistance) }
+        al.must("alSourcef(AL_MAX_DISTANCE)") { alSourcef(n, AL_MAX_DISTANCE, p.maxDistance) }
+        al.must("alSourcef(AL_ROLLOFF_FACTOR)") { alSourcef(n, AL_ROLLOFF_FACTOR, p.rolloffFactor) }
+    }
+}
