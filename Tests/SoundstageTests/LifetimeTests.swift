@@ -1,0 +1,106 @@
+import Testing
+import Soundstage
+
+/// OpenAL objects are freed exactly once, whatever order things are released in.
+@Suite struct LifetimeTests {
+    @Test func closingTheDeviceFreesEverything() throws {
+        let device = try Device.loopback()
+        let scene = try device.makeScene()
+        let buffer = try device.makeBuffer(Signals.sine(440, seconds: 0.5))
+        let sources = try (0..<5).map { _ in
+            let s = scene.makeSource(buffer: buffer); s.isLooping = true; try s.play(); return s
+        }
+        _ = try device.render(frames: 480)
+        #expect(device.liveObjects == LiveObjectCounts(devices: 1, contexts: 2, buffers: 1, sources: 5))
+        device.close()
+        #expect(device.liveObjects.isZero)
+        #expect(scene.isClosed)
+        // Objects that outlive their device fail cleanly.
+        #expect(sources[0].playbackState == .stopped)
+        #expect(throws: SoundstageError.self) { try sources[0].play() }
+        #expect(throws: SoundstageError.self) { try device.makeScene() }
+        #expect(throws: SoundstageError.self) { try device.render(frames: 10) }
+        sources[0].position = Vector3(1, 2, 3)   // setters on a dead scene are harmless
+        scene.listener.gain = 0.5
+    }
+
+    @Test func releasingInAnyOrderFreesEachObjectOnce() throws {
+        let device = try Device.loopback()
+        do {
+            let scene = try device.makeScene()
+            var buffer: Buffer? = try device.makeBuffer(Signals.sine(440, seconds: 0.1))
+            let source = scene.makeSource(buffer: buffer)
+            try source.play()
+            buffer = nil                     // the source keeps it alive
+            _ = try device.render(frames: 9_600) // plays to its end: back to the pool
+            #expect(device.liveObjects.buffers == 1)
+            source.buffer = nil
+            #expect(device.liveObjects.buffers == 0)
+            scene.close()
+            #expect(device.liveObjects == LiveObjectCounts(devices: 1, contexts: 1, buffers: 0, sources: 0))
+        }
+        device.close()
+        #expect(device.liveObjects.isZero)
+    }
+
+    @Test func droppedScenesAndBuffersAreFreed() throws {
+        let device = try Device.loopback()
+        defer { device.close() }
+        for _ in 0..<10 {
+            let scene = try device.makeScene()
+            let buffer = try device.makeBuffer(Signals.sine(440, seconds: 0.05))
+            let source = scene.makeSource(buffer: buffer)
+            try source.play()
+            source.stop()
+        }
+        #expect(device.liveObjects == LiveObjectCounts(devices: 1, contexts: 1, buffers: 0, sources: 0))
+    }
+
+    @Test func theFileCacheDecodesOnceAndEvicts() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("cache-\(UUID()).wav").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try SoundFileWriter.write(Signals.sine(440, seconds: 0.1), to: path, format: .wavPCM16)
+        let device = try Device.loopback()
+        defer { device.close() }
+        let a = try device.buffer(file: path), b = try device.buffer(file: path)
+        #expect(a === b)
+        #expect(device.cachedBufferCount == 1)
+        device.evictCachedBuffers()
+        #expect(device.cachedBufferCount == 0)
+        #expect(device.liveObjects.buffers == 1, "still referenced here")
+        #expect(try device.buffer(file: path) !== a)
+    }
+
+    @Test func noSoundCardIsATypedErrorNamingTheAlternatives() throws {
+        // Only meaningful where opening the default device fails (CI has no sound card).
+        do {
+            let device = try Device.openDefault()
+            device.close()
+        } catch let error as SoundstageError {
+            #expect(error.code == .noOutputDevice)
+            #expect(error.message.contains("loopback"))
+            #expect(error.message.contains("ALSOFT_DRIVERS=null"))
+        }
+    }
+
+    @Test func multiChannelBuffersAreNotSpatialized() throws {
+        let device = try Device.loopback()
+        defer { device.close() }
+        let scene = try device.makeScene()
+        let left = Signals.sine(440, seconds: 0.5)
+        let stereo = AudioBuffer(samples: left.samples.flatMap { [$0, 0] }, channels: 2, sampleRate: 48_000)
+        let buffer = try device.makeBuffer(stereo)
+        #expect(!buffer.isSpatialized)
+        let source = scene.makeSource(buffer: buffer)
+        source.position = Vector3(50, 0, 0)  // ignored for stereo buffers
+        try source.play()
+        let mix = try device.render(frames: 12_000)
+        #expect(Signals.rms(mix, channel: 0) > 0.3)
+        #expect(Signals.rms(mix, channel: 1) < 0.0001)
+        #expect(throws: SoundstageError.self) {
+            try device.makeBuffer(AudioBuffer(samples: [0, 0, 0], channels: 3, sampleRate: 48_000))
+        }
+    }
+}
+
+import Foundation
