@@ -140,9 +140,43 @@ final class SndFileDecoder: FrameDecoder {
             throw SoundstageError(.corruptData, "header states \(info.channels) channels at \(info.samplerate) Hz",
                                   subject: subject)
         }
+        if let truncation = truncation(in: log(handle)) {
+            sf_close(handle)
+            throw SoundstageError(.corruptData, "truncated: \(truncation)", subject: subject)
+        }
+        // libsndfile reports Int64.max frames when an Ogg header does not say: 0 means "unknown".
+        let frames = info.frames == Int64.max ? 0 : info.frames
         return AudioFormat(container: SndFileFormat.container(of: Int(info.format)),
                            encoding: SndFileFormat.encoding(of: Int(info.format)),
-                           sampleRate: Int(info.samplerate), channels: Int(info.channels), frames: info.frames)
+                           sampleRate: Int(info.samplerate), channels: Int(info.channels), frames: frames)
+    }
+
+    /// libsndfile's parse log for an open file (`SFC_GET_LOG_INFO`).
+    private static func log(_ handle: OpaquePointer) -> String {
+        var text = [CChar](repeating: 0, count: 8192)
+        _ = sf_command(handle, Int32(SFC_GET_LOG_INFO), &text, Int32(text.count))
+        let bytes = text.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Finds a data chunk whose declared size exceeds what the file holds, in libsndfile's log
+    /// (lines like `data : 96000 (should be 49956)`). Streaming writers' placeholders
+    /// (0, 0x7FFFFFFF, 0xFFFFFFFF) are not truncation; nor is a wrong RIFF/FORM size alone.
+    static func truncation(in log: String) -> String? {
+        for line in log.split(separator: "\n") {
+            let trimmed = line.trimmingPrefix(while: { $0 == " " })
+            guard ["data", "SSND", "Data Size"].contains(where: { trimmed.hasPrefix($0) }),
+                  let should = trimmed.firstRange(of: "(should be ") else { continue }
+            let declaredText = trimmed[..<should.lowerBound].split(separator: ":").last?
+                .trimmingPrefix(while: { $0 == " " }).split(separator: " ").first ?? ""
+            let actualText = trimmed[should.upperBound...].prefix(while: { $0.isNumber })
+            let declared = declaredText.hasPrefix("0x") ? Int64(declaredText.dropFirst(2), radix: 16) : Int64(declaredText)
+            guard let declared, let actual = Int64(actualText) else { continue }
+            if declared > actual && ![0, 0x7FFF_FFFF, 0xFFFF_FFFF].contains(declared) {
+                return "the audio data should be \(declared) bytes but the file holds \(actual)"
+            }
+        }
+        return nil
     }
 }
 

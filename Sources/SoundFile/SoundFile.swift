@@ -13,6 +13,8 @@ public final class SoundFile {
     /// The path it was opened from, or the name given for in-memory data.
     public let name: String
     private let decoder: FrameDecoder
+    /// Whether anything was decoded or sought since opening.
+    private var moved = false
 
     /// Opens the file at `path`.
     ///
@@ -68,6 +70,7 @@ public final class SoundFile {
         precondition(frames >= 0, "frames must not be negative")
         var samples = [Float](repeating: 0, count: frames * format.channels)
         let got = try samples.withUnsafeMutableBufferPointer { try decoder.read(into: $0.baseAddress!, frames: frames) }
+        moved = true
         samples.removeSubrange((got * format.channels)...)
         return AudioBuffer(samples: samples, channels: format.channels, sampleRate: format.sampleRate)
     }
@@ -80,6 +83,7 @@ public final class SoundFile {
     /// Moves the read position to `frame` (0 is the start).
     public func seek(toFrame frame: Int64) throws {
         try decoder.seek(toFrame: frame)
+        moved = true
     }
 
     /// Decodes everything from the read position to the end.
@@ -87,7 +91,10 @@ public final class SoundFile {
     /// Reads until the decoder reports the end, so the result has the exact frame count even where
     /// the header's count is approximate (Ogg, MP3).
     /// - Parameter maxFrames: fail with `.tooLarge` instead of decoding more than this.
+    /// - Throws: `.corruptData` if a whole file yields no audio at all, or decoding fails part-way.
     public func readAll(maxFrames: Int = Int.max) throws -> AudioBuffer {
+        let fromStart = !moved
+        moved = true
         let channels = format.channels
         let chunk = 16_384
         var samples: [Float] = []
@@ -102,6 +109,15 @@ public final class SoundFile {
                 throw SoundstageError(.tooLarge, "more than \(maxFrames) frames", subject: name)
             }
             samples.append(contentsOf: scratch[0..<(got * channels)])
+        }
+        if fromStart && samples.isEmpty {
+            throw SoundstageError(.corruptData, "contains no decodable audio", subject: name)
+        }
+        let decoded = Int64(samples.count / channels)
+        if fromStart && !format.encoding.isCompressed && decoded < format.frames {
+            throw SoundstageError(.corruptData,
+                                  "truncated: the header promises \(format.frames) frames but only \(decoded) could be decoded",
+                                  subject: name)
         }
         return AudioBuffer(samples: samples, channels: channels, sampleRate: format.sampleRate)
     }

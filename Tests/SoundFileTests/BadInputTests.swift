@@ -1,0 +1,160 @@
+import Foundation
+import Testing
+@testable import SoundFile
+
+/// Missing, empty, truncated, corrupt and non-audio input: typed errors, never a crash.
+@Suite struct BadInputTests {
+    private func expectError(_ code: SoundstageError.Code, _ body: () throws -> Void,
+                             sourceLocation: SourceLocation = #_sourceLocation) {
+        let error = #expect(throws: SoundstageError.self, sourceLocation: sourceLocation) { try body() }
+        #expect(error?.code == code, "got \(String(describing: error))", sourceLocation: sourceLocation)
+    }
+
+    @Test func missingFile() {
+        expectError(.notFound) { _ = try SoundFile(path: "/nonexistent/dir/file.wav") }
+        let error = try? SoundFile(path: "/nonexistent.wav")
+        #expect(error == nil)
+    }
+
+    @Test func errorsNameTheFileAndTheCause() throws {
+        do {
+            _ = try SoundFile(path: "/nonexistent.wav")
+            Issue.record("no error")
+        } catch let error as SoundstageError {
+            #expect(error.subject == "/nonexistent.wav")
+            #expect(error.description.contains("/nonexistent.wav"))
+            #expect(error.description.contains("No such file"))
+        }
+    }
+
+    @Test func aDirectoryIsNotAFile() throws {
+        let dir = try Fixtures.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        expectError(.io) { _ = try SoundFile(path: dir.path) }
+    }
+
+    @Test func unreadableFile() throws {
+        guard geteuid() != 0 else { return } // root reads everything; nothing to test
+        let dir = try Fixtures.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("locked.wav").path
+        try SoundFileWriter.write(Fixtures.stereo, to: path, format: .wavPCM16)
+        chmod(path, 0)
+        expectError(.permissionDenied) { _ = try SoundFile(path: path) }
+    }
+
+    @Test func emptyFileAndEmptyData() throws {
+        let dir = try Fixtures.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("empty.wav").path
+        #expect(FileManager.default.createFile(atPath: path, contents: Data()))
+        expectError(.corruptData) { _ = try SoundFile(path: path) }
+        expectError(.corruptData) { _ = try SoundFile(data: []) }
+    }
+
+    @Test func nonAudioData() {
+        let text = Array("This is a text file, not a sound. It has no RIFF header at all.\n".utf8)
+        expectError(.unsupportedFormat) { _ = try SoundFile(data: text, name: "notes.txt") }
+        let random = (0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 7) }
+        expectError(.unsupportedFormat) { _ = try SoundFile(data: random) }
+    }
+
+    @Test(arguments: [OutputFormat.wavPCM16, .aiffPCM16, .flac, .oggVorbis, .cafIMA4])
+    func truncatedFiles(_ format: OutputFormat) throws {
+        let dir = try Fixtures.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("whole").path
+        try SoundFileWriter.write(Fixtures.stereo, to: path, format: format)
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+        for fraction in [0.3, 0.6, 0.9] {
+            let cut = Array(bytes.prefix(Int(Double(bytes.count) * fraction)))
+            let error = #expect(throws: SoundstageError.self, "\(format.name) cut at \(fraction)") {
+                _ = try SoundFile(data: cut, name: "cut").readAll()
+            }
+            #expect(error?.code == .corruptData, "\(format.name) cut at \(fraction): \(String(describing: error))")
+        }
+    }
+
+    @Test func streamingPlaceholderSizesAreNotTruncation() {
+        #expect(SndFileDecoder.truncation(in: "  data : 0xFFFFFFFF (should be 96000)") == nil)
+        #expect(SndFileDecoder.truncation(in: "  data : 96000 (should be 49956)") != nil)
+        #expect(SndFileDecoder.truncation(in: "RIFF : 96036 (should be 49992)") == nil)
+    }
+
+    /// Hundreds of randomly mutated copies of valid files: each one decodes or fails with a
+    /// typed error. A crash fails the whole test run.
+    @Test(arguments: [OutputFormat.wavPCM16, .wavIMA4, .wavMSADPCM, .aiffPCM16, .cafPCM16, .cafIMA4, .cafALAC,
+                      .flac, .oggVorbis, .mp3])
+    func mutatedFilesNeverCrash(_ format: OutputFormat) throws {
+        let dir = try Fixtures.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("valid").path
+        let short = Fixtures.stereo.slice(frames: 0..<4_800)
+        try SoundFileWriter.write(short, to: path, format: format)
+        let valid = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+        var rng = SplitMix64(seed: UInt64(format.name.utf8.reduce(0) { $0 &* 31 &+ UInt64($1) }))
+        var decoded = 0, rejected = 0
+        for _ in 0..<40 {
+            var bytes = valid
+            for _ in 0..<Int.random(in: 1...8, using: &rng) {
+                let at = Int.random(in: 0..<bytes.count, using: &rng)
+                switch Int.random(in: 0..<3, using: &rng) {
+                case 0: bytes[at] = UInt8.random(in: 0...255, using: &rng)
+                case 1: bytes[at] ^= 0x80
+                default: bytes.removeSubrange(at..<min(bytes.count, at + Int.random(in: 1...64, using: &rng)))
+                }
+                if bytes.isEmpty { bytes = [0] }
+            }
+            do {
+                let audio = try SoundFile(data: bytes, name: "mutant").readAll(maxFrames: 10_000_000)
+                #expect(audio.channels > 0)
+                decoded += 1
+            } catch is SoundstageError {
+                rejected += 1
+            }
+        }
+        // Any other error type escapes and fails the test; some mutants must have been refused.
+        #expect(decoded + rejected == 40)
+        #expect(rejected > 0, "no mutant of \(format.name) was refused: the mutation did nothing")
+    }
+
+    @Test func hugeFrameCountsAreBounded() throws {
+        let dir = try Fixtures.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("long.wav").path
+        try SoundFileWriter.write(Fixtures.stereo, to: path, format: .wavPCM16)
+        let error = #expect(throws: SoundstageError.self) { _ = try SoundFile(path: path).readAll(maxFrames: 1_000) }
+        #expect(error?.code == .tooLarge)
+    }
+
+    @Test func aFailedWriteLeavesNothingBehind() throws {
+        let dir = try Fixtures.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let error = #expect(throws: SoundstageError.self) {
+            try SoundFileWriter.write(Fixtures.stereo, to: dir.appendingPathComponent("no/such/dir/x.wav").path, format: .wavPCM16)
+        }
+        #expect(error?.code == .notFound)
+        let existing = dir.appendingPathComponent("keep.wav").path
+        try SoundFileWriter.write(Fixtures.stereo, to: existing, format: .wavPCM16)
+        do {
+            let writer = try SoundFileWriter(path: existing, format: .wavPCM16, sampleRate: 48_000, channels: 2)
+            try writer.write(Fixtures.stereo.slice(frames: 0..<10))
+            // abandoned without finish(): the old file stays whole
+        }
+        #expect(try SoundFile(path: existing).readAll() .frames == 24_000)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["keep.wav"])
+    }
+}
+
+/// A small deterministic generator, so a failing mutation can be reproduced.
+struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
