@@ -365,7 +365,7 @@ public final class Device: Sendable {
 
     static func attributes(kind: Kind, sampleRate: Int, layout: ChannelLayout, hrtf: Bool?, hrtfID: Int?,
                            budget: Int) -> [ALCint] {
-        var list: [ALCint] = [ALC_MONO_SOURCES, ALCint(budget), ALC_STEREO_SOURCES, 1]
+        var list: [ALCint] = [ALC_MONO_SOURCES, ALCint(budget), ALC_STEREO_SOURCES, 0]
         if kind == .loopback {
             list += [ALC_FORMAT_CHANNELS_SOFT, layout.alcValue, ALC_FORMAT_TYPE_SOFT, ALC_FLOAT_SOFT,
                      ALC_FREQUENCY, ALCint(sampleRate), ALC_OUTPUT_LIMITER_SOFT, ALC_FALSE]

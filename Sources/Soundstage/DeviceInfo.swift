@@ -1,0 +1,81 @@
+import COpenAL
+
+/// What a device is and can do: OpenAL's version strings, output format, extensions, HRTFs
+/// and the source limit. Read with ``Device/info``.
+public struct DeviceInfo: Sendable, Codable, Equatable {
+    /// The device's name (`ALC_DEVICE_SPECIFIER`, or `ALC_ALL_DEVICES_SPECIFIER`).
+    public var name: String
+    /// `"output"` or `"loopback"`.
+    public var kind: String
+    /// `AL_VERSION`, e.g. `1.1 ALSOFT 1.19.1`.
+    public var version: String
+    /// `AL_RENDERER`.
+    public var renderer: String
+    /// `AL_VENDOR`.
+    public var vendor: String
+    /// Output frames per second (`ALC_FREQUENCY`).
+    public var sampleRate: Int
+    /// Output channel layout.
+    public var layout: String
+    /// Frames per mixer update: `ALC_FREQUENCY / ALC_REFRESH` for outputs, the engine's update
+    /// interval for loopback devices.
+    public var updateFrames: Int
+    /// Whether HRTF mixing is on (`ALC_HRTF_SOFT`).
+    public var hrtfEnabled: Bool
+    /// Why HRTF is on or off (`ALC_HRTF_STATUS_SOFT`), e.g. `disabled`, `enabled`, `denied`.
+    public var hrtfStatus: String
+    /// HRTFs the device can use (`ALC_HRTF_SPECIFIER_SOFT`).
+    public var hrtfNames: [String]
+    /// How many sources one scene may have at most (`ALC_MONO_SOURCES` + `ALC_STEREO_SOURCES`).
+    public var sourceLimit: Int
+    /// ALC (device) extensions.
+    public var deviceExtensions: [String]
+    /// AL (context) extensions.
+    public var extensions: [String]
+}
+
+extension Device {
+    /// What this device is and can do.
+    public var info: DeviceInfo {
+        get throws {
+            guard !isClosed else { throw SoundstageError(.released, "the device is closed") }
+            func alcString(_ token: ALCenum) -> String {
+                alcGetString(handle.raw, token).map { String(cString: $0) } ?? ""
+            }
+            func alcInt(_ token: ALCenum) -> Int {
+                var value: ALCint = 0
+                alcGetIntegerv(handle.raw, token, 1, &value)
+                return Int(value)
+            }
+            let (version, renderer, vendor, extensions) = try OpenAL.withContext(resourceContext) { _ throws(SoundstageError) in
+                func alString(_ token: ALenum) -> String { alGetString(token).map { String(cString: $0) } ?? "" }
+                return (alString(AL_VERSION), alString(AL_RENDERER), alString(AL_VENDOR), alString(AL_EXTENSIONS))
+            }
+            let nameToken = alcIsExtensionPresent(handle.raw, "ALC_ENUMERATE_ALL_EXT") != 0 ? ALC_ALL_DEVICES_SPECIFIER : ALC_DEVICE_SPECIFIER
+            let refresh = alcInt(ALC_REFRESH)
+            let status: String
+            switch ALCenum(alcInt(ALC_HRTF_STATUS_SOFT)) {
+            case ALC_HRTF_DISABLED_SOFT: status = "disabled"
+            case ALC_HRTF_ENABLED_SOFT: status = "enabled"
+            case ALC_HRTF_DENIED_SOFT: status = "denied"
+            case ALC_HRTF_REQUIRED_SOFT: status = "required"
+            case ALC_HRTF_HEADPHONES_DETECTED_SOFT: status = "enabled (headphones detected)"
+            case ALC_HRTF_UNSUPPORTED_FORMAT_SOFT: status = "unsupported output format"
+            default: status = "unknown"
+            }
+            return DeviceInfo(
+                name: alcString(nameToken),
+                kind: kind == .loopback ? "loopback" : "output",
+                version: version, renderer: renderer, vendor: vendor,
+                sampleRate: sampleRate,
+                layout: layout.rawValue,
+                updateFrames: kind == .loopback ? updateFrames : (refresh > 0 ? sampleRate / refresh : 0),
+                hrtfEnabled: alcInt(ALC_HRTF_SOFT) != 0,
+                hrtfStatus: status,
+                hrtfNames: Device.hrtfNames(handle.raw),
+                sourceLimit: alcInt(ALC_MONO_SOURCES) + alcInt(ALC_STEREO_SOURCES),
+                deviceExtensions: alcString(ALC_EXTENSIONS).split(separator: " ").map(String.init),
+                extensions: extensions.split(separator: " ").map(String.init))
+        }
+    }
+}

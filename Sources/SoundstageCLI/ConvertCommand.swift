@@ -1,0 +1,52 @@
+import ArgumentParser
+import Soundstage
+
+/// `soundstage convert IN OUT`: like `afconvert`.
+struct ConvertCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "convert",
+        abstract: "Convert an audio file to another format, sample rate or channel count.",
+        discussion: """
+            Formats: \(OutputFormat.named.map(\.name).joined(separator: ", ")).
+            caf-pcm16 is recommended for uncompressed game sounds; caf-ima4 and wav-ima4 are 4:1 and cheap to decode.
+            Without --format the format follows OUT's extension (.wav → wav-pcm16, .caf → caf-pcm16, ...).
+            OUT is written under a temporary name and renamed into place, so a failure never leaves half a file.
+            """)
+
+    @Argument(help: "The file to read.")
+    var input: String
+
+    @Argument(help: "The file to write.")
+    var output: String
+
+    @Option(name: .long, help: "Output format (see below).")
+    var format: OutputFormat?
+
+    @Option(name: .long, help: "Resample to this many frames per second.")
+    var sampleRate: Int?
+
+    @Option(name: .long, help: "Mix to this many channels (1 averages; mono copies to all).")
+    var channels: Int?
+
+    func validate() throws {
+        if let sampleRate, !(1_000...384_000).contains(sampleRate) {
+            throw ValidationError("--sample-rate must be between 1000 and 384000")
+        }
+        if let channels, !(1...8).contains(channels) {
+            throw ValidationError("--channels must be between 1 and 8")
+        }
+        if format == nil && OutputFormat(pathExtensionOf: output) == nil {
+            throw ValidationError("cannot tell the format from '\(output)'; pass --format")
+        }
+    }
+
+    func run() throws {
+        try reportingErrors {
+            let target = format ?? OutputFormat(pathExtensionOf: output)!
+            var audio = try SoundFile.decode(path: input)
+            if let channels { audio = audio.remixed(toChannels: channels) }
+            if let sampleRate { audio = audio.resampled(to: sampleRate) }
+            try SoundFileWriter.write(audio, to: output, format: target)
+        }
+    }
+}

@@ -1,0 +1,96 @@
+import ArgumentParser
+import Foundation
+import Soundstage
+
+/// `soundstage play FILE`: plays a file on the default device and waits for the end.
+struct PlayCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "play",
+        abstract: "Play an audio file, positioned around the listener, and wait for it to end.",
+        discussion: """
+            Without a sound card it renders to a WAV file instead (see --output) and says where on stderr.
+            The listener is at the origin facing -z: --position 2,0,0 is to the right, 0,0,-2 ahead.
+            Only mono files are positioned; others play unspatialized.
+            """)
+
+    @Argument(help: "The audio file.")
+    var file: String
+
+    @Option(name: .long, help: "Where the sound is, as X,Y,Z in metres.")
+    var position: Vector3 = Vector3(0, 0, 0)
+
+    @Option(name: .long, help: "Linear gain (1 = as recorded).")
+    var gain: Float = 1
+
+    @Option(name: .long, help: "Pitch multiplier (2 = an octave up, twice as fast).")
+    var pitch: Float = 1
+
+    @Option(name: .long, help: "Play the sound N times back to back.")
+    var loop: Int = 1
+
+    @Option(name: .long, help: "Where to write the render when there is no sound card (default: NAME-render.wav here).")
+    var output: String?
+
+    @Flag(name: .long, help: "Render to --output even if a sound card is present.")
+    var render = false
+
+    func validate() throws {
+        guard gain.isFinite, gain >= 0 else { throw ValidationError("--gain must be 0 or more") }
+        guard pitch.isFinite, pitch > 0 else { throw ValidationError("--pitch must be more than 0") }
+        guard (1...10_000).contains(loop) else { throw ValidationError("--loop must be between 1 and 10000") }
+    }
+
+    func run() throws {
+        try reportingErrors {
+            let audio = try SoundFile.decode(path: file)
+            let playback = Playback(audio: audio, name: file) { source in
+                source.position = position
+                source.gain = gain
+                source.pitch = pitch
+                source.repeatCount = loop - 1
+            }
+            let seconds = audio.duration * Double(loop) / Double(pitch)
+            try playback.run(seconds: seconds, forceRender: render, output: output ?? Playback.defaultOutput(for: file))
+        }
+    }
+}
+
+/// Plays one sound on the default device, or renders it to a file when there is none.
+struct Playback {
+    let audio: AudioBuffer
+    let name: String
+    let configure: (Source) -> Void
+
+    /// `NAME-render.wav` in the current directory.
+    static func defaultOutput(for input: String) -> String {
+        let base = URL(fileURLWithPath: input).deletingPathExtension().lastPathComponent
+        return "\(base)-render.wav"
+    }
+
+    func run(seconds: Double, forceRender: Bool, output: String) throws {
+        if !forceRender {
+            do {
+                let device = try Terminal.quietly { try Device.openDefault() }
+                defer { device.close() }
+                let source = try start(on: device)
+                while source.playbackState == .playing { usleep(10_000) }
+                return
+            } catch let error as SoundstageError where error.code == .noOutputDevice {
+                Terminal.note("no audio output device could be opened; rendering to \(output) instead")
+            }
+        }
+        let device = try Device.loopback()
+        defer { device.close() }
+        _ = try start(on: device)
+        try device.render(seconds: seconds + 0.05, to: output, format: .wavPCM16)
+        Terminal.note("rendered \(String(format: "%.2f", seconds)) s to \(output)")
+    }
+
+    private func start(on device: Device) throws -> Source {
+        let scene = try device.makeScene()
+        let source = scene.makeSource(buffer: try device.makeBuffer(audio, name: name))
+        configure(source)
+        try source.play()
+        return source
+    }
+}

@@ -1,0 +1,27 @@
+import ArgumentParser
+import Soundstage
+
+/// `soundstage`: the command-line face of the engine.
+@main
+struct SoundstageCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "soundstage",
+        abstract: "Positional audio for Linux games: inspect, convert and play sounds with OpenAL Soft.",
+        discussion: """
+            Without a sound card, commands that play audio render it to a WAV file instead and say where.
+            Exit status: 0 on success, 1 on an error (one line on stderr), 64 on a usage error.
+            """,
+        version: "0.1.0",
+        subcommands: [InfoCommand.self, InspectCommand.self, PlayCommand.self, ConvertCommand.self]
+    )
+}
+
+/// Runs `body`, turning a ``SoundstageError`` into one line on stderr and exit status 1.
+func reportingErrors(_ body: () throws -> Void) throws {
+    do {
+        try body()
+    } catch let error as SoundstageError {
+        Terminal.error("\(error)")
+        throw ExitCode.failure
+    }
+}
