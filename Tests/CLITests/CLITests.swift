@@ -1,0 +1,139 @@
+import Foundation
+import SoundFile
+import Testing
+
+/// The `soundstage` binary, run as a user would.
+@Suite struct CLITests {
+    /// A 0.5 s mono 440 Hz sine, 48 kHz, in `dir`.
+    private func tone(in dir: URL, name: String = "tone.wav") throws -> String {
+        let samples = (0..<24_000).map { Float(0.5 * sin(2 * Double.pi * 440 * Double($0) / 48_000)) }
+        let path = dir.appendingPathComponent(name).path
+        try SoundFileWriter.write(AudioBuffer(samples: samples, channels: 1, sampleRate: 48_000), to: path, format: .wavPCM16)
+        return path
+    }
+
+    private func rms(_ samples: [Float]) -> Double {
+        (samples.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(max(1, samples.count))).squareRoot()
+    }
+
+    @Test func inspectPrintsTheFormat() throws {
+        let dir = try CLIRunner.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = try tone(in: dir)
+        let text = try CLIRunner.run(["inspect", path])
+        #expect(text.status == 0)
+        #expect(text.stdout.contains("Sample rate: 48000 Hz"))
+        #expect(text.stdout.contains("Spatialized: yes"))
+        let json = try CLIRunner.run(["inspect", path, "--json"])
+        let object = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+        #expect(object?["container"] as? String == "wav")
+        #expect(object?["encoding"] as? String == "pcm16")
+        #expect(object?["channels"] as? Int == 1)
+        #expect(object?["frames"] as? Int == 24_000)
+        #expect(object?["duration"] as? Double == 0.5)
+    }
+
+    @Test func inspectFailsWithOneLineForBadFiles() throws {
+        for path in ["/nonexistent.wav", "/etc/hostname", "/"] {
+            let result = try CLIRunner.run(["inspect", path])
+            #expect(result.status == 1, "\(path)")
+            #expect(result.stdout.isEmpty)
+            let lines = result.stderr.split(separator: "\n")
+            #expect(lines.count == 1, "\(path): \(result.stderr)")
+            #expect(lines.first?.hasPrefix("soundstage: \(path): ") == true)
+        }
+    }
+
+    @Test(arguments: ["wav-pcm16", "wav-f32", "caf-pcm16", "caf-ima4", "wav-ima4", "aiff-pcm16", "flac", "ogg"])
+    func convertWritesEachFormat(_ format: String) throws {
+        let dir = try CLIRunner.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let input = try tone(in: dir)
+        let output = dir.appendingPathComponent("out.\(format)").path
+        let result = try CLIRunner.run(["convert", input, output, "--format", format])
+        #expect(result.status == 0, "\(result.stderr)")
+        let converted = try SoundFile(path: output)
+        #expect(OutputFormat(container: converted.format.container, encoding: converted.format.encoding).name == format)
+        let audio = try converted.readAll()
+        #expect(audio.channels == 1)
+        #expect(abs(audio.duration - 0.5) < 0.03)
+        #expect(abs(rms(audio.samples) - 0.3536) < 0.02)
+    }
+
+    @Test func convertResamplesAndRemixes() throws {
+        let dir = try CLIRunner.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let input = try tone(in: dir)
+        let output = dir.appendingPathComponent("out.caf").path
+        let result = try CLIRunner.run(["convert", input, output, "--sample-rate", "22050", "--channels", "2"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let file = try SoundFile(path: output)
+        #expect(file.format.container == .caf && file.format.encoding == .pcm16)
+        #expect(file.format.sampleRate == 22_050)
+        #expect(file.format.channels == 2)
+        #expect(file.format.frames == 11_025)
+    }
+
+    @Test func convertRejectsBadArguments() throws {
+        let dir = try CLIRunner.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let input = try tone(in: dir)
+        let unknown = try CLIRunner.run(["convert", input, dir.appendingPathComponent("x.wav").path, "--format", "wav-pcm17"])
+        #expect(unknown.status == 64)
+        let noExtension = try CLIRunner.run(["convert", input, dir.appendingPathComponent("x").path])
+        #expect(noExtension.status == 64)
+        #expect(noExtension.stderr.contains("--format"))
+        let missing = try CLIRunner.run(["convert", "/nonexistent.wav", dir.appendingPathComponent("x.wav").path])
+        #expect(missing.status == 1)
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("x.wav").path))
+    }
+
+    @Test func playWithoutASoundCardRendersAWavAndSaysWhere() throws {
+        let dir = try CLIRunner.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let input = try tone(in: dir)
+        let result = try CLIRunner.run(["play", input, "--position", "5,0,0", "--loop", "2"], in: dir,
+                                       environment: CLIRunner.noSoundCard)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("rendering to tone-render.wav instead"), "\(result.stderr)")
+        #expect(!result.stderr.contains("ALSA"), "probe noise is hidden")
+        let render = try SoundFile.decode(path: dir.appendingPathComponent("tone-render.wav").path)
+        #expect(render.channels == 2)
+        #expect(render.duration >= 1.0, "two plays of 0.5 s")
+        #expect(rms(render.channel(0)) < 0.001, "the source is on the right")
+        #expect(rms(render.channel(1)) > 0.05)
+        #expect(rms(Array(render.channel(1)[36_000..<47_000])) > 0.05, "the second play is heard")
+    }
+
+    @Test func playOnARealTimeDeviceWaitsForTheEnd() throws {
+        let dir = try CLIRunner.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let input = try tone(in: dir)
+        let start = Date()
+        let result = try CLIRunner.run(["play", input, "--pitch", "2"], in: dir, environment: CLIRunner.silentSoundCard)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(Date().timeIntervalSince(start) >= 0.2, "0.5 s at pitch 2 plays for 0.25 s in real time")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["tone.wav"], "nothing rendered")
+    }
+
+    @Test func playRejectsBadOptions() throws {
+        for arguments in [["--gain", "-1"], ["--pitch", "0"], ["--position", "1,2"], ["--loop", "0"]] {
+            let result = try CLIRunner.run(["play", "x.wav"] + arguments)
+            #expect(result.status == 64, "\(arguments)")
+        }
+    }
+
+    @Test func infoReportsOpenAL() throws {
+        let result = try CLIRunner.run(["info", "--json"], environment: CLIRunner.noSoundCard)
+        #expect(result.status == 0)
+        let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+        let loopback = object?["loopback"] as? [String: Any]
+        #expect((loopback?["version"] as? String)?.contains("ALSOFT") == true)
+        #expect((loopback?["deviceExtensions"] as? [String])?.contains("ALC_SOFT_loopback") == true)
+        #expect((loopback?["sourceLimit"] as? Int) == 256)
+        #expect(object?["defaultOutputOpens"] as? Bool == false)
+        let text = try CLIRunner.run(["info"], environment: CLIRunner.silentSoundCard)
+        #expect(text.stdout.contains("Default output: "))
+        #expect(text.stdout.contains("HRTFs:"))
+    }
+}
