@@ -237,26 +237,34 @@ public final class Device: Sendable {
     /// Renders `frames` frames of the mix of every scene (loopback devices only), running the
     /// engine's update (completion events) every ``updateFrames`` frames.
     public func render(frames: Int) throws -> AudioBuffer {
-        guard kind == .loopback else {
-            throw SoundstageError(.invalidArgument, "render(frames:) needs a loopback device; this one plays in real time")
-        }
         guard frames >= 0 else { throw SoundstageError(.invalidArgument, "cannot render \(frames) frames") }
+        var samples = [Float](repeating: 0, count: frames * layout.channelCount)
+        try samples.withUnsafeMutableBufferPointer { try render(into: $0) }
+        return AudioBuffer(samples: samples, channels: layout.channelCount, sampleRate: sampleRate)
+    }
+
+    /// Renders into caller-owned memory (interleaved floats, a whole number of frames): the
+    /// allocation-free form of ``render(frames:)`` for render loops.
+    public func render(into output: UnsafeMutableBufferPointer<Float>) throws {
+        guard kind == .loopback else {
+            throw SoundstageError(.invalidArgument, "render needs a loopback device; this one plays in real time")
+        }
         let channels = layout.channelCount
-        var samples = [Float](repeating: 0, count: frames * channels)
+        guard output.count % channels == 0 else {
+            throw SoundstageError(.invalidArgument, "the output holds \(output.count) samples, not a whole number of \(channels)-channel frames")
+        }
+        let frames = output.count / channels
         try renderLock.withLock { _ throws(SoundstageError) in
             guard !isClosed else { throw SoundstageError(.released, "the device is closed") }
             var done = 0
             while done < frames {
                 let count = min(updateFrames, frames - done)
-                samples.withUnsafeMutableBufferPointer { out in
-                    alcRenderSamplesSOFT(handle.raw, out.baseAddress! + done * channels, ALCsizei(count))
-                }
+                alcRenderSamplesSOFT(handle.raw, output.baseAddress! + done * channels, ALCsizei(count))
                 try OpenAL.checkALC(handle.raw, "alcRenderSamplesSOFT")
                 done += count
                 update()
             }
         }
-        return AudioBuffer(samples: samples, channels: channels, sampleRate: sampleRate)
     }
 
     /// Renders `seconds` of the mix into a file, in chunks (loopback devices only).

@@ -128,7 +128,11 @@ public final class Scene: Sendable {
     /// Finds sources that played to their end, returns their OpenAL sources to the pool and runs
     /// their completion handlers (outside every lock).
     func update() {
-        let active = state.withLock { Array($0.active.values) }
+        // Looping sources never end by themselves; only the others need asking.
+        let active = state.withLock { state in
+            state.active.isEmpty ? [] : state.active.values.filter { !$0.loopsForever }
+        }
+        guard !active.isEmpty else { return }
         var completions: [() -> Void] = []
         for source in active {
             if let completion = source.finishIfEnded() { completions.append(completion) }

@@ -78,6 +78,12 @@ public final class Source: Sendable {
     /// The scene the source belongs to; kept alive by the source.
     public let scene: Scene
     private let state: Mutex<SourceState>
+    /// A lock-free copy of `properties.looping`, read by the scene's update without taking
+    /// this source's lock (which would invert the source → scene lock order).
+    private let loopingFlag = Atomic<Bool>(false)
+
+    /// Whether the source is set to loop (read without locking, for the engine's update).
+    var loopsForever: Bool { loopingFlag.load(ordering: .relaxed) }
 
     init(scene: Scene, buffer: Buffer?) {
         precondition(buffer == nil || buffer!.device === scene.device, "the buffer belongs to another device")
@@ -121,7 +127,7 @@ public final class Source: Sendable {
         get { state.withLock { $0.properties.position } }
         set {
             precondition(newValue.isFinite, "source position must be finite, got \(newValue)")
-            set(\.position, newValue) { n, al in al.must("alSource3f(AL_POSITION)") { alSource3f(n, AL_POSITION, newValue.x, newValue.y, newValue.z) } }
+            set({ $0.position = newValue }) { n, al in al.must("alSource3f(AL_POSITION)") { alSource3f(n, AL_POSITION, newValue.x, newValue.y, newValue.z) } }
         }
     }
 
@@ -130,7 +136,7 @@ public final class Source: Sendable {
         get { state.withLock { $0.properties.velocity } }
         set {
             precondition(newValue.isFinite, "source velocity must be finite, got \(newValue)")
-            set(\.velocity, newValue) { n, al in al.must("alSource3f(AL_VELOCITY)") { alSource3f(n, AL_VELOCITY, newValue.x, newValue.y, newValue.z) } }
+            set({ $0.velocity = newValue }) { n, al in al.must("alSource3f(AL_VELOCITY)") { alSource3f(n, AL_VELOCITY, newValue.x, newValue.y, newValue.z) } }
         }
     }
 
@@ -139,7 +145,7 @@ public final class Source: Sendable {
         get { state.withLock { $0.properties.direction } }
         set {
             precondition(newValue.isFinite, "source direction must be finite, got \(newValue)")
-            set(\.direction, newValue) { n, al in al.must("alSource3f(AL_DIRECTION)") { alSource3f(n, AL_DIRECTION, newValue.x, newValue.y, newValue.z) } }
+            set({ $0.direction = newValue }) { n, al in al.must("alSource3f(AL_DIRECTION)") { alSource3f(n, AL_DIRECTION, newValue.x, newValue.y, newValue.z) } }
         }
     }
 
@@ -149,14 +155,14 @@ public final class Source: Sendable {
         set {
             precondition((0...360).contains(newValue.innerAngle) && (0...360).contains(newValue.outerAngle)
                          && (0...1).contains(newValue.outerGain), "cone angles must be in 0...360 and outerGain in 0...1")
-            set(\.cone, newValue) { n, al in Self.applyCone(n, newValue, al) }
+            set({ $0.cone = newValue }) { n, al in Self.applyCone(n, newValue, al) }
         }
     }
 
     /// Whether position, velocity and direction are relative to the listener (`AL_SOURCE_RELATIVE`).
     public var isHeadRelative: Bool {
         get { state.withLock { $0.properties.headRelative } }
-        set { set(\.headRelative, newValue) { n, al in al.must("alSourcei(AL_SOURCE_RELATIVE)") { alSourcei(n, AL_SOURCE_RELATIVE, newValue ? AL_TRUE : AL_FALSE) } } }
+        set { set({ $0.headRelative = newValue }) { n, al in al.must("alSourcei(AL_SOURCE_RELATIVE)") { alSourcei(n, AL_SOURCE_RELATIVE, newValue ? AL_TRUE : AL_FALSE) } } }
     }
 
     /// Distance at which the gain is 1 before rolloff (`AL_REFERENCE_DISTANCE`); ≥ 0, default 1.
@@ -164,7 +170,7 @@ public final class Source: Sendable {
         get { state.withLock { $0.properties.referenceDistance } }
         set {
             precondition(newValue.isFinite && newValue >= 0, "referenceDistance must be finite and >= 0")
-            set(\.referenceDistance, newValue) { n, al in al.must("alSourcef(AL_REFERENCE_DISTANCE)") { alSourcef(n, AL_REFERENCE_DISTANCE, newValue) } }
+            set({ $0.referenceDistance = newValue }) { n, al in al.must("alSourcef(AL_REFERENCE_DISTANCE)") { alSourcef(n, AL_REFERENCE_DISTANCE, newValue) } }
         }
     }
 
@@ -173,7 +179,7 @@ public final class Source: Sendable {
         get { state.withLock { $0.properties.maxDistance } }
         set {
             precondition(!newValue.isNaN && newValue >= 0, "maxDistance must be >= 0")
-            set(\.maxDistance, newValue) { n, al in al.must("alSourcef(AL_MAX_DISTANCE)") { alSourcef(n, AL_MAX_DISTANCE, newValue) } }
+            set({ $0.maxDistance = newValue }) { n, al in al.must("alSourcef(AL_MAX_DISTANCE)") { alSourcef(n, AL_MAX_DISTANCE, newValue) } }
         }
     }
 
@@ -182,7 +188,7 @@ public final class Source: Sendable {
         get { state.withLock { $0.properties.rolloffFactor } }
         set {
             precondition(newValue.isFinite && newValue >= 0, "rolloffFactor must be finite and >= 0")
-            set(\.rolloffFactor, newValue) { n, al in al.must("alSourcef(AL_ROLLOFF_FACTOR)") { alSourcef(n, AL_ROLLOFF_FACTOR, newValue) } }
+            set({ $0.rolloffFactor = newValue }) { n, al in al.must("alSourcef(AL_ROLLOFF_FACTOR)") { alSourcef(n, AL_ROLLOFF_FACTOR, newValue) } }
         }
     }
 
@@ -193,7 +199,7 @@ public final class Source: Sendable {
         get { state.withLock { $0.properties.gain } }
         set {
             precondition(newValue.isFinite && newValue >= 0, "gain must be finite and >= 0, got \(newValue)")
-            set(\.gain, newValue) { n, al in al.must("alSourcef(AL_GAIN)") { alSourcef(n, AL_GAIN, newValue) } }
+            set({ $0.gain = newValue }) { n, al in al.must("alSourcef(AL_GAIN)") { alSourcef(n, AL_GAIN, newValue) } }
         }
     }
 
@@ -202,7 +208,7 @@ public final class Source: Sendable {
         get { state.withLock { $0.properties.minGain } }
         set {
             precondition((0...1).contains(newValue), "minGain must be in 0...1, got \(newValue)")
-            set(\.minGain, newValue) { n, al in al.must("alSourcef(AL_MIN_GAIN)") { alSourcef(n, AL_MIN_GAIN, newValue) } }
+            set({ $0.minGain = newValue }) { n, al in al.must("alSourcef(AL_MIN_GAIN)") { alSourcef(n, AL_MIN_GAIN, newValue) } }
         }
     }
 
@@ -211,7 +217,7 @@ public final class Source: Sendable {
         get { state.withLock { $0.properties.maxGain } }
         set {
             precondition((0...1).contains(newValue), "maxGain must be in 0...1, got \(newValue)")
-            set(\.maxGain, newValue) { n, al in al.must("alSourcef(AL_MAX_GAIN)") { alSourcef(n, AL_MAX_GAIN, newValue) } }
+            set({ $0.maxGain = newValue }) { n, al in al.must("alSourcef(AL_MAX_GAIN)") { alSourcef(n, AL_MAX_GAIN, newValue) } }
         }
     }
 
@@ -220,14 +226,17 @@ public final class Source: Sendable {
         get { state.withLock { $0.properties.pitch } }
         set {
             precondition(newValue.isFinite && newValue > 0, "pitch must be finite and > 0, got \(newValue)")
-            set(\.pitch, newValue) { n, al in al.must("alSourcef(AL_PITCH)") { alSourcef(n, AL_PITCH, newValue) } }
+            set({ $0.pitch = newValue }) { n, al in al.must("alSourcef(AL_PITCH)") { alSourcef(n, AL_PITCH, newValue) } }
         }
     }
 
     /// Whether the buffer loops forever (`AL_LOOPING`). A looping source never completes.
     public var isLooping: Bool {
         get { state.withLock { $0.properties.looping } }
-        set { set(\.looping, newValue) { n, al in al.must("alSourcei(AL_LOOPING)") { alSourcei(n, AL_LOOPING, newValue ? AL_TRUE : AL_FALSE) } } }
+        set {
+            loopingFlag.store(newValue, ordering: .relaxed)
+            set({ $0.looping = newValue }) { n, al in al.must("alSourcei(AL_LOOPING)") { alSourcei(n, AL_LOOPING, newValue ? AL_TRUE : AL_FALSE) } }
+        }
     }
 
     // MARK: Playback
@@ -372,7 +381,8 @@ public final class Source: Sendable {
     /// completion work to run outside the locks.
     func finishIfEnded() -> (() -> Void)? {
         state.withLock { s -> (() -> Void)? in
-            guard let name = s.name, s.playback == .playing else { return nil }
+            // A looping source never ends by itself: no need to ask OpenAL.
+            guard let name = s.name, s.playback == .playing, !s.properties.looping else { return nil }
             var value: ALint = 0
             var ended = false
             scene.withOpenContext { _, al in
@@ -408,10 +418,10 @@ public final class Source: Sendable {
         s.playback = playback
     }
 
-    private func set<T>(_ key: WritableKeyPath<Properties, T>, _ value: T,
-                        _ call: (ALuint, borrowing ALCalls) -> Void) {
+    @inline(__always)
+    private func set(_ change: (inout Properties) -> Void, _ call: (ALuint, borrowing ALCalls) -> Void) {
         state.withLock { s in
-            s.properties[keyPath: key] = value
+            change(&s.properties)
             guard let name = s.name else { return }
             // The name is only set while the scene is open (close() clears it under this lock).
             try? OpenAL.withContext(scene.context) { al throws(SoundstageError) in call(name, al) }

@@ -1,1 +1,138 @@
-print("todo")
+// soundstage-bench: CPU cost of the engine against the same OpenAL calls made directly.
+//
+//   swift run -c release soundstage-bench [seconds] [sources]
+//
+// Renders `seconds` (default 10) of a scene of `sources` (default 256) looping mono sources on
+// a loopback device, moving every source every 10 ms, through Soundstage and through raw
+// OpenAL, alternating seven rounds and printing medians. Prints CPU times, the ratio
+// (goal: engine / direct <= 1.05) and the cost of one update that moves all sources. A third
+// variant, raw OpenAL with alGetError after every call, shows what error checking alone costs.
+import COpenAL
+import Foundation
+import Soundstage
+
+let seconds = CommandLine.arguments.count > 1 ? Double(CommandLine.arguments[1]) ?? 10 : 10
+let sourceCount = CommandLine.arguments.count > 2 ? Int(CommandLine.arguments[2]) ?? 256 : 256
+let rate = 48_000
+let updateFrames = rate / 100   // 10 ms
+let updates = Int(seconds * 100)
+
+func cpuSeconds() -> Double {
+    var t = timespec()
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t)
+    return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
+}
+
+func sine(_ frequency: Double) -> [Float] {
+    (0..<rate).map { Float(0.2 * sin(2 * Double.pi * frequency * Double($0) / Double(rate))) }
+}
+
+/// Where source `i` is at update `step`: on a circle of radius 5 around the listener.
+@inline(__always)
+func position(_ i: Int, _ step: Int) -> (Float, Float, Float) {
+    let angle = Float(i) * 0.0245 + Float(step) * 0.01
+    return (5 * cosf(angle), 0, 5 * sinf(angle))
+}
+
+struct Measurement {
+    var render: Double
+    var moveSeconds: Double
+}
+
+func runEngine() throws -> Measurement {
+    let device = try Device.loopback(sampleRate: rate, updateFrames: updateFrames)
+    defer { device.close() }
+    let scene = try device.makeScene(sourceBudget: sourceCount)
+    let buffer = try device.makeBuffer(AudioBuffer(samples: sine(440), channels: 1, sampleRate: rate))
+    let sources = try (0..<sourceCount).map { _ in
+        let source = scene.makeSource(buffer: buffer)
+        source.isLooping = true
+        try source.play()
+        return source
+    }
+    var output = [Float](repeating: 0, count: updateFrames * 2)
+    var moving = 0.0
+    let start = cpuSeconds()
+    for step in 0..<updates {
+        let t0 = cpuSeconds()
+        for (i, source) in sources.enumerated() {
+            let (x, y, z) = position(i, step)
+            source.position = Vector3(x, y, z)
+        }
+        moving += cpuSeconds() - t0
+        try output.withUnsafeMutableBufferPointer { try device.render(into: $0) }
+    }
+    return Measurement(render: cpuSeconds() - start, moveSeconds: moving)
+}
+
+func runDirect(checked: Bool) -> Measurement {
+    let device = alcLoopbackOpenDeviceSOFT(nil)!
+    let attributes: [ALCint] = [ALC_MONO_SOURCES, ALCint(sourceCount), ALC_STEREO_SOURCES, 0,
+                                ALC_FORMAT_CHANNELS_SOFT, ALC_STEREO_SOFT, ALC_FORMAT_TYPE_SOFT, ALC_FLOAT_SOFT,
+                                ALC_FREQUENCY, ALCint(rate), ALC_OUTPUT_LIMITER_SOFT, ALC_FALSE, 0]
+    let context = alcCreateContext(device, attributes)!
+    alcMakeContextCurrent(context)
+    var buffer: ALuint = 0
+    alGenBuffers(1, &buffer)
+    let data = sine(440)
+    data.withUnsafeBytes { alBufferData(buffer, AL_FORMAT_MONO_FLOAT32, $0.baseAddress, ALsizei($0.count), ALsizei(rate)) }
+    var sources = [ALuint](repeating: 0, count: sourceCount)
+    alGenSources(ALsizei(sourceCount), &sources)
+    for source in sources {
+        alSourcei(source, AL_BUFFER, ALint(buffer))
+        alSourcei(source, AL_LOOPING, AL_TRUE)
+        alSourcePlay(source)
+    }
+    precondition(alGetError() == AL_NO_ERROR, "direct OpenAL setup failed")
+    var output = [Float](repeating: 0, count: updateFrames * 2)
+    var moving = 0.0
+    let start = cpuSeconds()
+    for step in 0..<updates {
+        let t0 = cpuSeconds()
+        for (i, source) in sources.enumerated() {
+            let (x, y, z) = position(i, step)
+            alSource3f(source, AL_POSITION, x, y, z)
+            if checked && alGetError() != AL_NO_ERROR { fatalError("alSource3f failed") }
+        }
+        moving += cpuSeconds() - t0
+        output.withUnsafeMutableBufferPointer { alcRenderSamplesSOFT(device, $0.baseAddress, ALCsizei(updateFrames)) }
+    }
+    let elapsed = cpuSeconds() - start
+    alDeleteSources(ALsizei(sourceCount), &sources)
+    alDeleteBuffers(1, &buffer)
+    alcMakeContextCurrent(nil)
+    alcDestroyContext(context)
+    alcCloseDevice(device)
+    return Measurement(render: elapsed, moveSeconds: moving)
+}
+
+print("soundstage-bench: \(sourceCount) looping sources moved every 10 ms, \(seconds) s rendered at \(rate) Hz (loopback, stereo, no HRTF)")
+print("Each round runs: raw OpenAL; raw OpenAL with alGetError after every call; Soundstage.")
+let rounds = 7
+var results: [(direct: Measurement, checked: Measurement, engine: Measurement)] = []
+for round in 1...rounds {
+    let direct = runDirect(checked: false)
+    let checked = runDirect(checked: true)
+    let engine = try runEngine()
+    results.append((direct, checked, engine))
+    print(String(format: "  round %d: direct %.3f s, direct+checks %.3f s, engine %.3f s CPU (ratio %.3f)",
+                 round, direct.render, checked.render, engine.render, engine.render / direct.render))
+}
+func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+let direct = median(results.map(\.direct.render))
+let checked = median(results.map(\.checked.render))
+let engine = median(results.map(\.engine.render))
+let ratio = median(results.map { $0.engine.render / $0.direct.render })
+let checkedRatio = median(results.map { $0.engine.render / $0.checked.render })
+let perUpdateEngine = median(results.map(\.engine.moveSeconds)) / Double(updates) * 1e6
+let perUpdateDirect = median(results.map(\.direct.moveSeconds)) / Double(updates) * 1e6
+let perUpdateChecked = median(results.map(\.checked.moveSeconds)) / Double(updates) * 1e6
+print("medians over \(rounds) rounds:")
+print(String(format: "  direct OpenAL:           %.3f s CPU (%.1f× faster than real time)", direct, seconds / direct))
+print(String(format: "  direct, errors checked:  %.3f s CPU", checked))
+print(String(format: "  Soundstage:              %.3f s CPU (%.1f× faster than real time)", engine, seconds / engine))
+print(String(format: "  ratio engine / direct:   %.3f (goal <= 1.05)", ratio))
+print(String(format: "  ratio engine / direct with error checks: %.3f", checkedRatio))
+print(String(format: "  moving %d sources once:  engine %.1f µs (%.3f µs per source); direct %.1f µs (%.3f); direct+checks %.1f µs (%.3f)",
+             sourceCount, perUpdateEngine, perUpdateEngine / Double(sourceCount), perUpdateDirect,
+             perUpdateDirect / Double(sourceCount), perUpdateChecked, perUpdateChecked / Double(sourceCount)))

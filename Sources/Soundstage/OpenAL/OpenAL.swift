@@ -1,10 +1,20 @@
 import COpenAL
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
-/// An OpenAL `ALCcontext *` that may cross threads. Only dereferenced by OpenAL itself, and
-/// only under ``OpenAL``'s lock, which is what makes sharing it safe.
-struct ContextHandle: @unchecked Sendable, Equatable {
+/// An OpenAL `ALCcontext *` with the lock that serializes calls into it.
+///
+/// `@unchecked Sendable`: `raw` is immutable and only passed to OpenAL, which is thread-safe
+/// per call; `lock` makes "make current + call + read the error" atomic per context.
+final class ContextHandle: @unchecked Sendable, Equatable {
     let raw: OpaquePointer
+    let lock = Mutex<Void>(())
+
+    init(raw: OpaquePointer) { self.raw = raw }
+
+    static func == (a: ContextHandle, b: ContextHandle) -> Bool { a.raw == b.raw }
 }
 
 /// An OpenAL `ALCdevice *` that may cross threads. ALC device calls are thread-safe in
@@ -16,47 +26,48 @@ struct DeviceHandle: @unchecked Sendable, Equatable {
 /// The one chokepoint for OpenAL: every `al*` call runs inside ``withContext(_:_:)`` and every
 /// `alc*` call is checked by ``checkALC(_:_:)``.
 ///
-/// The current context is process-wide (`alcMakeContextCurrent`), so one lock guards
-/// "make current + call + read the error". The lock remembers which context is current and
-/// switches only when needed, so a game with one scene pays for the lock and nothing else.
-/// Soundstage owns the current context: code that links Soundstage must not call
-/// `alcMakeContextCurrent` itself.
+/// Contexts are made current per thread (`alcSetThreadContext`, ALC_EXT_thread_local_context),
+/// never process-wide, so scenes on different threads do not contend and code outside
+/// Soundstage that calls `alcMakeContextCurrent` cannot redirect Soundstage's calls. Each
+/// thread remembers which context it last made current and switches only when needed; each
+/// context has a lock, so its error state (`alGetError`) is read by the call that caused it.
 enum OpenAL {
-    /// The context this process has made current, or nil.
-    private static let current = Mutex<ContextHandle?>(nil)
+    /// Per-thread record of the context this thread made current with `alcSetThreadContext`.
+    private static let currentKey: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key, nil)
+        return key
+    }()
 
-    /// Runs `body` with `context` current, under the process-wide OpenAL lock.
+    /// Runs `body` with `context` current on this thread, holding the context's lock.
+    @inline(__always)
     static func withContext<R>(_ context: ContextHandle, _ body: (borrowing ALCalls) throws(SoundstageError) -> R)
         throws(SoundstageError) -> R {
-        try current.withLock { (current: inout ContextHandle?) throws(SoundstageError) -> R in
-            if current != context {
-                guard alcMakeContextCurrent(context.raw) != 0 else {
+        try context.lock.withLock { _ throws(SoundstageError) -> R in
+            let raw = UnsafeMutableRawPointer(context.raw)
+            if pthread_getspecific(currentKey) != raw {
+                guard alcSetThreadContext(context.raw) != 0 else {
+                    let error = alcGetError(nil)
                     throw SoundstageError(.openAL, "cannot make the scene's context current",
-                                          cause: .openAL(function: "alcMakeContextCurrent", error: alcGetError(nil),
-                                                         name: alcErrorName(alcGetError(nil))))
+                                          cause: .openAL(function: "alcSetThreadContext", error: error,
+                                                         name: alcErrorName(error)))
                 }
-                current = context
+                pthread_setspecific(currentKey, raw)
             }
-            _ = alGetError() // start from a clean error state
             return try body(ALCalls())
         }
     }
 
-    /// Destroys `context`, un-making it current first if it is.
+    /// Destroys `context`. This thread lets go of it first; other threads that last used it
+    /// hold a reference inside OpenAL Soft until they switch, so its address cannot be reused
+    /// while any thread's record still names it.
     static func destroy(_ context: ContextHandle) {
-        current.withLock { current in
-            if current == context {
-                alcMakeContextCurrent(nil)
-                current = nil
+        context.lock.withLock { _ in
+            if pthread_getspecific(currentKey) == UnsafeMutableRawPointer(context.raw) {
+                alcSetThreadContext(nil)
+                pthread_setspecific(currentKey, nil)
             }
             alcDestroyContext(context.raw)
-        }
-    }
-
-    /// Forgets which context is current (after outside code changed it).
-    static func resynchronize() {
-        current.withLock { current in
-            current = alcGetCurrentContext().map(ContextHandle.init(raw:))
         }
     }
 
