@@ -17,6 +17,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
     ],
     targets: [
         .systemLibrary(
@@ -36,7 +37,10 @@ let package = Package(
         ),
         .target(
             name: "Soundstage",
-            dependencies: ["COpenAL", "SoundFile"],
+            dependencies: [
+                "COpenAL", "SoundFile",
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ],
             swiftSettings: strict
         ),
         .executableTarget(
@@ -50,6 +54,12 @@ let package = Package(
         .executableTarget(
             name: "soundstage-bench",
             dependencies: ["Soundstage", "COpenAL"],
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "hello-soundstage",
+            dependencies: ["Soundstage"],
+            path: "Examples/HelloSoundstage",
             swiftSettings: strict
         ),
         .testTarget(

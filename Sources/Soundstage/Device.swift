@@ -1,6 +1,7 @@
 import COpenAL
 import Foundation
 import SoundFile
+import NIOConcurrencyHelpers
 import Synchronization
 
 /// An OpenAL output device: the default sound card, a named device, or an offline loopback
@@ -31,8 +32,8 @@ public final class Device: Sendable {
     let handle: DeviceHandle
     /// A context with no sources, current whenever buffers are created or deleted.
     let resourceContext: ContextHandle
-    private let state: Mutex<DeviceState>
-    private let renderLock = Mutex<Void>(())
+    private let state: NIOLockedValueBox<DeviceState>
+    private let renderLock = NIOLockedValueBox<Void>(())
     private let poller: Poller?
 
     struct DeviceState {
@@ -69,7 +70,7 @@ public final class Device: Sendable {
         var rate: ALCint = 0
         alcGetIntegerv(handle.raw, ALC_FREQUENCY, 1, &rate)
         self.sampleRate = rate > 0 ? Int(rate) : sampleRate
-        state = Mutex(deviceState)
+        state = NIOLockedValueBox(deviceState)
         LiveObjects.devices.add(1, ordering: .relaxed)
         LiveObjects.contexts.add(1, ordering: .relaxed)
         poller = kind == .output ? Poller() : nil
@@ -84,20 +85,27 @@ public final class Device: Sendable {
 
     /// Opens the system's default output device (`alcOpenDevice(NULL)`).
     ///
+    /// - Parameters:
+    ///   - hrtf: `true` to request HRTF, `false` to forbid it, nil for OpenAL's default.
+    ///   - quietly: hide what ALSA and OpenAL Soft print on stderr while probing for a sound
+    ///     card that is not there (the thrown error says what happened). This briefly points
+    ///     the process's stderr at /dev/null, so use it from a program's start-up, not while
+    ///     other threads write to stderr. `SOUNDSTAGE_VERBOSE=1` turns it off.
     /// - Throws: `.noOutputDevice` when none can be opened — on a machine without a sound card
-    ///   OpenAL Soft does not fall back. Use ``loopback(sampleRate:layout:hrtf:)`` to render
-    ///   offline instead, or set `ALSOFT_DRIVERS=null` for a silent real-time device.
-    public static func openDefault(hrtf: Bool? = nil) throws -> Device {
-        try open(name: nil, hrtf: hrtf)
+    ///   OpenAL Soft does not fall back. Use ``loopback(sampleRate:layout:hrtf:hrtfName:updateFrames:)``
+    ///   to render offline instead, or set `ALSOFT_DRIVERS=null` for a silent real-time device.
+    public static func openDefault(hrtf: Bool? = nil, quietly: Bool = false) throws -> Device {
+        try open(name: nil, hrtf: hrtf, quietly: quietly)
     }
 
     /// Opens the output device called `name` (see ``outputDeviceNames()``).
-    public static func open(named name: String, hrtf: Bool? = nil) throws -> Device {
-        try open(name: name, hrtf: hrtf)
+    public static func open(named name: String, hrtf: Bool? = nil, quietly: Bool = false) throws -> Device {
+        try open(name: name, hrtf: hrtf, quietly: quietly)
     }
 
-    private static func open(name: String?, hrtf: Bool?) throws -> Device {
-        guard let raw = alcOpenDevice(name) else {
+    private static func open(name: String?, hrtf: Bool?, quietly: Bool) throws -> Device {
+        let opened = quietly ? StandardError.silenced { alcOpenDevice(name) } : alcOpenDevice(name)
+        guard let raw = opened else {
             let what = name.map { "the output device '\($0)'" } ?? "the default output device"
             throw SoundstageError(.noOutputDevice,
                                   "cannot open \(what): no sound card or audio server is available. "

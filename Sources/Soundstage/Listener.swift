@@ -1,4 +1,5 @@
 import COpenAL
+import NIOConcurrencyHelpers
 import Synchronization
 
 /// The listener of a scene: where the ears are, how they move and face, and the scene's master
@@ -15,9 +16,9 @@ public final class Listener: Sendable {
     }
 
     private let context: ContextHandle
-    private let properties = Mutex(Properties())
+    private let properties = NIOLockedValueBox(Properties())
     /// The owning scene, set once right after the scene's init (weak: the scene owns the listener).
-    private let owner = Mutex<WeakScene>(WeakScene())
+    private let owner = NIOLockedValueBox<WeakScene>(WeakScene())
 
     struct WeakScene { weak var scene: Scene? }
 

@@ -1,4 +1,5 @@
 import COpenAL
+import NIOConcurrencyHelpers
 import Synchronization
 
 /// A scene: one OpenAL context on a device, with its listener, its sources and its physics
@@ -16,7 +17,7 @@ public final class Scene: Sendable {
     public let listener: Listener
 
     let context: ContextHandle
-    private let state: Mutex<SceneState>
+    private let state: NIOLockedValueBox<SceneState>
 
     struct SceneState {
         var closed = false
@@ -34,7 +35,7 @@ public final class Scene: Sendable {
         self.device = device
         self.context = context
         self.sourceBudget = sourceBudget
-        self.state = Mutex(SceneState())
+        self.state = NIOLockedValueBox(SceneState())
         self.listener = Listener(context: context)
         listener.scene = self
     }

@@ -1,4 +1,5 @@
 import COpenAL
+import NIOConcurrencyHelpers
 import Synchronization
 
 /// A sound emitter in a scene: where it is, how it sounds, and its playback (play, pause, stop,
@@ -77,7 +78,7 @@ public final class Source: Sendable {
 
     /// The scene the source belongs to; kept alive by the source.
     public let scene: Scene
-    private let state: Mutex<SourceState>
+    private let state: NIOLockedValueBox<SourceState>
     /// A lock-free copy of `properties.looping`, read by the scene's update without taking
     /// this source's lock (which would invert the source → scene lock order).
     private let loopingFlag = Atomic<Bool>(false)
@@ -90,7 +91,7 @@ public final class Source: Sendable {
         self.scene = scene
         var initial = SourceState()
         initial.buffer = buffer
-        self.state = Mutex(initial)
+        self.state = NIOLockedValueBox(initial)
     }
 
     // MARK: Sound

@@ -26,7 +26,7 @@ struct InfoCommand: ParsableCommand {
                                 defaultOutputOpens: false, defaultOutputError: nil, output: nil,
                                 loopback: try Self.loopbackInfo())
             do {
-                let device = try Terminal.quietly { try Device.openDefault() }
+                let device = try Device.openDefault(quietly: true)
                 report.output = try device.info
                 report.defaultOutputOpens = true
                 device.close()

@@ -70,7 +70,7 @@ struct Playback {
     func run(seconds: Double, forceRender: Bool, output: String) throws {
         if !forceRender {
             do {
-                let device = try Terminal.quietly { try Device.openDefault() }
+                let device = try Device.openDefault(quietly: true)
                 defer { device.close() }
                 let source = try start(on: device)
                 while source.playbackState == .playing { usleep(10_000) }

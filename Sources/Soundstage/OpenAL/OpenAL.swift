@@ -1,4 +1,5 @@
 import COpenAL
+import NIOConcurrencyHelpers
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -10,7 +11,7 @@ import Glibc
 /// per call; `lock` makes "make current + call + read the error" atomic per context.
 final class ContextHandle: @unchecked Sendable, Equatable {
     let raw: OpaquePointer
-    let lock = Mutex<Void>(())
+    let lock = NIOLockedValueBox<Void>(())
 
     init(raw: OpaquePointer) { self.raw = raw }
 
