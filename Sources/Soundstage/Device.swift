@@ -345,7 +345,7 @@ public final class Device: Sendable {
                 }
                 LiveObjects.buffers.subtract(taken.buffers.count, ordering: .relaxed)
             }
-            OpenAL.destroy(resourceContext)
+            resourceContext.withLock { $0.destroy() }
             LiveObjects.contexts.subtract(1, ordering: .relaxed)
             alcCloseDevice(handle.raw)
             LiveObjects.devices.subtract(1, ordering: .relaxed)

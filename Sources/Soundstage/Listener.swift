@@ -1,11 +1,11 @@
 import COpenAL
-import NIOConcurrencyHelpers
-import Synchronization
 
 /// The listener of a scene: where the ears are, how they move and face, and the scene's master
 /// gain. Setters apply at once (`alListener*`) and need no `await`, so a game loop can call them
 /// every frame.
-public final class Listener: Sendable {
+public final class Listener: @unchecked Sendable {
+    // @unchecked: `properties` is only touched with `context`'s lock (the scene's lock) held.
+
     /// The listener's settable properties.
     struct Properties: Equatable {
         var position = Vector3.zero
@@ -16,78 +16,66 @@ public final class Listener: Sendable {
     }
 
     private let context: ContextHandle
-    private let properties = NIOLockedValueBox(Properties())
-    /// The owning scene, set once right after the scene's init (weak: the scene owns the listener).
-    private let owner = NIOLockedValueBox<WeakScene>(WeakScene())
-
-    struct WeakScene { weak var scene: Scene? }
+    private var properties = Properties()
 
     init(context: ContextHandle) {
         self.context = context
     }
 
-    var scene: Scene? {
-        get { owner.withLock { $0.scene } }
-        set { owner.withLock { $0.scene = newValue } }
-    }
-
     /// Position (`AL_POSITION`).
     public var position: Vector3 {
-        get { properties.withLock { $0.position } }
+        get { read { $0.position } }
         set {
             precondition(newValue.isFinite, "listener position must be finite, got \(newValue)")
-            set(\.position, newValue) { al in al.must("alListener3f(AL_POSITION)") { alListener3f(AL_POSITION, newValue.x, newValue.y, newValue.z) } }
+            set({ $0.position = newValue }) { al in al.must("alListener3f(AL_POSITION)") { alListener3f(AL_POSITION, newValue.x, newValue.y, newValue.z) } }
         }
     }
 
     /// Velocity in units per second (`AL_VELOCITY`), used only for Doppler.
     public var velocity: Vector3 {
-        get { properties.withLock { $0.velocity } }
+        get { read { $0.velocity } }
         set {
             precondition(newValue.isFinite, "listener velocity must be finite, got \(newValue)")
-            set(\.velocity, newValue) { al in al.must("alListener3f(AL_VELOCITY)") { alListener3f(AL_VELOCITY, newValue.x, newValue.y, newValue.z) } }
+            set({ $0.velocity = newValue }) { al in al.must("alListener3f(AL_VELOCITY)") { alListener3f(AL_VELOCITY, newValue.x, newValue.y, newValue.z) } }
         }
     }
 
     /// The direction the listener faces; default (0, 0, −1).
-    public var at: Vector3 { properties.withLock { $0.at } }
+    public var at: Vector3 { read { $0.at } }
     /// The listener's up direction; default (0, 1, 0).
-    public var up: Vector3 { properties.withLock { $0.up } }
+    public var up: Vector3 { read { $0.up } }
 
     /// Sets where the listener faces (`at`) and which way is up (`AL_ORIENTATION`).
     public func setOrientation(at: Vector3, up: Vector3) {
         precondition(at.isFinite && up.isFinite && at.length > 0 && up.length > 0,
                      "orientation vectors must be finite and non-zero")
-        properties.withLock { props in
-            props.at = at
-            props.up = up
-            apply { al in
-                var values: [ALfloat] = [at.x, at.y, at.z, up.x, up.y, up.z]
-                al.must("alListenerfv(AL_ORIENTATION)") { alListenerfv(AL_ORIENTATION, &values) }
-            }
+        set({ $0.at = at; $0.up = up }) { al in
+            var values: [ALfloat] = [at.x, at.y, at.z, up.x, up.y, up.z]
+            al.must("alListenerfv(AL_ORIENTATION)") { alListenerfv(AL_ORIENTATION, &values) }
         }
     }
 
     /// Master gain of the scene (`AL_GAIN` on the listener); ≥ 0, default 1.
     public var gain: Float {
-        get { properties.withLock { $0.gain } }
+        get { read { $0.gain } }
         set {
             precondition(newValue.isFinite && newValue >= 0, "listener gain must be finite and >= 0, got \(newValue)")
-            set(\.gain, newValue) { al in al.must("alListenerf(AL_GAIN)") { alListenerf(AL_GAIN, newValue) } }
+            set({ $0.gain = newValue }) { al in al.must("alListenerf(AL_GAIN)") { alListenerf(AL_GAIN, newValue) } }
         }
-    }
-
-    private func set<T>(_ key: WritableKeyPath<Properties, T>, _ value: T, _ call: (borrowing ALCalls) -> Void) {
-        properties.withLock { props in
-            props[keyPath: key] = value
-            apply(call)
-        }
-    }
-
-    private func apply(_ call: (borrowing ALCalls) -> Void) {
-        scene?.withOpenContext { _, al in call(al) }
     }
 
     /// A copy of every property, for tests and migration.
-    var snapshot: Properties { properties.withLock { $0 } }
+    var snapshot: Properties { read { $0 } }
+
+    private func read<T>(_ get: (Properties) -> T) -> T {
+        context.withLock { _ in get(properties) }
+    }
+
+    @inline(__always)
+    private func set(_ change: (inout Properties) -> Void, _ call: (borrowing ALCalls) -> Void) {
+        context.withLock { lock in
+            change(&properties)
+            lock.ifOpen { al in call(al) }
+        }
+    }
 }

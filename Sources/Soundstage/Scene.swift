@@ -1,6 +1,5 @@
 import COpenAL
 import NIOConcurrencyHelpers
-import Synchronization
 
 /// A scene: one OpenAL context on a device, with its listener, its sources and its physics
 /// (distance model, Doppler factor, speed of sound). Several scenes on one device are mixed.
@@ -8,7 +7,12 @@ import Synchronization
 /// Playing and paused sources are kept alive by their scene, so a game may fire a sound and drop
 /// its reference. ``close()`` stops every source and frees the context; dropping the last
 /// reference to an idle scene does the same.
-public final class Scene: Sendable {
+///
+/// One lock per scene (its context's) guards the scene, its listener and all its sources, so a
+/// per-frame change costs one uncontended lock and one OpenAL call.
+public final class Scene: @unchecked Sendable {
+    // @unchecked: `state` is only touched with `context`'s lock held (see `withState`).
+
     /// The device this scene mixes on; kept alive by the scene.
     public let device: Device
     /// How many sources may be playing or paused at once.
@@ -17,12 +21,13 @@ public final class Scene: Sendable {
     public let listener: Listener
 
     let context: ContextHandle
-    private let state: NIOLockedValueBox<SceneState>
+    private var state = SceneState()
 
     struct SceneState {
-        var closed = false
         /// Sources holding an OpenAL source (playing or paused).
         var active: [ObjectIdentifier: Source] = [:]
+        /// The active sources that do not loop: the only ones that can end by themselves.
+        var endable: [ObjectIdentifier: Source] = [:]
         /// Every OpenAL source name this scene generated, and those free for reuse.
         var allNames: [ALuint] = []
         var freeNames: [ALuint] = []
@@ -35,49 +40,50 @@ public final class Scene: Sendable {
         self.device = device
         self.context = context
         self.sourceBudget = sourceBudget
-        self.state = NIOLockedValueBox(SceneState())
         self.listener = Listener(context: context)
-        listener.scene = self
     }
 
     deinit {
         close()
     }
 
+    /// Runs `body` with the scene's lock held. `lock.isOpen` tells whether the context exists.
+    @inline(__always)
+    func withState<R, E: Error>(_ body: (inout SceneState, borrowing ContextLock) throws(E) -> R) throws(E) -> R {
+        try context.withLock { lock throws(E) -> R in try body(&state, lock) }
+    }
+
+    /// Changes a scene setting and applies it, if the scene is still open.
+    private func apply(_ change: (inout SceneState) -> Void, _ call: (borrowing ALCalls) -> Void) {
+        withState { state, lock in
+            change(&state)
+            lock.ifOpen { al in call(al) }
+        }
+    }
+
     // MARK: Physics
 
     /// How gain falls with distance (`alDistanceModel`); default `.inverseClamped`.
     public var distanceModel: DistanceModel {
-        get { state.withLock { $0.distanceModel } }
-        set {
-            withOpenContext { state, al in
-                state.distanceModel = newValue
-                al.must("alDistanceModel") { alDistanceModel(newValue.alValue) }
-            }
-        }
+        get { withState { state, _ in state.distanceModel } }
+        set { apply({ $0.distanceModel = newValue }) { al in al.must("alDistanceModel") { alDistanceModel(newValue.alValue) } } }
     }
 
     /// Scales the Doppler shift (`alDopplerFactor`); 0 turns Doppler off. Must be ≥ 0.
     public var dopplerFactor: Float {
-        get { state.withLock { $0.dopplerFactor } }
+        get { withState { state, _ in state.dopplerFactor } }
         set {
             precondition(newValue.isFinite && newValue >= 0, "dopplerFactor must be finite and >= 0, got \(newValue)")
-            withOpenContext { state, al in
-                state.dopplerFactor = newValue
-                al.must("alDopplerFactor") { alDopplerFactor(newValue) }
-            }
+            apply({ $0.dopplerFactor = newValue }) { al in al.must("alDopplerFactor") { alDopplerFactor(newValue) } }
         }
     }
 
     /// Speed of sound in units per second (`alSpeedOfSound`); default 343.3. Must be > 0.
     public var speedOfSound: Float {
-        get { state.withLock { $0.speedOfSound } }
+        get { withState { state, _ in state.speedOfSound } }
         set {
             precondition(newValue.isFinite && newValue > 0, "speedOfSound must be finite and > 0, got \(newValue)")
-            withOpenContext { state, al in
-                state.speedOfSound = newValue
-                al.must("alSpeedOfSound") { alSpeedOfSound(newValue) }
-            }
+            apply({ $0.speedOfSound = newValue }) { al in al.must("alSpeedOfSound") { alSpeedOfSound(newValue) } }
         }
     }
 
@@ -90,121 +96,96 @@ public final class Scene: Sendable {
     }
 
     /// Sources currently playing or paused.
-    public var activeSourceCount: Int { state.withLock { $0.active.count } }
+    public var activeSourceCount: Int { withState { state, _ in state.active.count } }
 
     /// OpenAL sources this scene holds (active plus pooled for reuse).
-    var allocatedSourceCount: Int { state.withLock { $0.closed ? 0 : $0.allNames.count } }
+    var allocatedSourceCount: Int { withState { state, lock in lock.isOpen ? state.allNames.count : 0 } }
 
     /// Whether ``close()`` has run.
-    public var isClosed: Bool { state.withLock { $0.closed } }
+    public var isClosed: Bool { withState { _, lock in !lock.isOpen } }
 
     /// Stops every source, frees the scene's OpenAL sources and destroys its context. Idempotent.
+    /// Sources still referenced afterwards are stopped; playing them throws `.released`.
     public func close() {
-        let taken = state.withLock { state -> (active: [Source], names: [ALuint])? in
-            guard !state.closed else { return nil }
-            state.closed = true
-            let taken = (Array(state.active.values), state.allNames)
+        let released: [Source]? = withState { state, lock in
+            guard lock.isOpen else { return nil }
+            let sources = Array(state.active.values)
+            for source in sources { source.detachForCloseLocked() }
+            let names = state.allNames
+            if !names.isEmpty {
+                lock.ifOpen { _ in
+                    names.withUnsafeBufferPointer { names in
+                        alSourceStopv(ALsizei(names.count), names.baseAddress)
+                        alDeleteSources(ALsizei(names.count), names.baseAddress)
+                    }
+                    _ = alGetError()
+                }
+            }
+            LiveObjects.sources.subtract(state.allNames.count, ordering: .relaxed)
             state.active.removeAll()
+            state.endable.removeAll()
             state.allNames.removeAll()
             state.freeNames.removeAll()
-            return taken
+            lock.destroy()
+            LiveObjects.contexts.subtract(1, ordering: .relaxed)
+            return sources
         }
-        guard let taken else { return }
-        for source in taken.active { source.detachForClose() }
-        if !taken.names.isEmpty {
-            try? OpenAL.withContext(context) { _ throws(SoundstageError) in
-                taken.names.withUnsafeBufferPointer { names in
-                    alSourceStopv(ALsizei(names.count), names.baseAddress)
-                    alDeleteSources(ALsizei(names.count), names.baseAddress)
-                }
-                _ = alGetError()
-            }
-            LiveObjects.sources.subtract(taken.names.count, ordering: .relaxed)
-        }
-        OpenAL.destroy(context)
-        LiveObjects.contexts.subtract(1, ordering: .relaxed)
+        guard let released else { return }
+        for source in released { source.finishStreams() }
         device.sceneClosed(self)
     }
 
     /// Finds sources that played to their end, returns their OpenAL sources to the pool and runs
-    /// their completion handlers (outside every lock).
+    /// their completion handlers (outside the lock).
     func update() {
-        // Looping sources never end by themselves; only the others need asking.
-        let active = state.withLock { state in
-            state.active.isEmpty ? [] : state.active.values.filter { !$0.loopsForever }
-        }
-        guard !active.isEmpty else { return }
-        var completions: [() -> Void] = []
-        for source in active {
-            if let completion = source.finishIfEnded() { completions.append(completion) }
+        let completions: [() -> Void] = withState { state, lock in
+            guard !state.endable.isEmpty else { return [] }
+            var done: [() -> Void] = []
+            lock.ifOpen { al in
+                // Looping sources never end by themselves; ask OpenAL about the others only.
+                var ended: [Source] = []
+                for source in state.endable.values where source.hasEndedLocked(al) {
+                    ended.append(source)
+                }
+                for source in ended { done.append(source.finishLocked(&state, al)) }
+            }
+            return done
         }
         for completion in completions { completion() }
     }
 
-    // MARK: Internals for Source and Listener
+    // MARK: Source bookkeeping (called with the lock held)
 
-    /// Runs `body` under the scene lock with the context current; a no-op once closed.
-    func withOpenContext(_ body: (inout SceneState, borrowing ALCalls) throws(SoundstageError) -> Void) {
-        state.withLock { state in
-            guard !state.closed else { return }
-            try? OpenAL.withContext(context) { al throws(SoundstageError) in try body(&state, al) }
+    /// An OpenAL source for `source`: reused from the pool or newly generated within the budget.
+    func acquireNameLocked(_ state: inout SceneState, _ al: borrowing ALCalls) throws(SoundstageError) -> ALuint {
+        if let reused = state.freeNames.popLast() { return reused }
+        guard state.allNames.count < sourceBudget else {
+            throw SoundstageError(.sourceBudgetExhausted,
+                                  "all \(sourceBudget) sources of the scene's budget are playing or paused; "
+                                  + "stop one, or create the scene with a larger sourceBudget")
         }
+        var name: ALuint = 0
+        try al.call("alGenSources") { alGenSources(1, &name) }
+        state.allNames.append(name)
+        LiveObjects.sources.add(1, ordering: .relaxed)
+        return name
     }
 
-    /// Gives `source` an OpenAL source (reused or new), lets `setUp` configure and start it, and
-    /// records it as active — all under the scene lock, so ``close()`` cannot interleave.
-    func activate(_ source: Source, existing: ALuint?,
-                  _ setUp: (ALuint, borrowing ALCalls) throws(SoundstageError) -> Void) throws(SoundstageError) -> ALuint {
-        try state.withLock { state throws(SoundstageError) -> ALuint in
-            guard !state.closed else { throw SoundstageError(.released, "the scene is closed") }
-            let name: ALuint
-            var fresh = false
-            if let existing {
-                name = existing
-            } else if let reused = state.freeNames.popLast() {
-                name = reused
-            } else {
-                guard state.allNames.count < sourceBudget else {
-                    throw SoundstageError(.sourceBudgetExhausted,
-                                          "all \(sourceBudget) sources of the scene's budget are playing or paused; "
-                                          + "stop one, or create the scene with a larger sourceBudget")
-                }
-                var generated: ALuint = 0
-                try OpenAL.withContext(context) { al throws(SoundstageError) in
-                    try al.call("alGenSources") { alGenSources(1, &generated) }
-                }
-                name = generated
-                fresh = true
-            }
-            do throws(SoundstageError) {
-                try OpenAL.withContext(context) { al throws(SoundstageError) in try setUp(name, al) }
-            } catch {
-                if fresh { state.allNames.append(name) }
-                if existing == nil { state.freeNames.append(name) }
-                if fresh { LiveObjects.sources.add(1, ordering: .relaxed) }
-                throw error
-            }
-            if fresh {
-                state.allNames.append(name)
-                LiveObjects.sources.add(1, ordering: .relaxed)
-            }
-            state.active[ObjectIdentifier(source)] = source
-            return name
-        }
+    /// Records `source` as active (holding an OpenAL source), and as endable unless it loops.
+    func markActiveLocked(_ source: Source, looping: Bool, _ state: inout SceneState) {
+        let id = ObjectIdentifier(source)
+        state.active[id] = source
+        if looping { state.endable.removeValue(forKey: id) } else { state.endable[id] = source }
     }
 
-    /// Stops `name`, detaches its buffer and returns it to the pool; `source` is no longer active.
-    func deactivate(_ source: Source, name: ALuint) {
-        state.withLock { state in
-            state.active.removeValue(forKey: ObjectIdentifier(source))
-            guard !state.closed else { return }
-            try? OpenAL.withContext(context) { al throws(SoundstageError) in
-                var stopped: ALint = 0
-                alGetSourcei(name, AL_SOURCE_STATE, &stopped)
-                if stopped != AL_STOPPED && stopped != AL_INITIAL { al.must("alSourceStop") { alSourceStop(name) } }
-                al.must("alSourcei(AL_BUFFER)") { alSourcei(name, AL_BUFFER, 0) }
-            }
-            state.freeNames.append(name)
-        }
+    /// Stops `name`, detaches its buffer and returns it to the pool.
+    func releaseNameLocked(_ name: ALuint, of source: Source, _ state: inout SceneState, _ al: borrowing ALCalls) {
+        state.active.removeValue(forKey: ObjectIdentifier(source))
+        state.endable.removeValue(forKey: ObjectIdentifier(source))
+        var current: ALint = 0
+        alGetSourcei(name, AL_SOURCE_STATE, &current)
+        if current != AL_STOPPED && current != AL_INITIAL { al.must("alSourceStop") { alSourceStop(name) } }
+        al.must("alSourcei(AL_BUFFER)") { alSourcei(name, AL_BUFFER, 0) }
+        state.freeNames.append(name)
     }
 }

@@ -1,6 +1,4 @@
 import COpenAL
-import NIOConcurrencyHelpers
-import Synchronization
 
 /// A sound emitter in a scene: where it is, how it sounds, and its playback (play, pause, stop,
 /// rewind, seek).
@@ -11,7 +9,9 @@ import Synchronization
 ///
 /// Only mono buffers are spatialized: with a multi-channel buffer, position, distance, cone and
 /// Doppler have no effect.
-public final class Source: Sendable {
+public final class Source: @unchecked Sendable {
+    // @unchecked: `state` is only touched with the scene's lock held (`scene.context`).
+
     /// Playback state (`AL_SOURCE_STATE`).
     public enum State: String, Sendable {
         /// Never played, or rewound.
@@ -66,7 +66,7 @@ public final class Source: Sendable {
         var properties = Properties()
         var buffer: Buffer?
         var repeatCount = 0
-        /// The OpenAL source while playing or paused.
+        /// The OpenAL source while playing or paused (only while the scene is open).
         var name: ALuint?
         var playback = State.initial
         /// Where the next play starts, in seconds.
@@ -78,20 +78,18 @@ public final class Source: Sendable {
 
     /// The scene the source belongs to; kept alive by the source.
     public let scene: Scene
-    private let state: NIOLockedValueBox<SourceState>
-    /// A lock-free copy of `properties.looping`, read by the scene's update without taking
-    /// this source's lock (which would invert the source → scene lock order).
-    private let loopingFlag = Atomic<Bool>(false)
-
-    /// Whether the source is set to loop (read without locking, for the engine's update).
-    var loopsForever: Bool { loopingFlag.load(ordering: .relaxed) }
+    private var state = SourceState()
 
     init(scene: Scene, buffer: Buffer?) {
         precondition(buffer == nil || buffer!.device === scene.device, "the buffer belongs to another device")
         self.scene = scene
-        var initial = SourceState()
-        initial.buffer = buffer
-        self.state = NIOLockedValueBox(initial)
+        state.buffer = buffer
+    }
+
+    /// Runs `body` with the scene's lock held.
+    @inline(__always)
+    private func locked<R, E: Error>(_ body: (inout SourceState, inout Scene.SceneState, borrowing ContextLock) throws(E) -> R) throws(E) -> R {
+        try scene.withState { sceneState, lock throws(E) -> R in try body(&state, &sceneState, lock) }
     }
 
     // MARK: Sound
@@ -99,25 +97,27 @@ public final class Source: Sendable {
     /// The buffer played. Setting it stops the source first (OpenAL cannot swap the buffer of a
     /// playing source). The buffer must belong to the scene's device.
     public var buffer: Buffer? {
-        get { state.withLock { $0.buffer } }
+        get { locked { s, _, _ in s.buffer } }
         set {
             precondition(newValue == nil || newValue!.device === scene.device, "the buffer belongs to another device")
-            state.withLock { s in
-                releaseName(&s, playback: .initial)
-                s.buffer = newValue
+            let old = locked { s, sceneState, lock in
+                releaseNameLocked(&s, &sceneState, lock, playback: .initial)
                 s.pendingOffset = nil
+                defer { s.buffer = newValue }
+                return s.buffer
             }
+            _ = old // the previous buffer may be freed here, outside the scene's lock
         }
     }
 
     /// Extra times the buffer plays back to back after the first, gaplessly (a buffer queue);
-    /// 0 plays once. Ignored while ``looping`` is on. Takes effect at the next ``play()`` from
+    /// 0 plays once. Ignored while ``isLooping`` is on. Takes effect at the next ``play()`` from
     /// a stopped or initial state.
     public var repeatCount: Int {
-        get { state.withLock { $0.repeatCount } }
+        get { locked { s, _, _ in s.repeatCount } }
         set {
             precondition(newValue >= 0 && newValue <= 10_000, "repeatCount must be in 0...10000, got \(newValue)")
-            state.withLock { $0.repeatCount = newValue }
+            locked { s, _, _ in s.repeatCount = newValue }
         }
     }
 
@@ -125,7 +125,7 @@ public final class Source: Sendable {
 
     /// Position (`AL_POSITION`); relative to the listener when ``isHeadRelative``.
     public var position: Vector3 {
-        get { state.withLock { $0.properties.position } }
+        get { read { $0.position } }
         set {
             precondition(newValue.isFinite, "source position must be finite, got \(newValue)")
             set({ $0.position = newValue }) { n, al in al.must("alSource3f(AL_POSITION)") { alSource3f(n, AL_POSITION, newValue.x, newValue.y, newValue.z) } }
@@ -134,7 +134,7 @@ public final class Source: Sendable {
 
     /// Velocity in units per second (`AL_VELOCITY`), used only for Doppler.
     public var velocity: Vector3 {
-        get { state.withLock { $0.properties.velocity } }
+        get { read { $0.velocity } }
         set {
             precondition(newValue.isFinite, "source velocity must be finite, got \(newValue)")
             set({ $0.velocity = newValue }) { n, al in al.must("alSource3f(AL_VELOCITY)") { alSource3f(n, AL_VELOCITY, newValue.x, newValue.y, newValue.z) } }
@@ -143,7 +143,7 @@ public final class Source: Sendable {
 
     /// The direction the source faces (`AL_DIRECTION`); zero (the default) means omnidirectional.
     public var direction: Vector3 {
-        get { state.withLock { $0.properties.direction } }
+        get { read { $0.direction } }
         set {
             precondition(newValue.isFinite, "source direction must be finite, got \(newValue)")
             set({ $0.direction = newValue }) { n, al in al.must("alSource3f(AL_DIRECTION)") { alSource3f(n, AL_DIRECTION, newValue.x, newValue.y, newValue.z) } }
@@ -152,7 +152,7 @@ public final class Source: Sendable {
 
     /// The directional cone (`AL_CONE_INNER_ANGLE`, `AL_CONE_OUTER_ANGLE`, `AL_CONE_OUTER_GAIN`).
     public var cone: Cone {
-        get { state.withLock { $0.properties.cone } }
+        get { read { $0.cone } }
         set {
             precondition((0...360).contains(newValue.innerAngle) && (0...360).contains(newValue.outerAngle)
                          && (0...1).contains(newValue.outerGain), "cone angles must be in 0...360 and outerGain in 0...1")
@@ -162,13 +162,13 @@ public final class Source: Sendable {
 
     /// Whether position, velocity and direction are relative to the listener (`AL_SOURCE_RELATIVE`).
     public var isHeadRelative: Bool {
-        get { state.withLock { $0.properties.headRelative } }
+        get { read { $0.headRelative } }
         set { set({ $0.headRelative = newValue }) { n, al in al.must("alSourcei(AL_SOURCE_RELATIVE)") { alSourcei(n, AL_SOURCE_RELATIVE, newValue ? AL_TRUE : AL_FALSE) } } }
     }
 
     /// Distance at which the gain is 1 before rolloff (`AL_REFERENCE_DISTANCE`); ≥ 0, default 1.
     public var referenceDistance: Float {
-        get { state.withLock { $0.properties.referenceDistance } }
+        get { read { $0.referenceDistance } }
         set {
             precondition(newValue.isFinite && newValue >= 0, "referenceDistance must be finite and >= 0")
             set({ $0.referenceDistance = newValue }) { n, al in al.must("alSourcef(AL_REFERENCE_DISTANCE)") { alSourcef(n, AL_REFERENCE_DISTANCE, newValue) } }
@@ -177,7 +177,7 @@ public final class Source: Sendable {
 
     /// Distance beyond which the clamped models stop attenuating (`AL_MAX_DISTANCE`); ≥ 0.
     public var maxDistance: Float {
-        get { state.withLock { $0.properties.maxDistance } }
+        get { read { $0.maxDistance } }
         set {
             precondition(!newValue.isNaN && newValue >= 0, "maxDistance must be >= 0")
             set({ $0.maxDistance = newValue }) { n, al in al.must("alSourcef(AL_MAX_DISTANCE)") { alSourcef(n, AL_MAX_DISTANCE, newValue) } }
@@ -186,7 +186,7 @@ public final class Source: Sendable {
 
     /// How fast the gain falls with distance (`AL_ROLLOFF_FACTOR`); ≥ 0, default 1.
     public var rolloffFactor: Float {
-        get { state.withLock { $0.properties.rolloffFactor } }
+        get { read { $0.rolloffFactor } }
         set {
             precondition(newValue.isFinite && newValue >= 0, "rolloffFactor must be finite and >= 0")
             set({ $0.rolloffFactor = newValue }) { n, al in al.must("alSourcef(AL_ROLLOFF_FACTOR)") { alSourcef(n, AL_ROLLOFF_FACTOR, newValue) } }
@@ -197,7 +197,7 @@ public final class Source: Sendable {
 
     /// Gain (`AL_GAIN`); linear, ≥ 0, default 1. 0.5 halves the amplitude.
     public var gain: Float {
-        get { state.withLock { $0.properties.gain } }
+        get { read { $0.gain } }
         set {
             precondition(newValue.isFinite && newValue >= 0, "gain must be finite and >= 0, got \(newValue)")
             set({ $0.gain = newValue }) { n, al in al.must("alSourcef(AL_GAIN)") { alSourcef(n, AL_GAIN, newValue) } }
@@ -206,7 +206,7 @@ public final class Source: Sendable {
 
     /// Lowest gain after distance attenuation (`AL_MIN_GAIN`), 0...1.
     public var minGain: Float {
-        get { state.withLock { $0.properties.minGain } }
+        get { read { $0.minGain } }
         set {
             precondition((0...1).contains(newValue), "minGain must be in 0...1, got \(newValue)")
             set({ $0.minGain = newValue }) { n, al in al.must("alSourcef(AL_MIN_GAIN)") { alSourcef(n, AL_MIN_GAIN, newValue) } }
@@ -215,7 +215,7 @@ public final class Source: Sendable {
 
     /// Highest gain after distance attenuation (`AL_MAX_GAIN`), 0...1.
     public var maxGain: Float {
-        get { state.withLock { $0.properties.maxGain } }
+        get { read { $0.maxGain } }
         set {
             precondition((0...1).contains(newValue), "maxGain must be in 0...1, got \(newValue)")
             set({ $0.maxGain = newValue }) { n, al in al.must("alSourcef(AL_MAX_GAIN)") { alSourcef(n, AL_MAX_GAIN, newValue) } }
@@ -224,7 +224,7 @@ public final class Source: Sendable {
 
     /// Playback-rate multiplier (`AL_PITCH`); > 0, default 1. 2.0 doubles the frequency.
     public var pitch: Float {
-        get { state.withLock { $0.properties.pitch } }
+        get { read { $0.pitch } }
         set {
             precondition(newValue.isFinite && newValue > 0, "pitch must be finite and > 0, got \(newValue)")
             set({ $0.pitch = newValue }) { n, al in al.must("alSourcef(AL_PITCH)") { alSourcef(n, AL_PITCH, newValue) } }
@@ -233,10 +233,14 @@ public final class Source: Sendable {
 
     /// Whether the buffer loops forever (`AL_LOOPING`). A looping source never completes.
     public var isLooping: Bool {
-        get { state.withLock { $0.properties.looping } }
+        get { read { $0.looping } }
         set {
-            loopingFlag.store(newValue, ordering: .relaxed)
-            set({ $0.looping = newValue }) { n, al in al.must("alSourcei(AL_LOOPING)") { alSourcei(n, AL_LOOPING, newValue ? AL_TRUE : AL_FALSE) } }
+            locked { s, sceneState, lock in
+                s.properties.looping = newValue
+                guard let name = s.name else { return }
+                scene.markActiveLocked(self, looping: newValue, &sceneState)
+                lock.ifOpen { al in al.must("alSourcei(AL_LOOPING)") { alSourcei(name, AL_LOOPING, newValue ? AL_TRUE : AL_FALSE) } }
+            }
         }
     }
 
@@ -248,29 +252,37 @@ public final class Source: Sendable {
     /// - Throws: `.invalidArgument` without a buffer; `.sourceBudgetExhausted` when the scene's
     ///   budget of OpenAL sources is in use; `.released` when the scene is closed.
     public func play() throws {
-        try state.withLock { s throws(SoundstageError) in
+        try locked { s, sceneState, lock throws(SoundstageError) in
             guard let buffer = s.buffer else {
                 throw SoundstageError(.invalidArgument, "the source has no buffer to play")
             }
-            let props = s.properties
-            let repeats = s.properties.looping ? 0 : s.repeatCount
+            let al = try lock.current()
             let offset = s.playback == .paused ? nil : s.pendingOffset
-            let fresh = s.name == nil
-            s.name = try scene.activate(self, existing: s.name) { name, al throws(SoundstageError) in
-                if fresh {
-                    Self.applyAll(name, props, al)
+            let name: ALuint
+            if let existing = s.name {
+                name = existing
+            } else {
+                name = try scene.acquireNameLocked(&sceneState, al)
+                Self.applyAll(name, s.properties, al)
+                let repeats = s.properties.looping ? 0 : s.repeatCount
+                do throws(SoundstageError) {
                     if repeats == 0 {
                         al.must("alSourcei(AL_BUFFER)") { alSourcei(name, AL_BUFFER, ALint(bitPattern: buffer.id)) }
                     } else {
                         var queue = [ALuint](repeating: buffer.id, count: repeats + 1)
                         try al.call("alSourceQueueBuffers") { alSourceQueueBuffers(name, ALsizei(queue.count), &queue) }
                     }
+                } catch {
+                    sceneState.freeNames.append(name)
+                    throw error
                 }
-                if let offset, offset > 0 {
-                    try al.call("alSourcef(AL_SEC_OFFSET)") { alSourcef(name, AL_SEC_OFFSET, Float(offset)) }
-                }
-                try al.call("alSourcePlay") { alSourcePlay(name) }
+                s.name = name
+                scene.markActiveLocked(self, looping: s.properties.looping, &sceneState)
             }
+            if let offset, offset > 0 {
+                try al.call("alSourcef(AL_SEC_OFFSET)") { alSourcef(name, AL_SEC_OFFSET, Float(offset)) }
+            }
+            try al.call("alSourcePlay") { alSourcePlay(name) }
             s.playback = .playing
             s.pendingOffset = nil
         }
@@ -278,9 +290,9 @@ public final class Source: Sendable {
 
     /// Pauses (`alSourcePause`); ``play()`` resumes at the same offset. No-op unless playing.
     public func pause() {
-        state.withLock { s in
+        locked { s, _, lock in
             guard let name = s.name, s.playback == .playing else { return }
-            scene.withOpenContext { _, al in al.must("alSourcePause") { alSourcePause(name) } }
+            lock.ifOpen { al in al.must("alSourcePause") { alSourcePause(name) } }
             s.playback = .paused
         }
     }
@@ -288,16 +300,16 @@ public final class Source: Sendable {
     /// Stops (`alSourceStop`) and returns the OpenAL source to the scene. The next ``play()``
     /// starts from the beginning (or from a ``seek(to:)`` made after stopping). No completion runs.
     public func stop() {
-        state.withLock { s in
-            releaseName(&s, playback: .stopped)
+        locked { s, sceneState, lock in
+            releaseNameLocked(&s, &sceneState, lock, playback: .stopped)
             s.pendingOffset = nil
         }
     }
 
     /// Stops and returns to the initial state, offset 0 (`alSourceRewind`).
     public func rewind() {
-        state.withLock { s in
-            releaseName(&s, playback: .initial)
+        locked { s, sceneState, lock in
+            releaseNameLocked(&s, &sceneState, lock, playback: .initial)
             s.pendingOffset = nil
         }
     }
@@ -307,19 +319,14 @@ public final class Source: Sendable {
     ///
     /// - Throws: `.invalidArgument` when `seconds` is outside the buffer (or the repeat queue).
     public func seek(to seconds: Double) throws {
-        try state.withLock { s throws(SoundstageError) in
+        try locked { s, _, lock throws(SoundstageError) in
             let length = (s.buffer?.duration ?? 0) * Double(s.properties.looping ? 1 : s.repeatCount + 1)
             guard seconds.isFinite, seconds >= 0, seconds < max(length, .leastNonzeroMagnitude) else {
-                throw SoundstageError(.invalidArgument,
-                                      "cannot seek to \(seconds) s; the sound is \(length) s long")
+                throw SoundstageError(.invalidArgument, "cannot seek to \(seconds) s; the sound is \(length) s long")
             }
             if let name = s.name {
-                var failure: SoundstageError?
-                scene.withOpenContext { _, al in
-                    do throws(SoundstageError) { try al.call("alSourcef(AL_SEC_OFFSET)") { alSourcef(name, AL_SEC_OFFSET, Float(seconds)) } }
-                    catch { failure = error }
-                }
-                if let failure { throw failure }
+                let al = try lock.current()
+                try al.call("alSourcef(AL_SEC_OFFSET)") { alSourcef(name, AL_SEC_OFFSET, Float(seconds)) }
             } else {
                 s.pendingOffset = seconds
             }
@@ -328,20 +335,20 @@ public final class Source: Sendable {
 
     /// The play position in seconds (`AL_SEC_OFFSET`); within the whole queue when repeating.
     public var offset: Double {
-        state.withLock { s in
+        locked { s, _, lock in
             guard let name = s.name else { return s.pendingOffset ?? 0 }
             var value: ALfloat = 0
-            scene.withOpenContext { _, al in al.must("alGetSourcef(AL_SEC_OFFSET)") { alGetSourcef(name, AL_SEC_OFFSET, &value) } }
+            lock.ifOpen { al in al.must("alGetSourcef(AL_SEC_OFFSET)") { alGetSourcef(name, AL_SEC_OFFSET, &value) } }
             return Double(value)
         }
     }
 
     /// The playback state, as OpenAL reports it now.
     public var playbackState: State {
-        state.withLock { s in
+        locked { s, _, lock in
             guard let name = s.name else { return s.playback }
             var value: ALint = 0
-            scene.withOpenContext { _, al in al.must("alGetSourcei(AL_SOURCE_STATE)") { alGetSourcei(name, AL_SOURCE_STATE, &value) } }
+            lock.ifOpen { al in al.must("alGetSourcei(AL_SOURCE_STATE)") { alGetSourcei(name, AL_SOURCE_STATE, &value) } }
             switch value {
             case AL_PLAYING: return .playing
             case AL_PAUSED: return .paused
@@ -355,82 +362,85 @@ public final class Source: Sendable {
 
     /// Called once each time the source plays to its natural end (not on ``stop()``), from the
     /// engine's update: during ``Device/render(frames:)`` on a loopback device, on the update
-    /// thread for a real output.
+    /// thread for a real output. It runs outside Soundstage's locks and may use the API.
     public var completionHandler: (@Sendable (Source) -> Void)? {
-        get { state.withLock { $0.completionHandler } }
-        set { state.withLock { $0.completionHandler = newValue } }
+        get { locked { s, _, _ in s.completionHandler } }
+        set { locked { s, _, _ in s.completionHandler = newValue } }
     }
 
     /// An `AsyncStream` that yields each time the source plays to its natural end.
     /// It finishes when the scene closes.
     public func completions() -> AsyncStream<Void> {
         let (stream, continuation) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(16))
-        let id = state.withLock { s in
+        let id = locked { s, _, _ in
             defer { s.nextStreamID += 1 }
             s.streams[s.nextStreamID] = continuation
             return s.nextStreamID
         }
         continuation.onTermination = { [weak self] _ in
-            self?.state.withLock { _ = $0.streams.removeValue(forKey: id) }
+            self?.locked { s, _, _ in _ = s.streams.removeValue(forKey: id) }
         }
         return stream
     }
 
-    // MARK: Internals
+    // MARK: Internals (scene lock held)
 
-    /// If OpenAL reports the source stopped by itself, returns it to the pool and returns the
-    /// completion work to run outside the locks.
-    func finishIfEnded() -> (() -> Void)? {
-        state.withLock { s -> (() -> Void)? in
-            // A looping source never ends by itself: no need to ask OpenAL.
-            guard let name = s.name, s.playback == .playing, !s.properties.looping else { return nil }
-            var value: ALint = 0
-            var ended = false
-            scene.withOpenContext { _, al in
-                al.must("alGetSourcei(AL_SOURCE_STATE)") { alGetSourcei(name, AL_SOURCE_STATE, &value) }
-                ended = value == AL_STOPPED
-            }
-            guard ended else { return nil }
-            releaseName(&s, playback: .stopped)
-            let handler = s.completionHandler
-            let streams = Array(s.streams.values)
-            return { [self] in
-                handler?(self)
-                for stream in streams { stream.yield() }
-            }
+    /// Whether the source was playing and OpenAL now reports it stopped by itself.
+    func hasEndedLocked(_ al: borrowing ALCalls) -> Bool {
+        guard let name = state.name, state.playback == .playing else { return false }
+        var value: ALint = 0
+        al.must("alGetSourcei(AL_SOURCE_STATE)") { alGetSourcei(name, AL_SOURCE_STATE, &value) }
+        return value == AL_STOPPED
+    }
+
+    /// Returns an ended source's OpenAL source to the pool, and the completion work to run once
+    /// the lock is released.
+    func finishLocked(_ sceneState: inout Scene.SceneState, _ al: borrowing ALCalls) -> () -> Void {
+        if let name = state.name { scene.releaseNameLocked(name, of: self, &sceneState, al) }
+        state.name = nil
+        state.playback = .stopped
+        let handler = state.completionHandler
+        let streams = Array(state.streams.values)
+        return { [self] in
+            handler?(self)
+            for stream in streams { stream.yield() }
         }
     }
 
     /// Called by ``Scene/close()``: forget the OpenAL source (the scene deletes it).
-    func detachForClose() {
-        let streams = state.withLock { s in
-            s.name = nil
-            if s.playback == .playing || s.playback == .paused { s.playback = .stopped }
-            return Array(s.streams.values)
-        }
+    func detachForCloseLocked() {
+        state.name = nil
+        if state.playback == .playing || state.playback == .paused { state.playback = .stopped }
+    }
+
+    /// Ends the completion streams after the scene closed (outside the lock).
+    func finishStreams() {
+        let streams = locked { s, _, _ in Array(s.streams.values) }
         for stream in streams { stream.finish() }
     }
 
-    private func releaseName(_ s: inout SourceState, playback: State) {
+    private func releaseNameLocked(_ s: inout SourceState, _ sceneState: inout Scene.SceneState,
+                                   _ lock: borrowing ContextLock, playback: State) {
         if let name = s.name {
-            scene.deactivate(self, name: name)
+            lock.ifOpen { al in scene.releaseNameLocked(name, of: self, &sceneState, al) }
             s.name = nil
         }
         s.playback = playback
     }
 
-    @inline(__always)
-    private func set(_ change: (inout Properties) -> Void, _ call: (ALuint, borrowing ALCalls) -> Void) {
-        state.withLock { s in
-            change(&s.properties)
-            guard let name = s.name else { return }
-            // The name is only set while the scene is open (close() clears it under this lock).
-            try? OpenAL.withContext(scene.context) { al throws(SoundstageError) in call(name, al) }
-        }
+    private func read<T>(_ get: (Properties) -> T) -> T {
+        locked { s, _, _ in get(s.properties) }
     }
 
-    /// A copy of the mirrored properties (tests and migration).
-    var snapshot: Properties { state.withLock { $0.properties } }
+    @inline(__always)
+    private func set(_ change: (inout Properties) -> Void, _ call: (ALuint, borrowing ALCalls) -> Void) {
+        scene.context.withLock { lock in
+            change(&state.properties)
+            // A name exists only while the scene is open: close() clears it under this lock.
+            guard let name = state.name else { return }
+            lock.ifOpen { al in call(name, al) }
+        }
+    }
 
     private static func applyCone(_ n: ALuint, _ cone: Cone, _ al: borrowing ALCalls) {
         al.must("alSourcef(AL_CONE_INNER_ANGLE)") { alSourcef(n, AL_CONE_INNER_ANGLE, cone.innerAngle) }
@@ -454,4 +464,7 @@ public final class Source: Sendable {
         al.must("alSourcef(AL_MAX_DISTANCE)") { alSourcef(n, AL_MAX_DISTANCE, p.maxDistance) }
         al.must("alSourcef(AL_ROLLOFF_FACTOR)") { alSourcef(n, AL_ROLLOFF_FACTOR, p.rolloffFactor) }
     }
+
+    /// A copy of the mirrored properties (tests and migration).
+    var snapshot: Properties { read { $0 } }
 }

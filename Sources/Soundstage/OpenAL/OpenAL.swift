@@ -1,75 +1,115 @@
 import COpenAL
 import NIOConcurrencyHelpers
-import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// An OpenAL `ALCcontext *` with the lock that serializes calls into it.
+/// An OpenAL `ALCcontext *` and the one lock that guards it.
 ///
-/// `@unchecked Sendable`: `raw` is immutable and only passed to OpenAL, which is thread-safe
-/// per call; `lock` makes "make current + call + read the error" atomic per context.
-final class ContextHandle: @unchecked Sendable, Equatable {
+/// The lock serializes "make current + call + read the error" for the context, and it also
+/// guards the Swift state of everything living in that context (a scene's bookkeeping, its
+/// listener and all its sources): one lock per scene, so a per-frame property change takes one
+/// lock, and there is no lock order to get wrong inside a scene.
+///
+/// `@unchecked Sendable`: `raw` is immutable; `destroyed` is only read or written with `mutex` held.
+final class ContextHandle: @unchecked Sendable {
     let raw: OpaquePointer
-    let lock = NIOLockedValueBox<Void>(())
+    private let mutex = NIOLock()
+    private var destroyed = false
 
     init(raw: OpaquePointer) { self.raw = raw }
 
-    static func == (a: ContextHandle, b: ContextHandle) -> Bool { a.raw == b.raw }
+    /// Runs `body` holding the context's lock.
+    @inline(__always)
+    func withLock<R, E: Error>(_ body: (borrowing ContextLock) throws(E) -> R) throws(E) -> R {
+        mutex.lock()
+        defer { mutex.unlock() }
+        return try body(ContextLock(handle: self))
+    }
+
+    /// Called by ``ContextLock`` only, with the lock held.
+    fileprivate var isDestroyedLocked: Bool {
+        get { destroyed }
+        set { destroyed = newValue }
+    }
 }
 
-/// An OpenAL `ALCdevice *` that may cross threads. ALC device calls are thread-safe in
-/// OpenAL Soft; calls that need a current context go through ``OpenAL/withContext(_:_:)``.
+/// An OpenAL `ALCdevice *` that may cross threads. ALC device calls are thread-safe in OpenAL Soft.
 struct DeviceHandle: @unchecked Sendable, Equatable {
     let raw: OpaquePointer
 }
 
-/// The one chokepoint for OpenAL: every `al*` call runs inside ``withContext(_:_:)`` and every
-/// `alc*` call is checked by ``checkALC(_:_:)``.
-///
-/// Contexts are made current per thread (`alcSetThreadContext`, ALC_EXT_thread_local_context),
-/// never process-wide, so scenes on different threads do not contend and code outside
-/// Soundstage that calls `alcMakeContextCurrent` cannot redirect Soundstage's calls. Each
-/// thread remembers which context it last made current and switches only when needed; each
-/// context has a lock, so its error state (`alGetError`) is read by the call that caused it.
+/// Proof that a context's lock is held, handed to closures run under it (never stored: its
+/// initializer is private to this file). Gives access to the context (``current()``) while it
+/// exists. (Copyable only because Swift 6.3's optimizer crashes inlining a ~Copyable one.)
+struct ContextLock {
+    fileprivate let handle: ContextHandle
+
+    /// Whether the context still exists (not destroyed by a scene or device close).
+    var isOpen: Bool { !handle.isDestroyedLocked }
+
+    /// Makes the context current on this thread and returns the token through which `al*`
+    /// calls are made.
+    ///
+    /// Contexts are made current per thread (`alcSetThreadContext`, ALC_EXT_thread_local_context),
+    /// never process-wide, so scenes on different threads do not contend and code outside
+    /// Soundstage that calls `alcMakeContextCurrent` cannot redirect Soundstage's calls. Each
+    /// thread remembers the context it last made current and switches only when needed.
+    /// - Throws: `.released` once the context is destroyed.
+    @inline(__always)
+    func current() throws(SoundstageError) -> ALCalls {
+        guard isOpen else { throw SoundstageError(.released, "the scene is closed") }
+        let raw = UnsafeMutableRawPointer(handle.raw)
+        if pthread_getspecific(OpenAL.currentKey) != raw {
+            guard alcSetThreadContext(handle.raw) != 0 else {
+                let error = alcGetError(nil)
+                throw SoundstageError(.openAL, "cannot make the scene's context current",
+                                      cause: .openAL(function: "alcSetThreadContext", error: error,
+                                                     name: OpenAL.alcErrorName(error)))
+            }
+            pthread_setspecific(OpenAL.currentKey, raw)
+        }
+        return ALCalls()
+    }
+
+    /// Runs `body` with the context current, if it is still open; otherwise does nothing.
+    @inline(__always)
+    func ifOpen<E: Error>(_ body: (borrowing ALCalls) throws(E) -> Void) throws(E) {
+        guard isOpen else { return }
+        let al: ALCalls
+        do { al = try current() } catch { return }
+        try body(al)
+    }
+
+    /// Destroys the context (`alcDestroyContext`). This thread lets go of it first; other
+    /// threads that last used it keep a reference inside OpenAL Soft until they switch, so its
+    /// address cannot be reused while any thread's record still names it.
+    func destroy() {
+        guard isOpen else { return }
+        if pthread_getspecific(OpenAL.currentKey) == UnsafeMutableRawPointer(handle.raw) {
+            alcSetThreadContext(nil)
+            pthread_setspecific(OpenAL.currentKey, nil)
+        }
+        alcDestroyContext(handle.raw)
+        handle.isDestroyedLocked = true
+    }
+}
+
+/// The one chokepoint for OpenAL: every `al*` call is made through ``ALCalls``, obtained from a
+/// held ``ContextLock``; every `alc*` error is read by ``checkALC(_:_:)``.
 enum OpenAL {
     /// Per-thread record of the context this thread made current with `alcSetThreadContext`.
-    private static let currentKey: pthread_key_t = {
+    static let currentKey: pthread_key_t = {
         var key = pthread_key_t()
         pthread_key_create(&key, nil)
         return key
     }()
 
-    /// Runs `body` with `context` current on this thread, holding the context's lock.
+    /// Runs `body` with `context` locked and current: the common case of ``ContextHandle/withLock(_:)``.
     @inline(__always)
     static func withContext<R>(_ context: ContextHandle, _ body: (borrowing ALCalls) throws(SoundstageError) -> R)
         throws(SoundstageError) -> R {
-        try context.lock.withLock { _ throws(SoundstageError) -> R in
-            let raw = UnsafeMutableRawPointer(context.raw)
-            if pthread_getspecific(currentKey) != raw {
-                guard alcSetThreadContext(context.raw) != 0 else {
-                    let error = alcGetError(nil)
-                    throw SoundstageError(.openAL, "cannot make the scene's context current",
-                                          cause: .openAL(function: "alcSetThreadContext", error: error,
-                                                         name: alcErrorName(error)))
-                }
-                pthread_setspecific(currentKey, raw)
-            }
-            return try body(ALCalls())
-        }
-    }
-
-    /// Destroys `context`. This thread lets go of it first; other threads that last used it
-    /// hold a reference inside OpenAL Soft until they switch, so its address cannot be reused
-    /// while any thread's record still names it.
-    static func destroy(_ context: ContextHandle) {
-        context.lock.withLock { _ in
-            if pthread_getspecific(currentKey) == UnsafeMutableRawPointer(context.raw) {
-                alcSetThreadContext(nil)
-                pthread_setspecific(currentKey, nil)
-            }
-            alcDestroyContext(context.raw)
-        }
+        try context.withLock { lock throws(SoundstageError) -> R in try body(try lock.current()) }
     }
 
     /// Throws if `alcGetError(device)` reports an error after `function`.
@@ -104,7 +144,7 @@ enum OpenAL {
     }
 }
 
-/// Proof that the OpenAL lock is held and a context is current: `al*` calls are made
+/// Proof that a context's lock is held and the context is current: `al*` calls are made
 /// through it so each one's error is read right after the call.
 struct ALCalls: ~Copyable {
     fileprivate init() {}
@@ -118,8 +158,8 @@ struct ALCalls: ~Copyable {
         return result
     }
 
-    /// Makes one `al*` call whose failure can only mean an engine bug (valid name, validated
-    /// value): traps with the function and error, in release builds too.
+    /// Makes one `al*` call whose failure can only mean an engine bug (a valid name, a value
+    /// validated before the call): traps with the function and error, in release builds too.
     @inline(__always)
     func must(_ function: StaticString, _ body: () -> Void) {
         body()
