@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Installs what Soundstage needs from Debian (12 "bookworm" and later), when it is missing:
+# OpenAL Soft and libsndfile with their headers, and OpenAL Soft's HRTF data.
+# Needs a Swift 6.2+ toolchain on PATH (https://www.swift.org/install/linux/).
+set -euo pipefail
+
+packages=(libopenal-dev libsndfile1-dev libopenal-data pkg-config)
+missing=()
+for package in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+done
+
+if [ ${#missing[@]} -gt 0 ]; then
+    echo "setup: installing ${missing[*]}" >&2
+    sudo=""
+    if [ "$(id -u)" -ne 0 ]; then
+        command -v sudo >/dev/null || { echo "setup: run as root or install sudo to install ${missing[*]}" >&2; exit 1; }
+        sudo="sudo"
+    fi
+    export DEBIAN_FRONTEND=noninteractive
+    $sudo apt-get update -qq
+    $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+command -v swift >/dev/null || { echo "setup: no 'swift' on PATH; install a Swift 6.2+ toolchain first" >&2; exit 1; }
