@@ -57,6 +57,11 @@ let package = Package(
             swiftSettings: strict
         ),
         .executableTarget(
+            name: "soundstage-assets",
+            dependencies: ["SoundFile"],
+            swiftSettings: strict
+        ),
+        .executableTarget(
             name: "hello-soundstage",
             dependencies: ["Soundstage"],
             path: "Examples/HelloSoundstage",

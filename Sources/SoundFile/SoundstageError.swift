@@ -39,6 +39,8 @@ public struct SoundstageError: Error, Sendable, Equatable, CustomStringConvertib
         public static let extensionMissing = Code(rawValue: "extensionMissing")
         /// An OpenAL call reported an error; ``SoundstageError/cause`` names the function and error.
         public static let openAL = Code(rawValue: "openAL")
+        /// A scene file is malformed: the message starts with the JSON path of the problem.
+        public static let invalidScene = Code(rawValue: "invalidScene")
         /// A source was asked to play but its scene's source budget is used up.
         public static let sourceBudgetExhausted = Code(rawValue: "sourceBudgetExhausted")
         /// The object was used after being released (or its device/scene was released).

@@ -1,0 +1,178 @@
+import Foundation
+
+/// Plays a ``SceneDescription`` on a device: loads every sound first (so nothing plays from a
+/// half-valid scene), then, at each ``advance(to:)``, moves the listener and sources along
+/// their paths (velocities follow from the motion unless given) and starts and stops sources at
+/// their times.
+///
+/// Drive it offline with ``render(to:format:progress:)`` / ``renderAll()`` on a loopback device,
+/// or in real time with ``playInRealTime()`` on an output device.
+public final class SceneRunner {
+    /// What is being played.
+    public let description: SceneDescription
+    /// Where it plays.
+    public let device: Device
+    /// One scene (OpenAL context) per context name (`world`, `ui`, ...).
+    public let scenes: [String: Scene]
+    /// The sources, by name.
+    public let sources: [String: Source]
+    /// The scene time reached by the last ``advance(to:)``, in seconds.
+    public private(set) var time: Double = 0
+
+    private var started: Set<String> = []
+    private var stopped: Set<String> = []
+
+    /// Prepares the scene on `device`: decodes or generates every sound and creates the contexts
+    /// and sources. Nothing plays yet.
+    ///
+    /// - Throws: `.invalidScene` naming the source whose sound cannot be loaded (with the
+    ///   underlying error), or the device's errors.
+    public init(_ description: SceneDescription, device: Device) throws {
+        self.description = description
+        self.device = device
+        var buffers: [String: Buffer] = [:]
+        for (index, source) in description.sources.enumerated() {
+            buffers[source.name] = try Self.loadSound(source, index: index, description: description, device: device)
+        }
+        var scenes: [String: Scene] = [:]
+        let budget = max(16, description.sources.count)
+        for name in description.contextNames {
+            let scene = try device.makeScene(sourceBudget: budget)
+            scene.distanceModel = description.distanceModel
+            scene.dopplerFactor = description.dopplerFactor
+            scene.speedOfSound = description.speedOfSound
+            scenes[name] = scene
+        }
+        if let world = scenes["world"] ?? scenes.values.first {
+            world.listener.setOrientation(at: description.listener.at, up: description.listener.up)
+            world.listener.gain = description.listener.gain
+        }
+        var sources: [String: Source] = [:]
+        for item in description.sources {
+            let source = scenes[item.context]!.makeSource(buffer: buffers[item.name])
+            source.gain = item.gain
+            source.pitch = item.pitch
+            source.isLooping = item.loop
+            source.referenceDistance = item.referenceDistance
+            source.rolloffFactor = item.rolloff
+            source.maxDistance = item.maxDistance
+            source.isHeadRelative = item.headRelative
+            if let direction = item.direction { source.direction = direction }
+            if let cone = item.cone { source.cone = cone }
+            sources[item.name] = source
+        }
+        self.scenes = scenes
+        self.sources = sources
+        apply(at: 0)
+    }
+
+    /// Moves everything to scene time `t` and starts or stops the sources whose times have come.
+    public func advance(to t: Double) throws {
+        time = t
+        apply(at: t)
+        for item in description.sources {
+            guard let source = sources[item.name] else { continue }
+            if !started.contains(item.name) && item.start <= t {
+                started.insert(item.name)
+                try source.play()
+            }
+            if let stop = item.stop, !stopped.contains(item.name), stop <= t {
+                stopped.insert(item.name)
+                source.stop()
+            }
+        }
+    }
+
+    /// Renders the whole scene into memory (loopback devices), advancing every update.
+    public func renderAll() throws -> AudioBuffer {
+        var samples: [Float] = []
+        try renderChunks { samples += $0.samples }
+        return AudioBuffer(samples: samples, channels: device.layout.channelCount, sampleRate: device.sampleRate)
+    }
+
+    /// Renders the whole scene to a file (loopback devices), faster than real time.
+    /// - Parameter progress: called with the fraction done (0...1) after each chunk.
+    public func render(to path: String, format: OutputFormat = .wavFloat32, progress: ((Double) -> Void)? = nil) throws {
+        let writer = try SoundFileWriter(path: path, format: format, sampleRate: device.sampleRate,
+                                         channels: device.layout.channelCount)
+        try renderChunks(progress: progress) { try writer.write($0) }
+        try writer.finish()
+    }
+
+    /// Plays the scene on a real-time output device, advancing every 10 ms, and returns at its end.
+    public func playInRealTime() throws {
+        let start = Date()
+        while true {
+            let t = Date().timeIntervalSince(start)
+            try advance(to: min(t, description.duration))
+            if t >= description.duration { break }
+            usleep(10_000)
+        }
+        for source in sources.values { source.stop() }
+    }
+
+    /// Stops every source and closes the scenes (the device stays open).
+    public func close() {
+        for scene in scenes.values { scene.close() }
+    }
+
+    private func renderChunks(progress: ((Double) -> Void)? = nil, _ consume: (AudioBuffer) throws -> Void) throws {
+        let rate = device.sampleRate
+        let total = Int((description.duration * Double(rate)).rounded())
+        let step = device.updateFrames
+        var frame = 0
+        var lastReport = 0
+        while frame < total {
+            try advance(to: Double(frame) / Double(rate))
+            let count = min(step, total - frame)
+            try consume(try device.render(frames: count))
+            frame += count
+            if let progress, frame - lastReport >= rate / 4 || frame == total {
+                lastReport = frame
+                progress(Double(frame) / Double(total))
+            }
+        }
+    }
+
+    /// Positions and velocities at time `t`.
+    private func apply(at t: Double) {
+        let listener = description.listener
+        if let world = scenes["world"] ?? scenes.values.first {
+            if let path = listener.path {
+                world.listener.position = path.position(at: t)
+                world.listener.velocity = listener.velocity ?? path.velocity(at: t)
+            } else {
+                world.listener.position = listener.position
+                world.listener.velocity = listener.velocity ?? .zero
+            }
+        }
+        for item in description.sources {
+            guard let source = sources[item.name] else { continue }
+            if let path = item.path {
+                source.position = path.position(at: t)
+                source.velocity = item.velocity ?? path.velocity(at: t)
+            } else {
+                source.position = item.position
+                source.velocity = item.velocity ?? .zero
+            }
+        }
+    }
+
+    private static func loadSound(_ source: SourceDescription, index: Int, description: SceneDescription,
+                                  device: Device) throws -> Buffer {
+        switch source.sound {
+        case let .file(file):
+            let path = file.hasPrefix("/") ? file : URL(fileURLWithPath: description.baseDirectory).appendingPathComponent(file).path
+            do {
+                return try device.buffer(file: path)
+            } catch let error as SoundstageError {
+                throw SoundstageError(.invalidScene, "sources[\(index)].sound: cannot load '\(file)': \(error.message)",
+                                      subject: description.file, cause: error.cause)
+            }
+        case let .tone(tone):
+            let end = source.stop ?? description.duration
+            let seconds = source.loop ? 1 : max(0.01, (end - source.start) * Double(source.pitch))
+            return try device.makeBuffer(tone.render(seconds: seconds, sampleRate: device.sampleRate), name: source.name)
+        }
+    }
+}

@@ -1,0 +1,123 @@
+import ArgumentParser
+import Foundation
+import Soundstage
+
+/// `soundstage run SCENE`: plays a scene file in real time.
+struct RunCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Play a scene file on the sound card, in real time.",
+        discussion: """
+            Without a sound card it renders the scene to a WAV file instead (see --output) and says where.
+            The scene format is described in docs/scene-format.md.
+            """)
+
+    @Argument(help: "The scene file (JSON).")
+    var scene: String
+
+    @Option(name: .long, help: "Where to write the render when there is no sound card (default: NAME-render.wav here).")
+    var output: String?
+
+    func run() throws {
+        try reportingErrors {
+            let description = try SceneDescription.load(path: scene)
+            do {
+                let device = try Device.openDefault(quietly: true)
+                defer { device.close() }
+                let runner = try SceneRunner(description, device: device)
+                defer { runner.close() }
+                try runner.playInRealTime()
+                return
+            } catch let error as SoundstageError where error.code == .noOutputDevice {
+                let path = output ?? Playback.defaultOutput(for: scene)
+                Terminal.note("no audio output device could be opened; rendering to \(path) instead")
+                let device = try Device.loopback()
+                defer { device.close() }
+                let runner = try SceneRunner(description, device: device)
+                defer { runner.close() }
+                try runner.render(to: path, format: .wavPCM16, progress: ProgressBar.forTerminal())
+                Terminal.note("rendered \(description.duration) s to \(path)")
+            }
+        }
+    }
+}
+
+/// `soundstage render SCENE --output OUT`: renders a scene offline, faster than real time.
+struct RenderCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "render",
+        abstract: "Render a scene file offline to an audio file, faster than real time.",
+        discussion: "Renders are bit-identical between runs. The scene format is described in docs/scene-format.md.")
+
+    @Argument(help: "The scene file (JSON).")
+    var scene: String
+
+    @Option(name: [.short, .long], help: "The audio file to write.")
+    var output: String
+
+    @Option(name: .long, help: "Output frames per second.")
+    var sampleRate: Int = 48_000
+
+    @Option(name: .long, help: "Output layout: mono, stereo, quad, 5.1, 6.1 or 7.1.")
+    var channels: ChannelLayout = .stereo
+
+    @Flag(name: .long, help: "Mix binaurally with HRTF (stereo only; for headphones).")
+    var hrtf = false
+
+    @Option(name: .long, help: "Output format (see 'soundstage convert --help'); default from the extension, else wav-f32.")
+    var format: OutputFormat?
+
+    @Option(name: .long, help: "Also draw per-channel levels over time as an SVG picture.")
+    var plot: String?
+
+    func validate() throws {
+        guard (8_000...192_000).contains(sampleRate) else { throw ValidationError("--sample-rate must be between 8000 and 192000") }
+        if hrtf && channels != .stereo { throw ValidationError("--hrtf needs --channels stereo") }
+    }
+
+    func run() throws {
+        try reportingErrors {
+            let description = try SceneDescription.load(path: scene)
+            let device = try Device.loopback(sampleRate: sampleRate, layout: channels, hrtf: hrtf)
+            defer { device.close() }
+            let runner = try SceneRunner(description, device: device)
+            defer { runner.close() }
+            let target = format ?? (output.lowercased().hasSuffix(".wav") ? .wavFloat32 : OutputFormat(pathExtensionOf: output) ?? .wavFloat32)
+            if let plot {
+                let audio = try runner.renderAll()
+                try SoundFileWriter.write(audio, to: output, format: target)
+                let name = URL(fileURLWithPath: scene).lastPathComponent
+                try LevelPlot(audio).svg(title: "\(name): level per channel (dBFS)").write(toFile: plot, atomically: true, encoding: .utf8)
+            } else {
+                try runner.render(to: output, format: target, progress: ProgressBar.forTerminal())
+            }
+        }
+    }
+}
+
+extension ChannelLayout: ExpressibleByArgument {
+    /// The layout names: mono, stereo, quad, 5.1, 6.1, 7.1.
+    public static var allValueStrings: [String] { allCases.map(\.rawValue) }
+}
+
+/// A one-line progress bar on stderr, shown only on a terminal and only for renders that take
+/// more than a second of work.
+final class ProgressBar {
+    private let start = Date()
+    private var shown = false
+
+    /// A progress callback, or nil when stderr is not a terminal.
+    static func forTerminal() -> ((Double) -> Void)? {
+        guard Terminal.stderrIsTerminal else { return nil }
+        let bar = ProgressBar()
+        return { bar.update($0) }
+    }
+
+    func update(_ fraction: Double) {
+        guard shown || Date().timeIntervalSince(start) > 1 else { return }
+        shown = true
+        let width = 30, filled = Int(fraction * Double(width))
+        Terminal.writeLine("\rrendering [\(String(repeating: "#", count: filled))\(String(repeating: " ", count: width - filled))] \(Int(fraction * 100))%",
+                           newline: fraction >= 1)
+    }
+}
