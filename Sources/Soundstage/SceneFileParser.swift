@@ -93,7 +93,7 @@ struct SceneFileReader {
         }
         guard case let .number(number) = value else { throw fail(path, "expected a number, got \(value.kind)") }
         guard range.contains(number) else {
-            throw fail(path, "\(number) is out of range; expected \(format(range.lowerBound)) to \(format(range.upperBound))")
+            throw fail(path, "\(format(number)) is out of range; expected \(format(range.lowerBound)) to \(format(range.upperBound))")
         }
         return number
     }
