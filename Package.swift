@@ -61,12 +61,16 @@ let package = Package(
             dependencies: ["SoundFile"],
             swiftSettings: strict
         ),
-        .executableTarget(
-            name: "hello-soundstage",
+        .target(
+            name: "ExampleSupport",
             dependencies: ["Soundstage"],
-            path: "Examples/HelloSoundstage",
+            path: "Examples/Support",
             swiftSettings: strict
         ),
+        .executableTarget(name: "orbit", dependencies: ["ExampleSupport", "Soundstage"], path: "Examples/Orbit", swiftSettings: strict),
+        .executableTarget(name: "walk-past", dependencies: ["ExampleSupport", "Soundstage"], path: "Examples/WalkPast", swiftSettings: strict),
+        .executableTarget(name: "car-pass", dependencies: ["ExampleSupport", "Soundstage"], path: "Examples/CarPass", swiftSettings: strict),
+        .executableTarget(name: "two-scenes", dependencies: ["ExampleSupport", "Soundstage"], path: "Examples/TwoScenes", swiftSettings: strict),
         .testTarget(
             name: "SoundFileTests",
             dependencies: ["SoundFile"],

@@ -1,9 +1,19 @@
 #!/usr/bin/env bash
 # Sets up and runs the whole test suite: once normally (tests run in parallel), then again
-# under ThreadSanitizer. Fails if any test fails. Warnings are errors (see Package.swift).
+# under ThreadSanitizer, then the README's demo command end to end. Fails if anything fails.
+# Warnings are errors (see Package.swift).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
 swift build --build-tests
 swift test
 swift test --sanitize=thread --scratch-path .build-tsan
+
+# The quick start's demo, end to end: it must play or render the scene.
+demo_dir=$(mktemp -d)
+trap 'rm -rf "$demo_dir"' EXIT
+(cd "$demo_dir" && "$OLDPWD/scripts/demo.sh") 2> "$demo_dir/stderr" || { cat "$demo_dir/stderr" >&2; exit 1; }
+if grep -q "rendering to" "$demo_dir/stderr"; then
+    test -s "$demo_dir/orbit-render.wav" || { echo "test.sh: the demo said it rendered, but wrote no file" >&2; exit 1; }
+fi
+echo "test.sh: demo scene ran end to end"

@@ -137,3 +137,75 @@ import Testing
         #expect(text.stdout.contains("HRTFs:"))
     }
 }
+
+/// `soundstage run` and `render` on the example scenes.
+@Suite struct SceneCommandTests {
+    static let root: URL = {
+        var dir = URL(fileURLWithPath: #filePath)
+        while !FileManager.default.fileExists(atPath: dir.appendingPathComponent("Package.swift").path) { dir.deleteLastPathComponent() }
+        return dir
+    }()
+
+    private func rms(_ samples: [Float]) -> Double {
+        (samples.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(max(1, samples.count))).squareRoot()
+    }
+
+    @Test func runWithoutASoundCardRendersTheDemoScene() throws {
+        let dir = try CLIRunner.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let scene = Self.root.appendingPathComponent("Examples/scenes/orbit.json").path
+        let result = try CLIRunner.run(["run", scene], in: dir, environment: CLIRunner.noSoundCard)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("rendering to orbit-render.wav instead"))
+        let audio = try SoundFile.decode(path: dir.appendingPathComponent("orbit-render.wav").path)
+        #expect(abs(audio.duration - 8) < 0.01)
+        // At 1 s the bee is on the right; at 3 s on the left.
+        let right = audio.slice(frames: 43_200..<52_800), left = audio.slice(frames: 139_200..<148_800)
+        #expect(rms(right.channel(1)) > 4 * rms(right.channel(0)))
+        #expect(rms(left.channel(0)) > 4 * rms(left.channel(1)))
+    }
+
+    @Test func runOnARealTimeDeviceTakesTheScenesDuration() throws {
+        let dir = try CLIRunner.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let scene = dir.appendingPathComponent("short.json")
+        try #"{"format": 1, "duration": 0.5, "sources": [{"name": "t", "sound": {"tone": {}}}]}"#.write(to: scene, atomically: true, encoding: .utf8)
+        let start = Date()
+        let result = try CLIRunner.run(["run", scene.path], in: dir, environment: CLIRunner.silentSoundCard)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(Date().timeIntervalSince(start) >= 0.5)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["short.json"])
+    }
+
+    @Test func renderWritesTheMixAndAPlot() throws {
+        let dir = try CLIRunner.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let scene = Self.root.appendingPathComponent("Examples/scenes/car-pass.json").path
+        let out = dir.appendingPathComponent("car.wav").path, plot = dir.appendingPathComponent("car.svg").path
+        let result = try CLIRunner.run(["render", scene, "--output", out, "--sample-rate", "44100", "--channels", "5.1",
+                                        "--format", "wav-pcm16", "--plot", plot])
+        #expect(result.status == 0, "\(result.stderr)")
+        let file = try SoundFile(path: out)
+        #expect(file.format.sampleRate == 44_100 && file.format.channels == 6 && file.format.encoding == .pcm16)
+        let svg = try String(contentsOfFile: plot, encoding: .utf8)
+        #expect(svg.hasPrefix("<svg") && svg.contains("polyline"))
+        #expect(svg.components(separatedBy: "<polyline").count - 1 == 6)
+        let again = dir.appendingPathComponent("again.wav").path
+        _ = try CLIRunner.run(["render", scene, "--output", again, "--sample-rate", "44100", "--channels", "5.1", "--format", "wav-pcm16"])
+        #expect(FileManager.default.contents(atPath: out) == FileManager.default.contents(atPath: again), "bit-identical")
+    }
+
+    @Test func aMalformedSceneIsOneLineNamingTheProblem() throws {
+        let dir = try CLIRunner.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let scene = dir.appendingPathComponent("bad.json")
+        try #"{"format": 1, "duration": 2, "sources": [{"name": "a", "sound": "a.wav", "path": [{"t": "soon", "position": [0,0,0]}]}]}"#
+            .write(to: scene, atomically: true, encoding: .utf8)
+        let result = try CLIRunner.run(["render", scene.path, "-o", dir.appendingPathComponent("x.wav").path])
+        #expect(result.status == 1)
+        #expect(result.stderr == "soundstage: \(scene.path): sources[0].path[0].t: expected a number, got a string\n")
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("x.wav").path))
+        let hrtf = try CLIRunner.run(["render", scene.path, "-o", "x.wav", "--hrtf", "--channels", "quad"])
+        #expect(hrtf.status == 64)
+    }
+}
