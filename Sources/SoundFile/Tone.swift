@@ -21,6 +21,12 @@ public struct Tone: Sendable, Equatable, Codable {
     /// Peak amplitude, 0...1.
     public var amplitude: Double
 
+    /// A length close to one second holding a whole number of periods, so the tone loops
+    /// without a seam.
+    public var loopLength: Double {
+        waveform == .noise || frequency <= 0 ? 1 : max(1, frequency.rounded()) / frequency
+    }
+
     /// Creates a tone.
     public init(waveform: Waveform = .sine, frequency: Double = 440, amplitude: Double = 0.5) {
         self.waveform = waveform
@@ -28,11 +34,11 @@ public struct Tone: Sendable, Equatable, Codable {
         self.amplitude = amplitude
     }
 
-    /// `seconds` of the tone as mono audio at `sampleRate`, with 2 ms fades at both ends so it
-    /// starts and stops without a click.
-    public func render(seconds: Double, sampleRate: Int) -> AudioBuffer {
+    /// `seconds` of the tone as mono audio at `sampleRate`. With `fades`, 2 ms fades at both ends
+    /// let it start and stop without a click; without, it is meant to loop.
+    public func render(seconds: Double, sampleRate: Int, fades: Bool = true) -> AudioBuffer {
         let count = max(1, Int((seconds * Double(sampleRate)).rounded()))
-        let fade = max(1, min(count / 2, sampleRate / 500))
+        let fade = fades ? max(1, min(count / 2, sampleRate / 500)) : 0
         var state: UInt64 = 0x2545_F491_4F6C_DD1D
         var samples = [Float](repeating: 0, count: count)
         for i in 0..<count {
@@ -46,8 +52,8 @@ public struct Tone: Sendable, Equatable, Codable {
                 state ^= state << 13; state ^= state >> 7; state ^= state << 17
                 value = Double(state >> 11) / Double(1 << 53) * 2 - 1
             }
-            let envelope = Double(min(i, count - 1 - i, fade)) / Double(fade)
-            samples[i] = Float(value * amplitude * min(1, envelope))
+            let envelope = fade > 0 ? min(1, Double(min(i, count - 1 - i, fade)) / Double(fade)) : 1
+            samples[i] = Float(value * amplitude * envelope)
         }
         return AudioBuffer(samples: samples, channels: 1, sampleRate: sampleRate)
     }

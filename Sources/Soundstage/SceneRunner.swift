@@ -170,8 +170,12 @@ public final class SceneRunner {
                                       subject: description.file, cause: error.cause)
             }
         case let .tone(tone):
+            if source.loop {
+                return try device.makeBuffer(tone.render(seconds: tone.loopLength, sampleRate: device.sampleRate, fades: false),
+                                             name: source.name)
+            }
             let end = source.stop ?? description.duration
-            let seconds = source.loop ? 1 : max(0.01, (end - source.start) * Double(source.pitch))
+            let seconds = max(0.01, (end - source.start) * Double(source.pitch))
             return try device.makeBuffer(tone.render(seconds: seconds, sampleRate: device.sampleRate), name: source.name)
         }
     }
