@@ -12,10 +12,6 @@ import Testing
         return path
     }
 
-    private func rms(_ samples: [Float]) -> Double {
-        (samples.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(max(1, samples.count))).squareRoot()
-    }
-
     @Test func inspectPrintsTheFormat() throws {
         let dir = try CLIRunner.directory()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -146,10 +142,6 @@ import Testing
         return dir
     }()
 
-    private func rms(_ samples: [Float]) -> Double {
-        (samples.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(max(1, samples.count))).squareRoot()
-    }
-
     @Test func runWithoutASoundCardRendersTheDemoScene() throws {
         let dir = try CLIRunner.directory()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -208,4 +200,9 @@ import Testing
         let hrtf = try CLIRunner.run(["render", scene.path, "-o", "x.wav", "--hrtf", "--channels", "quad"])
         #expect(hrtf.status == 64)
     }
+}
+
+/// Root-mean-square level of samples.
+func rms(_ samples: [Float]) -> Double {
+    (samples.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(max(1, samples.count))).squareRoot()
 }
