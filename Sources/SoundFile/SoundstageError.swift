@@ -39,6 +39,10 @@ public struct SoundstageError: Error, Sendable, Equatable, CustomStringConvertib
         public static let extensionMissing = Code(rawValue: "extensionMissing")
         /// An OpenAL call reported an error; ``SoundstageError/cause`` names the function and error.
         public static let openAL = Code(rawValue: "openAL")
+        /// A system sound is longer than the registry allows (30 s).
+        public static let exceededMaximumDuration = Code(rawValue: "exceededMaximumDuration")
+        /// A system sound ID that was never registered, or was disposed.
+        public static let unknownSoundID = Code(rawValue: "unknownSoundID")
         /// A scene file is malformed: the message starts with the JSON path of the problem.
         public static let invalidScene = Code(rawValue: "invalidScene")
         /// A source was asked to play but its scene's source budget is used up.
