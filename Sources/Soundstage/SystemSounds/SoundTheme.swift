@@ -65,6 +65,9 @@ public struct SoundTheme: Sendable {
             .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("assets/sound-theme").path
     }
 
+    /// The locale variants searched for `locale` (exposed for tests).
+    public static func variantsForTesting(_ locale: String) -> [String] { variants(of: locale) }
+
     /// `de_DE.UTF-8@euro` → [`de_DE@euro`, `de_DE`, `de@euro`, `de`]; `C`/`POSIX` → [].
     static func variants(of locale: String) -> [String] {
         guard !locale.isEmpty, locale != "C", locale != "POSIX", !locale.hasPrefix("C.") else { return [] }
