@@ -78,7 +78,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SoundstageTests",
-            dependencies: ["Soundstage"],
+            dependencies: ["Soundstage", "COpenAL"],
             swiftSettings: strict
         ),
         .testTarget(

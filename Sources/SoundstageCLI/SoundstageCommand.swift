@@ -12,7 +12,7 @@ struct SoundstageCommand: ParsableCommand {
             Exit status: 0 on success, 1 on an error (one line on stderr), 64 on a usage error.
             """,
         version: "0.1.0",
-        subcommands: [InfoCommand.self, InspectCommand.self, PlayCommand.self, ConvertCommand.self, RunCommand.self, RenderCommand.self]
+        subcommands: [InfoCommand.self, InspectCommand.self, PlayCommand.self, ConvertCommand.self, RunCommand.self, RenderCommand.self, SoundCommand.self]
     )
 }
 

@@ -5,17 +5,28 @@
 // Renders `seconds` (default 10) of a scene of `sources` (default 256) looping mono sources on
 // a loopback device, moving every source every 10 ms, through Soundstage and through raw
 // OpenAL, alternating seven rounds and printing medians. Prints CPU times, the ratio
-// (goal: engine / direct <= 1.05) and the cost of one update that moves all sources. A third
+// (goal: engine / direct <= 1.05)
+//
+//   swift run -c release soundstage-bench system-sounds
+//
+// measures instead the time from SystemSoundRegistry.play to the sound playing (p50/p99 over
+// 10,000 plays), with raw alSourcePlay on a prepared source as the baseline. and the cost of one update that moves all sources. A third
 // variant, raw OpenAL with alGetError after every call, shows what error checking alone costs.
 import COpenAL
 import Foundation
 import Soundstage
 
-let seconds = CommandLine.arguments.count > 1 ? Double(CommandLine.arguments[1]) ?? 10 : 10
+let systemSoundsMode = CommandLine.arguments.dropFirst().first == "system-sounds"
+let seconds = !systemSoundsMode && CommandLine.arguments.count > 1 ? Double(CommandLine.arguments[1]) ?? 10 : 10
 let sourceCount = CommandLine.arguments.count > 2 ? Int(CommandLine.arguments[2]) ?? 256 : 256
 let rate = 48_000
 let updateFrames = rate / 100   // 10 ms
 let updates = Int(seconds * 100)
+
+if systemSoundsMode {
+    try systemSoundLatency()
+    exit(0)
+}
 
 func cpuSeconds() -> Double {
     var t = timespec()
@@ -136,3 +147,75 @@ print(String(format: "  ratio engine / direct with error checks: %.3f", checkedR
 print(String(format: "  moving %d sources once:  engine %.1f µs (%.3f µs per source); direct %.1f µs (%.3f); direct+checks %.1f µs (%.3f)",
              sourceCount, perUpdateEngine, perUpdateEngine / Double(sourceCount), perUpdateDirect,
              perUpdateDirect / Double(sourceCount), perUpdateChecked, perUpdateChecked / Double(sourceCount)))
+
+/// Nanoseconds on the monotonic clock.
+func nanoseconds() -> UInt64 {
+    var t = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &t)
+    return UInt64(t.tv_sec) * 1_000_000_000 + UInt64(t.tv_nsec)
+}
+
+func percentile(_ sorted: [UInt64], _ p: Double) -> Double {
+    Double(sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))]) / 1_000
+}
+
+/// p50/p99 of play → playing through the registry, against raw alSourcePlay.
+func systemSoundLatency() throws {
+    let plays = 10_000
+    let device = try Device.loopback(sampleRate: rate)
+    defer { device.close() }
+    var options = SystemSoundRegistry.Options()
+    options.coalescingWindow = 0   // measure every play, none merged
+    let registry = try SystemSoundRegistry(device: device, options: options)
+    defer { registry.close() }
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("bench-click-\(getpid()).wav").path
+    try SoundFileWriter.write(AudioBuffer(samples: Array(sine(1_000).prefix(4_800)), channels: 1, sampleRate: rate),
+                              to: path, format: .wavPCM16)
+    defer { unlink(path) }
+    let id = try registry.register(file: path)
+    var engine: [UInt64] = []
+    engine.reserveCapacity(plays)
+    for i in 0..<plays {
+        let start = nanoseconds()
+        try registry.play(id)
+        while !registry.isSounding(id) {}
+        engine.append(nanoseconds() - start)
+        if i % 100 == 99 { _ = try device.render(frames: updateFrames) }
+    }
+
+    // Baseline: the OpenAL work alone, on one prepared source.
+    let raw = alcLoopbackOpenDeviceSOFT(nil)!
+    let attributes: [ALCint] = [ALC_FORMAT_CHANNELS_SOFT, ALC_STEREO_SOFT, ALC_FORMAT_TYPE_SOFT, ALC_FLOAT_SOFT,
+                                ALC_FREQUENCY, ALCint(rate), 0]
+    let context = alcCreateContext(raw, attributes)!
+    alcMakeContextCurrent(context)
+    var buffer: ALuint = 0, source: ALuint = 0
+    alGenBuffers(1, &buffer)
+    let click = Array(sine(1_000).prefix(4_800))
+    click.withUnsafeBytes { alBufferData(buffer, AL_FORMAT_MONO_FLOAT32, $0.baseAddress, ALsizei($0.count), ALsizei(rate)) }
+    alGenSources(1, &source)
+    alSourcei(source, AL_BUFFER, ALint(buffer))
+    var direct: [UInt64] = []
+    direct.reserveCapacity(plays)
+    var state: ALint = 0
+    for _ in 0..<plays {
+        let start = nanoseconds()
+        alSourcePlay(source)
+        repeat { alGetSourcei(source, AL_SOURCE_STATE, &state) } while state != AL_PLAYING
+        direct.append(nanoseconds() - start)
+        alSourceStop(source)
+    }
+    alDeleteSources(1, &source)
+    alDeleteBuffers(1, &buffer)
+    alcMakeContextCurrent(nil)
+    alcDestroyContext(context)
+    alcCloseDevice(raw)
+
+    engine.sort()
+    direct.sort()
+    print("system sounds: play → playing, \(plays) plays of a registered 0.1 s click (loopback device)")
+    print(String(format: "  SystemSoundRegistry.play: p50 %.1f µs, p99 %.1f µs, max %.1f µs",
+                 percentile(engine, 0.5), percentile(engine, 0.99), percentile(engine, 1)))
+    print(String(format: "  raw alSourcePlay:         p50 %.1f µs, p99 %.1f µs, max %.1f µs",
+                 percentile(direct, 0.5), percentile(direct, 0.99), percentile(direct, 1)))
+}

@@ -1,3 +1,4 @@
+import COpenAL
 import Testing
 import Soundstage
 
@@ -83,6 +84,20 @@ import Soundstage
             #expect(error.message.contains("loopback"))
             #expect(error.message.contains("ALSOFT_DRIVERS=null"))
         }
+    }
+
+    @Test func outsideCodeChangingTheCurrentContextDoesNotRedirectTheEngine() throws {
+        let rig = try Rig()
+        let source = try rig.playing(at: Vector3(5, 0, 0))
+        _ = try rig.render(0.05)
+        // Other OpenAL code in the process makes a context current process-wide, which also
+        // clears this thread's context in OpenAL Soft.
+        alcMakeContextCurrent(nil)
+        source.position = Vector3(-5, 0, 0)
+        _ = try rig.render(0.02)
+        let mix = try rig.render(0.1)
+        #expect(Signals.rms(mix, channel: 1) < 0.0001)
+        #expect(Signals.rms(mix, channel: 0) > 0.05)
     }
 
     @Test func multiChannelBuffersAreNotSpatialized() throws {

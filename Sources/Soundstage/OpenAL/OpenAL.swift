@@ -52,22 +52,21 @@ struct ContextLock {
     /// calls are made.
     ///
     /// Contexts are made current per thread (`alcSetThreadContext`, ALC_EXT_thread_local_context),
-    /// never process-wide, so scenes on different threads do not contend and code outside
-    /// Soundstage that calls `alcMakeContextCurrent` cannot redirect Soundstage's calls. Each
-    /// thread remembers the context it last made current and switches only when needed.
+    /// never process-wide, so scenes on different threads do not contend. The thread's context is
+    /// read back (`alcGetThreadContext`, a plain thread-local read in OpenAL Soft) and set only
+    /// when it differs — so code outside Soundstage that calls `alcMakeContextCurrent` (which
+    /// clears the calling thread's context) cannot redirect Soundstage's next call.
     /// - Throws: `.released` once the context is destroyed.
     @inline(__always)
     func current() throws(SoundstageError) -> ALCalls {
         guard isOpen else { throw SoundstageError(.released, "the scene is closed") }
-        let raw = UnsafeMutableRawPointer(handle.raw)
-        if pthread_getspecific(OpenAL.currentKey) != raw {
+        if alcGetThreadContext() != handle.raw {
             guard alcSetThreadContext(handle.raw) != 0 else {
                 let error = alcGetError(nil)
                 throw SoundstageError(.openAL, "cannot make the scene's context current",
                                       cause: .openAL(function: "alcSetThreadContext", error: error,
                                                      name: OpenAL.alcErrorName(error)))
             }
-            pthread_setspecific(OpenAL.currentKey, raw)
         }
         return ALCalls()
     }
@@ -83,13 +82,10 @@ struct ContextLock {
 
     /// Destroys the context (`alcDestroyContext`). This thread lets go of it first; other
     /// threads that last used it keep a reference inside OpenAL Soft until they switch, so its
-    /// address cannot be reused while any thread's record still names it.
+    /// address cannot be reused while any thread still has it as its context.
     func destroy() {
         guard isOpen else { return }
-        if pthread_getspecific(OpenAL.currentKey) == UnsafeMutableRawPointer(handle.raw) {
-            alcSetThreadContext(nil)
-            pthread_setspecific(OpenAL.currentKey, nil)
-        }
+        if alcGetThreadContext() == handle.raw { alcSetThreadContext(nil) }
         alcDestroyContext(handle.raw)
         handle.isDestroyedLocked = true
     }
@@ -98,13 +94,6 @@ struct ContextLock {
 /// The one chokepoint for OpenAL: every `al*` call is made through ``ALCalls``, obtained from a
 /// held ``ContextLock``; every `alc*` error is read by ``checkALC(_:_:)``.
 enum OpenAL {
-    /// Per-thread record of the context this thread made current with `alcSetThreadContext`.
-    static let currentKey: pthread_key_t = {
-        var key = pthread_key_t()
-        pthread_key_create(&key, nil)
-        return key
-    }()
-
     /// Runs `body` with `context` locked and current: the common case of ``ContextHandle/withLock(_:)``.
     @inline(__always)
     static func withContext<R>(_ context: ContextHandle, _ body: (borrowing ALCalls) throws(SoundstageError) -> R)

@@ -290,6 +290,12 @@ public final class SystemSoundRegistry: Sendable {
     /// Sounds playing now.
     public var playingCount: Int { state.withLockedValue { $0.playing.count } }
 
+    /// Whether OpenAL reports a play of `id` as playing right now.
+    public func isSounding(_ id: SystemSoundID) -> Bool {
+        let sources = state.withLockedValue { $0.playing.filter { $0.id == id }.map(\.source) }
+        return sources.contains { $0.playbackState == .playing }
+    }
+
     /// Stops everything and frees the registry's context and buffers' references.
     public func close() {
         beginInterruption()

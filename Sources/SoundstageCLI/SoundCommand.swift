@@ -1,0 +1,104 @@
+import ArgumentParser
+import Foundation
+import Soundstage
+
+/// `soundstage sound`: system sounds, in the spirit of `canberra-gtk-play`.
+struct SoundCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sound",
+        abstract: "Play system sounds by freedesktop event name or file, and list a theme's events.",
+        subcommands: [SoundPlayCommand.self, SoundListCommand.self])
+}
+
+/// Options shared by the `sound` subcommands.
+struct ThemeOptions: ParsableArguments {
+    @Option(name: .long, help: "The sound theme (default: freedesktop, then Soundstage's fallback).")
+    var theme: String = "freedesktop"
+
+    var soundTheme: SoundTheme { SoundTheme(name: theme) }
+}
+
+/// `soundstage sound play (--id EVENT | --file FILE)`.
+struct SoundPlayCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "play",
+        abstract: "Play one system sound and wait for it to end.",
+        discussion: "Without a sound card it renders to a WAV file instead (see --output) and says where.")
+
+    @Option(name: .long, help: "A freedesktop event name, e.g. message-new-instant, dialog-error, button-pressed.")
+    var id: String?
+
+    @Option(name: .long, help: "A sound file (.wav, .caf or .aiff; PCM, IMA4/ADPCM, µ-law or A-law; at most 30 s).")
+    var file: String?
+
+    @Flag(name: .long, help: "Play it as an alert.")
+    var alert = false
+
+    @Option(name: .long, parsing: .unconditional, help: "Volume in dB relative to the sound (0 = as recorded, -6 = half).")
+    var volume: Double = 0
+
+    @OptionGroup var themeOptions: ThemeOptions
+
+    @Option(name: .long, help: "Where to write the render when there is no sound card (default: NAME-render.wav here).")
+    var output: String?
+
+    func validate() throws {
+        guard (id == nil) != (file == nil) else { throw ValidationError("give exactly one of --id EVENT or --file FILE") }
+        guard volume.isFinite, volume <= 24 else { throw ValidationError("--volume must be at most 24 dB") }
+    }
+
+    func run() throws {
+        try reportingErrors {
+            var options = SystemSoundRegistry.Options()
+            options.theme = themeOptions.soundTheme
+            let name = id ?? URL(fileURLWithPath: file!).deletingPathExtension().lastPathComponent
+            var rendering = false
+            let device: Device
+            do {
+                device = try Device.openDefault(quietly: true)
+            } catch let error as SoundstageError where error.code == .noOutputDevice {
+                device = try Device.loopback()
+                rendering = true
+            }
+            defer { device.close() }
+            let registry = try SystemSoundRegistry(device: device, options: options)
+            defer { registry.close() }
+            registry.volume = Float(pow(10, volume / 20))
+            // Register first, so a bad name or file fails before anything is said or written.
+            let sound = try id.map { try registry.register(event: $0) } ?? registry.register(file: file!)
+            if alert { try registry.playAlert(sound) } else { try registry.play(sound) }
+            guard rendering else {
+                while registry.playingCount > 0 { usleep(10_000) }
+                return
+            }
+            let path = output ?? "\(name)-render.wav"
+            Terminal.note("no audio output device could be opened; rendering to \(path) instead")
+            let writer = try SoundFileWriter(path: path, format: .wavPCM16, sampleRate: device.sampleRate, channels: 2)
+            repeat { try writer.write(try device.render(frames: device.updateFrames)) } while registry.playingCount > 0
+            try writer.finish()
+            Terminal.note("rendered \(String(format: "%.2f", Double(writer.framesWritten) / Double(device.sampleRate))) s to \(path)")
+        }
+    }
+}
+/// `soundstage sound list`.
+struct SoundListCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "list",
+        abstract: "List the event names the theme chain provides, one per line, with the file each resolves to.")
+
+    @OptionGroup var themeOptions: ThemeOptions
+
+    @Flag(name: .long, help: "Print only the event names.")
+    var namesOnly = false
+
+    func run() throws {
+        let theme = themeOptions.soundTheme
+        for event in theme.eventNames() {
+            if namesOnly {
+                print(event)
+            } else if case .file(let path)? = theme.resolve(event) {
+                print("\(event)\t\(path)")
+            }
+        }
+    }
+}
