@@ -206,3 +206,56 @@ import Testing
 func rms(_ samples: [Float]) -> Double {
     (samples.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(max(1, samples.count))).squareRoot()
 }
+
+/// `soundstage sound play` and `sound list`.
+@Suite struct SoundCommandTests {
+    @Test func playAnEventWithoutASoundCardRendersItUnpositioned() throws {
+        let dir = try CLIRunner.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let result = try CLIRunner.run(["sound", "play", "--id", "button-pressed", "--volume", "-6"], in: dir,
+                                       environment: CLIRunner.noSoundCard)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("rendering to button-pressed-render.wav instead"))
+        let audio = try SoundFile.decode(path: dir.appendingPathComponent("button-pressed-render.wav").path)
+        #expect(rms(audio.channel(0)) > 0.005)
+        #expect(abs(rms(audio.channel(0)) - rms(audio.channel(1))) < 0.001, "unpositioned")
+    }
+
+    @Test func playAFileOnARealTimeDevice() throws {
+        let dir = try CLIRunner.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("ding.caf").path
+        let samples = (0..<9_600).map { Float(0.4 * sin(2 * Double.pi * 880 * Double($0) / 48_000)) }
+        try SoundFileWriter.write(AudioBuffer(samples: samples, channels: 1, sampleRate: 48_000), to: path, format: .cafIMA4)
+        let result = try CLIRunner.run(["sound", "play", "--file", path, "--alert"], in: dir, environment: CLIRunner.silentSoundCard)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["ding.caf"])
+    }
+
+    @Test func badRequestsAreOneLineErrors() throws {
+        let dir = try CLIRunner.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let unknown = try CLIRunner.run(["sound", "play", "--id", "no-such-event"], in: dir, environment: CLIRunner.noSoundCard)
+        #expect(unknown.status == 1)
+        #expect(unknown.stderr.split(separator: "\n").count == 1, "no 'rendering to' before the failure: \(unknown.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)
+        let both = try CLIRunner.run(["sound", "play", "--id", "bell", "--file", "x.wav"])
+        #expect(both.status == 64)
+        let mp3 = dir.appendingPathComponent("x.mp3").path
+        try SoundFileWriter.write(AudioBuffer(samples: [Float](repeating: 0, count: 4_800), channels: 1, sampleRate: 48_000),
+                                  to: mp3, format: .mp3)
+        let refused = try CLIRunner.run(["sound", "play", "--file", mp3], environment: CLIRunner.noSoundCard)
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("system sounds must be"))
+    }
+
+    @Test func listShowsTheThemeChainsEvents() throws {
+        let result = try CLIRunner.run(["sound", "list", "--names-only"],
+                                       environment: ["XDG_DATA_HOME": "/nonexistent", "XDG_DATA_DIRS": "/nonexistent"])
+        #expect(result.status == 0)
+        let names = result.stdout.split(separator: "\n").map(String.init)
+        #expect(names.contains("button-pressed") && names.contains("menu-click"), "the fallback theme's events")
+        let full = try CLIRunner.run(["sound", "list"])
+        #expect(full.stdout.contains("menu-click\t"))
+    }
+}
