@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import Soundstage
 
@@ -70,6 +71,40 @@ import Soundstage
         _ = try device.render(frames: 4_800)
         #expect(finished.value == 40)
         #expect(scene.activeSourceCount == 0)
+    }
+
+    @Test func systemSoundsFromManyThreads() async throws {
+        let device = try Device.loopback()
+        defer { device.close() }
+        var options = SystemSoundRegistry.Options()
+        options.maxConcurrent = 3
+        let registry = try SystemSoundRegistry(device: device, options: options)
+        defer { registry.close() }
+        let data = try Self.wavBytes(Signals.sine(880, seconds: 0.02))
+        let ids = try (0..<4).map { try registry.register(data: data, name: "s\($0).wav") }
+        let completions = Counter()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { for _ in 0..<40 { _ = try device.render(frames: 480) } }
+            for worker in 0..<4 {
+                group.addTask {
+                    for step in 0..<100 {
+                        try registry.play(ids[(worker + step) % ids.count]) { _ in completions.increment() }
+                        if step % 25 == 0 { registry.volume = Float(step % 3) / 2 }
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        _ = try device.render(frames: 4_800)
+        #expect(completions.value == 400, "every attempt completed exactly once")
+        #expect(registry.playingCount == 0)
+    }
+
+    private static func wavBytes(_ audio: AudioBuffer) throws -> [UInt8] {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("cc-\(UUID()).wav").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try SoundFileWriter.write(audio, to: path, format: .wavPCM16)
+        return try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
     }
 
     private static func renderOnce() throws -> [Float] {

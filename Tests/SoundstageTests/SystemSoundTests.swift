@@ -163,7 +163,7 @@ final class SoundRig {
         #expect(rig.registry.playingCount == 1)
         let mix = try rig.render(0.3)
         #expect(Signals.rms(mix.slice(frames: 0..<4_800).samples) > 0.05)
-        #expect(outcomes.all == Array(repeating: .finished, count: 5), "every attempt completes once")
+        #expect(outcomes.all == Array(repeating: .coalesced, count: 4) + [.finished], "every attempt completes once")
         rig.clock.advance(1)
         try rig.registry.play(click, completion: outcomes.handler)   // after the window: a new play
         #expect(rig.registry.playingCount == 1)

@@ -14,8 +14,8 @@ public enum SystemSoundOutcome: Sendable, Equatable {
     case finished
     /// A newer system sound took its place (one at a time by default).
     case replaced
-    /// The same sound was already started within the coalescing window; this attempt was merged
-    /// into that play.
+    /// The same sound was started within the coalescing window and is still playing; this
+    /// attempt added nothing (reported at once).
     case coalesced
     /// Nothing was heard: system sounds are disabled, or an interruption is in progress.
     case silenced

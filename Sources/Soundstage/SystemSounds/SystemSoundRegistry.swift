@@ -315,8 +315,7 @@ public final class SystemSoundRegistry: Sendable {
         let decision: Decision = state.withLockedValue { state in
             guard let entry = state.entries[id] else { return .unknown }
             if !state.enabled || state.interrupted { return .silenced }
-            if let index = state.playing.lastIndex(where: { $0.id == id && now - $0.started < options.coalescingWindow }) {
-                if let completion { state.playing[index].completions.append(completion) }
+            if state.playing.contains(where: { $0.id == id && now - $0.started < options.coalescingWindow }) {
                 return .coalesced
             }
             var replaced: [Play] = []
@@ -336,7 +335,7 @@ public final class SystemSoundRegistry: Sendable {
             if alert { state.withLockedValue { $0.attention }?(id) }
             completion?(.silenced)
         case .coalesced:
-            break
+            completion?(.coalesced)
         case let .play(source, replaced):
             for play in replaced {
                 play.source.stop()
