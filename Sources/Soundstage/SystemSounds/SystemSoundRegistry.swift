@@ -241,21 +241,20 @@ public final class SystemSoundRegistry: Sendable {
 
     /// Registers (once) and plays the theme's sound for an event name.
     public func play(event: String, alert: Bool = false, completion: (@Sendable (SystemSoundOutcome) -> Void)? = nil) throws {
-        let id: SystemSoundID
-        do {
-            id = try register(event: event)
-        } catch let error as SoundstageError {
-            completion?(.failed(error))
-            throw error
-        }
-        try start(id, alert: alert, completion: completion)
+        try registerAndStart({ try register(event: event) }, alert: alert, completion: completion)
     }
 
     /// Plays a file once, registering it first (same rules as ``register(file:)``).
     public func play(file: String, alert: Bool = false, completion: (@Sendable (SystemSoundOutcome) -> Void)? = nil) throws {
+        try registerAndStart({ try register(file: file) }, alert: alert, completion: completion)
+    }
+
+    /// Registers, then plays; a registration failure is the attempt's outcome too.
+    private func registerAndStart(_ register: () throws -> SystemSoundID, alert: Bool,
+                                  completion: (@Sendable (SystemSoundOutcome) -> Void)?) throws {
         let id: SystemSoundID
         do {
-            id = try register(file: file)
+            id = try register()
         } catch let error as SoundstageError {
             completion?(.failed(error))
             throw error
