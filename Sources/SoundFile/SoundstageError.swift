@@ -43,6 +43,10 @@ public struct SoundstageError: Error, Sendable, Equatable, CustomStringConvertib
         public static let exceededMaximumDuration = Code(rawValue: "exceededMaximumDuration")
         /// A system sound ID that was never registered, or was disposed.
         public static let unknownSoundID = Code(rawValue: "unknownSoundID")
+        /// The scene's audio session is not sounding (inactive or interrupted), so it may not play.
+        public static let sessionNotActive = Code(rawValue: "sessionNotActive")
+        /// A session cannot activate: a session of higher priority that does not mix holds the output.
+        public static let sessionUnavailable = Code(rawValue: "sessionUnavailable")
         /// A scene file is malformed: the message starts with the JSON path of the problem.
         public static let invalidScene = Code(rawValue: "invalidScene")
         /// A source was asked to play but its scene's source budget is used up.

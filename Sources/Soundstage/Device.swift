@@ -353,6 +353,14 @@ public final class Device: Sendable {
         _ = taken.cache
     }
 
+    /// Pauses or resumes a real output's mixing (ALC_SOFT_pause_device); used by the session
+    /// center when no session may sound. Loopback devices only mix when rendered.
+    func setOutputPaused(_ paused: Bool) {
+        guard kind == .output, !isClosed, alcIsExtensionPresent(handle.raw, "ALC_SOFT_pause_device") != 0 else { return }
+        if paused { alcDevicePauseSOFT(handle.raw) } else { alcDeviceResumeSOFT(handle.raw) }
+        _ = alcGetError(handle.raw)
+    }
+
     // MARK: Internals used by Buffer and Scene
 
     /// Records a new buffer so ``close()`` can free it; false if the device is closed.

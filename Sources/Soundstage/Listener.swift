@@ -13,6 +13,8 @@ public final class Listener: @unchecked Sendable {
         var at = Vector3(0, 0, -1)
         var up = Vector3(0, 1, 0)
         var gain: Float = 1
+        /// Ducking applied by the audio session (1 = none); OpenAL gets `gain × duck`.
+        var duck: Float = 1
     }
 
     private let context: ContextHandle
@@ -60,8 +62,21 @@ public final class Listener: @unchecked Sendable {
         get { read { $0.gain } }
         set {
             precondition(newValue.isFinite && newValue >= 0, "listener gain must be finite and >= 0, got \(newValue)")
-            set({ $0.gain = newValue }) { al in al.must("alListenerf(AL_GAIN)") { alListenerf(AL_GAIN, newValue) } }
+            set({ $0.gain = newValue }) { [self] al in applyGain(al) }
         }
+    }
+
+    /// Sets the session's ducking factor (0...1); the game's ``gain`` is untouched.
+    func setDuck(_ factor: Float) {
+        set({ $0.duck = factor }) { [self] al in applyGain(al) }
+    }
+
+    /// The gain OpenAL gets: the game's gain times the ducking factor.
+    public var effectiveGain: Float { read { $0.gain * $0.duck } }
+
+    private func applyGain(_ al: borrowing ALCalls) {
+        let value = properties.gain * properties.duck
+        al.must("alListenerf(AL_GAIN)") { alListenerf(AL_GAIN, value) }
     }
 
     /// A copy of every property, for tests and migration.

@@ -34,6 +34,10 @@ public final class Scene: @unchecked Sendable {
         var distanceModel = DistanceModel.inverseClamped
         var dopplerFactor: Float = 1
         var speedOfSound: Float = 343.3
+        /// While true (its audio session is not sounding) nothing may play.
+        var suspended = false
+        /// The sources that were playing when the scene was suspended, paused at their offsets.
+        var pausedBySuspension: [Source] = []
     }
 
     init(device: Device, context: ContextHandle, sourceBudget: Int) {
@@ -152,6 +156,52 @@ public final class Scene: @unchecked Sendable {
             return done
         }
         for completion in completions { completion() }
+    }
+
+    // MARK: Sessions
+
+    /// Whether the scene is suspended by its audio session (inactive or interrupted): its playing
+    /// sources are paused at their offsets and ``Source/play()`` throws `.sessionNotActive`.
+    public var isSuspended: Bool { withState { state, _ in state.suspended } }
+
+    /// Pauses every playing source, remembering which, and refuses plays until ``resumeFromSuspension(restart:)``.
+    /// Returns the sources it paused.
+    @discardableResult
+    func suspend() -> [Source] {
+        withState { state, lock in
+            guard !state.suspended else { return [] }
+            state.suspended = true
+            var paused: [Source] = []
+            lock.ifOpen { al in
+                for source in state.active.values where source.pauseForSuspensionLocked(al) { paused.append(source) }
+            }
+            state.pausedBySuspension = paused
+            return paused
+        }
+    }
+
+    /// Lifts a suspension. With `restart`, exactly the sources it paused — and that are still
+    /// paused (not stopped, rewound or released since) — play on from their offsets; otherwise
+    /// they stay paused until the game plays them. Returns the sources it restarted.
+    @discardableResult
+    func resumeFromSuspension(restart: Bool) -> [Source] {
+        withState { state, lock in
+            guard state.suspended else { return [] }
+            state.suspended = false
+            let paused = state.pausedBySuspension
+            state.pausedBySuspension = []
+            guard restart else { return [] }
+            var restarted: [Source] = []
+            lock.ifOpen { al in
+                for source in paused where source.resumeAfterSuspensionLocked(al) { restarted.append(source) }
+            }
+            return restarted
+        }
+    }
+
+    /// Scales the scene's output by `factor` (ducking), on top of the listener's own gain.
+    func setDuck(_ factor: Float) {
+        listener.setDuck(factor)
     }
 
     // MARK: Source bookkeeping (called with the lock held)

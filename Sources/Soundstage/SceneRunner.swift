@@ -22,6 +22,10 @@ public final class SceneRunner {
     private var started: Set<String> = []
     private var stopped: Set<String> = []
 
+    /// Called at each ``advance(to:)`` with the scene time, before sources start or stop: a hook
+    /// for driving sessions (e.g. an interruption at a given time).
+    public var onAdvance: ((Double) -> Void)?
+
     /// Prepares the scene on `device`: decodes or generates every sound and creates the contexts
     /// and sources. Nothing plays yet.
     ///
@@ -67,14 +71,21 @@ public final class SceneRunner {
     }
 
     /// Moves everything to scene time `t` and starts or stops the sources whose times have come.
+    ///
+    /// A source due while its scene's audio session does not sound starts once it does.
     public func advance(to t: Double) throws {
         time = t
+        onAdvance?(t)
         apply(at: t)
         for item in description.sources {
             guard let source = sources[item.name] else { continue }
-            if !started.contains(item.name) && item.start <= t {
-                started.insert(item.name)
-                try source.play()
+            if !started.contains(item.name) && item.start <= t && (item.stop ?? .infinity) > t {
+                do {
+                    try source.play()
+                    started.insert(item.name)
+                } catch let error as SoundstageError where error.code == .sessionNotActive {
+                    // Try again at the next update.
+                }
             }
             if let stop = item.stop, !stopped.contains(item.name), stop <= t {
                 stopped.insert(item.name)

@@ -256,6 +256,10 @@ public final class Source: @unchecked Sendable {
             guard let buffer = s.buffer else {
                 throw SoundstageError(.invalidArgument, "the source has no buffer to play")
             }
+            guard !sceneState.suspended else {
+                throw SoundstageError(.sessionNotActive,
+                                      "the scene's audio session is inactive or interrupted; play again once it is active")
+            }
             let al = try lock.current()
             let offset = s.playback == .paused ? nil : s.pendingOffset
             let name: ALuint
@@ -405,6 +409,25 @@ public final class Source: @unchecked Sendable {
             handler?(self)
             for stream in streams { stream.yield() }
         }
+    }
+
+    /// Pauses the source if it is playing (for a suspension); true if it did.
+    func pauseForSuspensionLocked(_ al: borrowing ALCalls) -> Bool {
+        guard let name = state.name, state.playback == .playing else { return false }
+        var value: ALint = 0
+        al.must("alGetSourcei(AL_SOURCE_STATE)") { alGetSourcei(name, AL_SOURCE_STATE, &value) }
+        guard value == AL_PLAYING else { return false }
+        al.must("alSourcePause") { alSourcePause(name) }
+        state.playback = .paused
+        return true
+    }
+
+    /// Plays the source on from where a suspension paused it, if it is still paused; true if it did.
+    func resumeAfterSuspensionLocked(_ al: borrowing ALCalls) -> Bool {
+        guard let name = state.name, state.playback == .paused else { return false }
+        al.must("alSourcePlay") { alSourcePlay(name) }
+        state.playback = .playing
+        return true
     }
 
     /// Called by ``Scene/close()``: forget the OpenAL source (the scene deletes it).

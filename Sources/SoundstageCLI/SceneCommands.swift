@@ -70,9 +70,20 @@ struct RenderCommand: ParsableCommand {
     @Option(name: .long, help: "Also draw per-channel levels over time as an SVG picture.")
     var plot: String?
 
+    @Option(name: .long, help: "Begin an audio-session interruption at this time (seconds): the scene goes silent.")
+    var interruptAt: Double?
+
+    @Option(name: .long, help: "End the interruption at this time (seconds): what was playing continues from where it was.")
+    var resumeAt: Double?
+
     func validate() throws {
         guard (8_000...192_000).contains(sampleRate) else { throw ValidationError("--sample-rate must be between 8000 and 192000") }
         if hrtf && channels != .stereo { throw ValidationError("--hrtf needs --channels stereo") }
+        if let interruptAt, !(interruptAt.isFinite && interruptAt >= 0) { throw ValidationError("--interrupt-at must be a time >= 0") }
+        if let resumeAt {
+            guard let interruptAt else { throw ValidationError("--resume-at needs --interrupt-at") }
+            guard resumeAt.isFinite, resumeAt > interruptAt else { throw ValidationError("--resume-at must come after --interrupt-at") }
+        }
     }
 
     func run() throws {
@@ -82,6 +93,19 @@ struct RenderCommand: ParsableCommand {
             defer { device.close() }
             let runner = try SceneRunner(description, device: device)
             defer { runner.close() }
+            let center = AudioSessionCenter(device: device)
+            if let interruptAt {
+                let session = center.makeSession(category: .soloAmbient)
+                for scene in runner.scenes.values { session.attach(scene) }
+                try session.setActive(true)
+                runner.onAdvance = { [resumeAt] t in
+                    if t >= interruptAt && (resumeAt.map { t < $0 } ?? true) && !session.isInterrupted {
+                        session.beginInterruption(reason: .application)
+                    } else if let resumeAt, t >= resumeAt, session.isInterrupted {
+                        session.endInterruption(shouldResume: true)
+                    }
+                }
+            }
             let target = format ?? (output.lowercased().hasSuffix(".wav") ? .wavFloat32 : OutputFormat(pathExtensionOf: output) ?? .wavFloat32)
             if let plot {
                 let audio = try runner.renderAll()

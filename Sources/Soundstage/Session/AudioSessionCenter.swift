@@ -1,0 +1,240 @@
+import COpenAL
+import Foundation
+import NIOConcurrencyHelpers
+
+/// Audio sessions on one device: categories, activation, interruptions and ducking between the
+/// clients of the engine — what an iOS audio session gives a game, done for OpenAL scenes.
+///
+/// A scene attached to a session sounds only while the session is active and not interrupted.
+/// On an interruption its playing sources are paused at their offsets (and the session's system
+/// sounds go silent); when it ends with `shouldResume`, exactly those sources play on. When no
+/// session may sound at all, a real output device is paused (ALC_SOFT_pause_device).
+public final class AudioSessionCenter: Sendable {
+    /// The device the sessions share.
+    public let device: Device
+    /// The gain ducked sessions drop to (0...1).
+    public let duckGain: Float
+    private let clock: @Sendable () -> Double
+    /// Serializes whole operations (decide, apply, then deliver events in order).
+    private let operation = NIOLock()
+    private let state = NIOLockedValueBox(CenterState())
+
+    struct SessionState {
+        var category: SessionCategory
+        var options: SessionOptions
+        var active = false
+        /// Who interrupted it: nil when not interrupted.
+        var interruption: Interrupter?
+        var scenes: [WeakScene] = []
+        var registries: [SystemSoundRegistry] = []
+        var observers: [Int: @Sendable (SessionEvent) -> Void] = [:]
+        var nextObserver = 0
+        var ducked = false
+
+        var mixes: Bool { options.contains(.mixWithOthers) || options.contains(.duckOthers) || category == .ambient }
+    }
+
+    enum Interrupter: Equatable {
+        case application
+        case session(ObjectIdentifier)
+        case device
+    }
+
+    struct WeakScene { weak var scene: Scene? }
+
+    struct CenterState {
+        var sessions: [ObjectIdentifier: SessionState] = [:]
+        var order: [ObjectIdentifier] = []
+        var devicePaused = false
+    }
+
+    /// Creates a center for `device`.
+    /// - Parameters:
+    ///   - duckGain: what `duckOthers` lowers the other sessions to.
+    ///   - clock: seconds, for event time stamps; injectable so tests are deterministic.
+    public init(device: Device, duckGain: Float = 0.3,
+                clock: @escaping @Sendable () -> Double = { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }) {
+        precondition((0...1).contains(duckGain), "duckGain must be in 0...1")
+        self.device = device
+        self.duckGain = duckGain
+        self.clock = clock
+    }
+
+    /// Creates a session (inactive) with a category and options.
+    public func makeSession(category: SessionCategory = .soloAmbient, options: SessionOptions = []) -> AudioSession {
+        let session = AudioSession(center: self)
+        state.withLockedValue { state in
+            state.sessions[ObjectIdentifier(session)] = SessionState(category: category, options: options)
+            state.order.append(ObjectIdentifier(session))
+        }
+        return session
+    }
+
+    /// Whether the center has paused the (real) output because no session may sound.
+    public var isDevicePaused: Bool { state.withLockedValue { $0.devicePaused } }
+
+    // MARK: Operations (called by AudioSession)
+
+    func attach(_ scene: Scene, to session: AudioSession) {
+        run { state, _ in
+            state.sessions[ObjectIdentifier(session)]?.scenes.append(WeakScene(scene: scene))
+        }
+    }
+
+    func attach(_ registry: SystemSoundRegistry, to session: AudioSession) {
+        run { state, _ in
+            state.sessions[ObjectIdentifier(session)]?.registries.append(registry)
+        }
+    }
+
+    func setCategory(_ category: SessionCategory, options: SessionOptions, of session: AudioSession) {
+        run { state, _ in
+            state.sessions[ObjectIdentifier(session)]?.category = category
+            state.sessions[ObjectIdentifier(session)]?.options = options
+        }
+    }
+
+    func setActive(_ active: Bool, notifyOthers: Bool, session: AudioSession) throws {
+        let id = ObjectIdentifier(session)
+        var failure: SoundstageError?
+        run { state, events in
+            guard var me = state.sessions[id] else { return }
+            if active {
+                if let blocker = state.order.first(where: { other in
+                    guard other != id, let o = state.sessions[other], o.active, o.interruption == nil else { return false }
+                    return Self.interrupts(o, me) && o.category.priority > me.category.priority
+                }) {
+                    _ = blocker // the first session that holds the output
+                    failure = SoundstageError(.sessionUnavailable,
+                                              "a session of higher priority that does not mix is active; try again when it ends")
+                    return
+                }
+                if me.active && me.interruption == nil { return }
+                let wasInterrupted = me.interruption != nil
+                me.active = true
+                me.interruption = nil
+                state.sessions[id] = me
+                events.append((id, .activated))
+                if wasInterrupted { events.append((id, .interruptionEnded(shouldResume: true))) }
+                for other in state.order where other != id {
+                    guard var o = state.sessions[other], o.active, o.interruption == nil, Self.interrupts(me, o) else { continue }
+                    o.interruption = .session(id)
+                    state.sessions[other] = o
+                    events.append((other, .interruptionBegan(.otherSessionActivated)))
+                }
+            } else {
+                guard me.active || me.interruption != nil else { return }
+                me.active = false
+                me.interruption = nil
+                state.sessions[id] = me
+                events.append((id, .deactivated))
+                for other in state.order where other != id {
+                    guard var o = state.sessions[other], o.interruption == .session(id) else { continue }
+                    o.interruption = nil
+                    state.sessions[other] = o
+                    events.append((other, .interruptionEnded(shouldResume: notifyOthers)))
+                }
+            }
+        }
+        if let failure { throw failure }
+    }
+
+    func beginInterruption(_ reason: InterruptionReason, session: AudioSession) {
+        let id = ObjectIdentifier(session)
+        run { state, events in
+            guard var me = state.sessions[id], me.active, me.interruption == nil else { return }
+            me.interruption = reason == .deviceUnavailable ? .device : .application
+            state.sessions[id] = me
+            events.append((id, .interruptionBegan(reason)))
+        }
+    }
+
+    func endInterruption(shouldResume: Bool, session: AudioSession) {
+        let id = ObjectIdentifier(session)
+        run { state, events in
+            guard var me = state.sessions[id], me.interruption != nil else { return }
+            me.interruption = nil
+            state.sessions[id] = me
+            events.append((id, .interruptionEnded(shouldResume: shouldResume)))
+        }
+    }
+
+    func observe(_ session: AudioSession, _ handler: @escaping @Sendable (SessionEvent) -> Void) -> Int {
+        state.withLockedValue { state in
+            let id = ObjectIdentifier(session)
+            let token = state.sessions[id]?.nextObserver ?? 0
+            state.sessions[id]?.nextObserver += 1
+            state.sessions[id]?.observers[token] = handler
+            return token
+        }
+    }
+
+    func removeObserver(_ token: Int, of session: AudioSession) {
+        state.withLockedValue { _ = $0.sessions[ObjectIdentifier(session)]?.observers.removeValue(forKey: token) }
+    }
+
+    func snapshot(of session: AudioSession) -> SessionState? {
+        state.withLockedValue { $0.sessions[ObjectIdentifier(session)] }
+    }
+
+    // MARK: Rules
+
+    /// Whether `activating` interrupts `other` (see docs/sessions.md): only sessions that do not
+    /// mix interrupt; they interrupt sessions of lower or equal priority, except those that mix
+    /// (ambient ones always yield) and `playback` ones, which only voice chat interrupts.
+    static func interrupts(_ activating: SessionState, _ other: SessionState) -> Bool {
+        if activating.mixes { return false }
+        if other.category.priority > activating.category.priority { return false }
+        if other.mixes && other.category != .ambient { return false }
+        if other.category == .playback && activating.category != .playAndRecord { return false }
+        return true
+    }
+
+    // MARK: Applying
+
+    /// Runs one operation: `change` decides (under the state lock) and lists events; then the
+    /// scenes, registries, ducking and device are brought in line with the new state, and the
+    /// events are delivered in order — all under the operation lock, observers outside any lock.
+    private func run(_ change: (inout CenterState, inout [(ObjectIdentifier, SessionEvent.Kind)]) -> Void) {
+        var deliveries: [(@Sendable (SessionEvent) -> Void, SessionEvent)] = []
+        operation.withLock {
+            var kinds: [(ObjectIdentifier, SessionEvent.Kind)] = []
+            let (sessions, order, wasPaused) = state.withLockedValue { state -> ([ObjectIdentifier: SessionState], [ObjectIdentifier], Bool) in
+                change(&state, &kinds)
+                return (state.sessions, state.order, state.devicePaused)
+            }
+            // Which sessions sound, which are ducked.
+            let sounding = Set(order.filter { sessions[$0]!.active && sessions[$0]!.interruption == nil })
+            let duckers = sounding.filter { sessions[$0]!.options.contains(.duckOthers) }
+            var ducked: [ObjectIdentifier: Bool] = [:]
+            for id in order {
+                let session = sessions[id]!
+                let sounds = sounding.contains(id)
+                let resume = kinds.contains { $0.0 == id && $0.1 == .interruptionEnded(shouldResume: true) }
+                    || kinds.contains { $0.0 == id && $0.1 == .activated }
+                for scene in session.scenes.compactMap(\.scene) {
+                    if sounds { scene.resumeFromSuspension(restart: resume) } else { scene.suspend() }
+                }
+                for registry in session.registries {
+                    if sounds { registry.endInterruption() } else if !registry.isInterrupted { registry.beginInterruption() }
+                }
+                let isDucked = sounds && duckers.contains { $0 != id }
+                ducked[id] = isDucked
+                for scene in session.scenes.compactMap(\.scene) { scene.setDuck(isDucked ? duckGain : 1) }
+                if isDucked != session.ducked { kinds.append((id, isDucked ? .ducked(gain: duckGain) : .unducked)) }
+            }
+            // Pause a real output when nothing may sound (loopback devices are paused by not rendering).
+            let pause = sounding.isEmpty
+            if device.kind == .output && pause != wasPaused { device.setOutputPaused(pause) }
+            let now = clock()
+            deliveries = state.withLockedValue { state in
+                state.devicePaused = pause && device.kind == .output
+                for (id, value) in ducked { state.sessions[id]?.ducked = value }
+                return kinds.flatMap { id, kind in
+                    (state.sessions[id]?.observers.values.map { $0 } ?? []).map { ($0, SessionEvent(kind: kind, time: now)) }
+                }
+            }
+            for (handler, event) in deliveries { handler(event) }
+        }
+    }
+}
