@@ -42,8 +42,8 @@ public final class AudioSession: Sendable {
     /// Activating interrupts the active sessions this category takes the output from (see
     /// docs/sessions.md) and resumes the session's scenes. Deactivating pauses its scenes, and
     /// ends the interruptions it caused — with `shouldResume` = `notifyOthersOnDeactivation`.
-    /// - Throws: `.sessionUnavailable` when an active session of higher priority that does not
-    ///   mix holds the output.
+    /// - Throws: `.sessionUnavailable` while a `playAndRecord` session that does not mix (voice
+    ///   chat) is active and this one is not `playAndRecord` itself.
     public func setActive(_ active: Bool, notifyOthersOnDeactivation: Bool = true) throws {
         try center.setActive(active, notifyOthers: notifyOthersOnDeactivation, session: self)
     }

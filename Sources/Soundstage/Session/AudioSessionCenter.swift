@@ -102,11 +102,12 @@ public final class AudioSessionCenter: Sendable {
             if active {
                 if let blocker = state.order.first(where: { other in
                     guard other != id, let o = state.sessions[other], o.active, o.interruption == nil else { return false }
-                    return Self.interrupts(o, me) && o.category.priority > me.category.priority
+                    // Only voice chat holds the output against later sessions (like a phone call).
+                    return o.category == .playAndRecord && !o.mixes && me.category != .playAndRecord
                 }) {
                     _ = blocker // the first session that holds the output
                     failure = SoundstageError(.sessionUnavailable,
-                                              "a session of higher priority that does not mix is active; try again when it ends")
+                                              "a playAndRecord session (voice chat) holds the output; try again when it ends")
                     return
                 }
                 if me.active && me.interruption == nil { return }

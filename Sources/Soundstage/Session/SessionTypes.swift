@@ -68,6 +68,12 @@ public struct SessionEvent: Sendable, Equatable, CustomStringConvertible {
     /// When, on the center's clock (seconds).
     public let time: Double
 
+    /// Creates an event (for observers' tests and replays).
+    public init(kind: Kind, time: Double) {
+        self.kind = kind
+        self.time = time
+    }
+
     /// e.g. `interruptionBegan(application) at 2.0`.
     public var description: String { "\(kind) at \(time)" }
 }
