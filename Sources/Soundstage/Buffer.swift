@@ -1,11 +1,14 @@
 import COpenAL
+import NIOConcurrencyHelpers
 import SoundFile
 
 /// Decoded audio in an OpenAL buffer, shared by any number of sources on its device's scenes.
 ///
 /// Mono buffers are spatialized (position, distance, cone and Doppler apply); buffers with two or
 /// more channels play unspatialized, straight to the output channels. The buffer is freed when
-/// the last reference goes (sources keep their buffer alive) or when its device closes.
+/// the last reference goes (sources keep their buffer alive) or when its device closes. It keeps
+/// its samples in memory too, so a device migration (a vanished output, ``Device/switchOutput(to:)``)
+/// can upload it again.
 public final class Buffer: Sendable {
     /// The device the buffer lives on.
     public let device: Device
@@ -17,8 +20,13 @@ public final class Buffer: Sendable {
     public let sampleRate: Int
     /// Number of frames.
     public let frames: Int
-    /// The OpenAL buffer name.
-    let id: ALuint
+    /// The samples, for uploading again after a migration.
+    let audio: AudioBuffer
+    /// The OpenAL buffer name on the device's current output (0 once freed).
+    private let idBox: NIOLockedValueBox<ALuint>
+
+    /// The OpenAL buffer name on the device's current output.
+    var id: ALuint { idBox.withLockedValue { $0 } }
 
     /// Length in seconds.
     public var duration: Double { Double(frames) / Double(sampleRate) }
@@ -27,7 +35,7 @@ public final class Buffer: Sendable {
     public var isSpatialized: Bool { channels == 1 }
 
     init(device: Device, audio: AudioBuffer, name: String?) throws {
-        guard let format = Self.alFormat(channels: audio.channels) else {
+        guard Self.alFormat(channels: audio.channels) != nil else {
             throw SoundstageError(.unsupportedFormat,
                                   "\(audio.channels)-channel audio cannot be played; use 1, 2, 4, 6, 7 or 8 channels",
                                   subject: name)
@@ -38,13 +46,40 @@ public final class Buffer: Sendable {
         guard audio.sampleRate > 0, audio.sampleRate <= 768_000 else {
             throw SoundstageError(.invalidArgument, "sample rate \(audio.sampleRate) is out of range", subject: name)
         }
-        let bytes = audio.samples.count * MemoryLayout<Float>.size
-        guard bytes < Int(Int32.max) else {
-            throw SoundstageError(.tooLarge, "\(bytes) bytes exceed OpenAL's 2 GiB buffer limit; stream it instead",
+        guard audio.samples.count * MemoryLayout<Float>.size < Int(Int32.max) else {
+            throw SoundstageError(.tooLarge, "\(audio.samples.count * 4) bytes exceed OpenAL's 2 GiB buffer limit; stream it instead",
                                   subject: name)
         }
+        let newID = try Self.upload(audio, name: name, into: device.resourceContext)
+        self.device = device
+        self.name = name
+        self.channels = audio.channels
+        self.sampleRate = audio.sampleRate
+        self.frames = audio.frames
+        self.audio = audio
+        self.idBox = NIOLockedValueBox(newID)
+        guard device.adopt(self) else {
+            Self.delete(newID, in: device.resourceContext)
+            idBox.withLockedValue { $0 = 0 }
+            throw SoundstageError(.released, "the device is closed", subject: name)
+        }
+    }
+
+    deinit {
+        device.forget(self)
+    }
+
+    /// Records the name after a migration re-uploaded the samples (device use only).
+    func replaceID(_ id: ALuint) { idBox.withLockedValue { $0 = id } }
+
+    /// Creates an OpenAL buffer holding `audio` in `context` (the device's resource context).
+    static func upload(_ audio: AudioBuffer, name: String?, into context: ContextHandle) throws(SoundstageError) -> ALuint {
+        guard let format = alFormat(channels: audio.channels) else {
+            throw SoundstageError(.unsupportedFormat, "\(audio.channels)-channel audio cannot be played", subject: name)
+        }
+        let bytes = audio.samples.count * MemoryLayout<Float>.size
         var newID: ALuint = 0
-        try OpenAL.withContext(device.resourceContext) { al throws(SoundstageError) in
+        try OpenAL.withContext(context) { al throws(SoundstageError) in
             try al.call("alGenBuffers") { alGenBuffers(1, &newID) }
             do throws(SoundstageError) {
                 try al.call("alBufferData") {
@@ -58,21 +93,17 @@ public final class Buffer: Sendable {
             }
         }
         LiveObjects.buffers.add(1, ordering: .relaxed)
-        guard device.adopt(buffer: newID) else {
-            try? OpenAL.withContext(device.resourceContext) { _ throws(SoundstageError) in alDeleteBuffers(1, &newID) }
-            LiveObjects.buffers.subtract(1, ordering: .relaxed)
-            throw SoundstageError(.released, "the device is closed", subject: name)
-        }
-        self.id = newID
-        self.device = device
-        self.name = name
-        self.channels = audio.channels
-        self.sampleRate = audio.sampleRate
-        self.frames = audio.frames
+        return newID
     }
 
-    deinit {
-        device.deleteBuffer(id)
+    /// Deletes an OpenAL buffer in `context`.
+    static func delete(_ id: ALuint, in context: ContextHandle) {
+        var name = id
+        try? OpenAL.withContext(context) { _ throws(SoundstageError) in
+            alDeleteBuffers(1, &name)
+            _ = alGetError()
+        }
+        LiveObjects.buffers.subtract(1, ordering: .relaxed)
     }
 
     /// The `AL_FORMAT_*32` float format for a channel count (AL_EXT_FLOAT32, AL_EXT_MCFORMATS).

@@ -29,17 +29,22 @@ public final class Device: Sendable {
     /// Frames mixed between two engine updates (completion checks) on a loopback device.
     public let updateFrames: Int
 
-    let handle: DeviceHandle
+    let handleBox: NIOLockedValueBox<DeviceHandle>
+    /// The `ALCdevice` now in use (a migration replaces it).
+    var handle: DeviceHandle { handleBox.withLockedValue { $0 } }
     /// A context with no sources, current whenever buffers are created or deleted.
     let resourceContext: ContextHandle
-    private let state: NIOLockedValueBox<DeviceState>
-    private let renderLock = NIOLockedValueBox<Void>(())
+    let state: NIOLockedValueBox<DeviceState>
+    let renderLock = NIOLockedValueBox<Void>(())
+    /// Route watching: hooks, disconnect state, observers (see DeviceMigration.swift).
+    let route = NIOLockedValueBox(RouteState())
     private let poller: Poller?
 
     struct DeviceState {
         var closed = false
         var scenes: [WeakScene] = []
-        var buffers: Set<ALuint> = []
+        /// Live buffers, with the OpenAL name each has on the current output.
+        var buffers: [ObjectIdentifier: BufferRecord] = [:]
         var cache: [String: Buffer] = [:]
         var largestBudget = 256
         var hrtfID: Int?
@@ -49,9 +54,14 @@ public final class Device: Sendable {
         weak var scene: Scene?
     }
 
+    struct BufferRecord {
+        weak var buffer: Buffer?
+        var id: ALuint
+    }
+
     private init(handle: DeviceHandle, kind: Kind, sampleRate: Int, layout: ChannelLayout, hrtf: Bool?,
                  hrtfID: Int?, updateFrames: Int) throws {
-        self.handle = handle
+        self.handleBox = NIOLockedValueBox(handle)
         self.kind = kind
         self.layout = layout
         self.hrtfRequested = hrtf
@@ -273,6 +283,7 @@ public final class Device: Sendable {
                 update()
             }
         }
+        checkRoute()
     }
 
     /// Renders `seconds` of the mix into a file, in chunks (loopback devices only).
@@ -326,7 +337,7 @@ public final class Device: Sendable {
         let taken = state.withLock { state -> (scenes: [Scene], buffers: [ALuint], cache: [String: Buffer])? in
             guard !state.closed else { return nil }
             state.closed = true
-            let taken = (state.scenes.compactMap(\.scene), Array(state.buffers), state.cache)
+            let taken = (state.scenes.compactMap(\.scene), state.buffers.values.map(\.id), state.cache)
             state.scenes.removeAll()
             state.buffers.removeAll()
             state.cache.removeAll()
@@ -363,24 +374,19 @@ public final class Device: Sendable {
 
     // MARK: Internals used by Buffer and Scene
 
-    /// Records a new buffer so ``close()`` can free it; false if the device is closed.
-    func adopt(buffer id: ALuint) -> Bool {
+    /// Records a new buffer so ``close()`` and migrations can find it; false if the device is closed.
+    func adopt(_ buffer: Buffer) -> Bool {
         state.withLock { state in
             guard !state.closed else { return false }
-            state.buffers.insert(id)
+            state.buffers[ObjectIdentifier(buffer)] = BufferRecord(buffer: buffer, id: buffer.id)
             return true
         }
     }
 
-    /// Frees a buffer exactly once: here, or in ``close()`` if that came first.
-    func deleteBuffer(_ id: ALuint) {
-        let owned = state.withLock { $0.buffers.remove(id) != nil }
-        guard owned else { return }
-        var name = id
-        try? OpenAL.withContext(resourceContext) { al throws(SoundstageError) in
-            al.must("alDeleteBuffers") { alDeleteBuffers(1, &name) }
-        }
-        LiveObjects.buffers.subtract(1, ordering: .relaxed)
+    /// Frees a buffer's OpenAL name exactly once: here (its deinit), or in ``close()`` if that came first.
+    func forget(_ buffer: Buffer) {
+        guard let record = state.withLock({ $0.buffers.removeValue(forKey: ObjectIdentifier(buffer)) }) else { return }
+        Buffer.delete(record.id, in: resourceContext)
     }
 
     func sceneClosed(_ scene: Scene) {
@@ -432,6 +438,7 @@ private final class Poller: Sendable {
             while self.running.load(ordering: .relaxed) {
                 guard let device else { return }
                 device.update()
+                device.checkRoute()
                 usleep(10_000)
             }
         }

@@ -32,6 +32,10 @@ public struct DeviceInfo: Sendable, Codable, Equatable {
     public var deviceExtensions: [String]
     /// AL (context) extensions.
     public var extensions: [String]
+    /// Output latency in seconds (`ALC_DEVICE_LATENCY_SOFT`, ALC_SOFT_device_clock), if reported.
+    public var latency: Double?
+    /// Whether a capture (input) device exists.
+    public var captureAvailable: Bool
 }
 
 extension Device {
@@ -50,6 +54,12 @@ extension Device {
             let (version, renderer, vendor, extensions) = try OpenAL.withContext(resourceContext) { _ throws(SoundstageError) in
                 func alString(_ token: ALenum) -> String { alGetString(token).map { String(cString: $0) } ?? "" }
                 return (alString(AL_VERSION), alString(AL_RENDERER), alString(AL_VENDOR), alString(AL_EXTENSIONS))
+            }
+            func latency() -> Double? {
+                guard alcIsExtensionPresent(handle.raw, "ALC_SOFT_device_clock") != 0 else { return nil }
+                var value: ALCint64SOFT = 0
+                alcGetInteger64vSOFT(handle.raw, ALCenum(ALC_DEVICE_LATENCY_SOFT), 1, &value)
+                return alcGetError(handle.raw) == ALC_NO_ERROR ? Double(value) / 1e9 : nil
             }
             let nameToken = alcIsExtensionPresent(handle.raw, "ALC_ENUMERATE_ALL_EXT") != 0 ? ALC_ALL_DEVICES_SPECIFIER : ALC_DEVICE_SPECIFIER
             let refresh = alcInt(ALC_REFRESH)
@@ -75,7 +85,9 @@ extension Device {
                 hrtfNames: Device.hrtfNames(handle.raw),
                 sourceLimit: alcInt(ALC_MONO_SOURCES) + alcInt(ALC_STEREO_SOURCES),
                 deviceExtensions: alcString(ALC_EXTENSIONS).split(separator: " ").map(String.init),
-                extensions: extensions.split(separator: " ").map(String.init))
+                extensions: extensions.split(separator: " ").map(String.init),
+                latency: latency(),
+                captureAvailable: alcGetString(nil, ALC_CAPTURE_DEVICE_SPECIFIER).map { $0.pointee != 0 } ?? false)
         }
     }
 }

@@ -79,6 +79,16 @@ public final class Listener: @unchecked Sendable {
         al.must("alListenerf(AL_GAIN)") { alListenerf(AL_GAIN, value) }
     }
 
+    /// Applies every property to a new context (migration; the scene's lock is held).
+    func reapplyLocked(_ al: borrowing ALCalls) {
+        let p = properties
+        al.must("alListener3f(AL_POSITION)") { alListener3f(AL_POSITION, p.position.x, p.position.y, p.position.z) }
+        al.must("alListener3f(AL_VELOCITY)") { alListener3f(AL_VELOCITY, p.velocity.x, p.velocity.y, p.velocity.z) }
+        var orientation: [ALfloat] = [p.at.x, p.at.y, p.at.z, p.up.x, p.up.y, p.up.z]
+        al.must("alListenerfv(AL_ORIENTATION)") { alListenerfv(AL_ORIENTATION, &orientation) }
+        applyGain(al)
+    }
+
     /// A copy of every property, for tests and migration.
     var snapshot: Properties { read { $0 } }
 

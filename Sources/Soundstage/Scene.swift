@@ -204,6 +204,54 @@ public final class Scene: @unchecked Sendable {
         listener.setDuck(factor)
     }
 
+    // MARK: Migration
+
+    /// Moves the scene to another `ALCdevice`: records every playing or paused source's offset
+    /// and state, deletes the old OpenAL sources, creates a context on `newDevice`, and restores
+    /// physics, listener and sources — in one deferred update (AL_SOFT_deferred_updates), so they
+    /// start together. Buffers must already have their new names.
+    func migrate(to newDevice: OpaquePointer, attributes: [ALCint]) throws(SoundstageError) {
+        try withState { state, lock throws(SoundstageError) in
+            guard lock.isOpen else { return }
+            var captured: [(source: Source, offset: Double, playing: Bool)] = []
+            let names = state.allNames
+            lock.ifOpen { al in
+                for source in state.active.values {
+                    if let capture = source.captureForMigrationLocked(al) { captured.append((source, capture.offset, capture.playing)) }
+                }
+                names.withUnsafeBufferPointer { names in
+                    alSourceStopv(ALsizei(names.count), names.baseAddress)
+                    alDeleteSources(ALsizei(names.count), names.baseAddress)
+                }
+                _ = alGetError()
+            }
+            LiveObjects.sources.subtract(names.count, ordering: .relaxed)
+            state.allNames = []
+            state.freeNames = []
+            state.active = [:]
+            state.endable = [:]
+            guard let newContext = alcCreateContext(newDevice, attributes) else {
+                let error = alcGetError(newDevice)
+                lock.destroy()
+                LiveObjects.contexts.subtract(1, ordering: .relaxed)
+                throw SoundstageError(.openAL, "cannot create the scene's context on the new device",
+                                      cause: .openAL(function: "alcCreateContext", error: error, name: OpenAL.alcErrorName(error)))
+            }
+            lock.rebind(to: newContext)
+            let al = try lock.current()
+            alDeferUpdatesSOFT()
+            defer { alProcessUpdatesSOFT() }
+            al.must("alDistanceModel") { alDistanceModel(state.distanceModel.alValue) }
+            al.must("alDopplerFactor") { alDopplerFactor(state.dopplerFactor) }
+            al.must("alSpeedOfSound") { alSpeedOfSound(state.speedOfSound) }
+            listener.reapplyLocked(al)
+            for item in captured {
+                let name = try acquireNameLocked(&state, al)
+                try item.source.restoreLocked(name, offset: item.offset, playing: item.playing, &state, al)
+            }
+        }
+    }
+
     // MARK: Source bookkeeping (called with the lock held)
 
     /// An OpenAL source for `source`: reused from the pool or newly generated within the budget.

@@ -430,6 +430,43 @@ public final class Source: @unchecked Sendable {
         return true
     }
 
+    /// Before a migration: the offset and whether it plays (else it is paused); forgets the
+    /// OpenAL source, which the scene deletes. Nil when it holds none.
+    func captureForMigrationLocked(_ al: borrowing ALCalls) -> (offset: Double, playing: Bool)? {
+        guard let name = state.name else { return nil }
+        var offset: ALfloat = 0
+        var value: ALint = 0
+        al.must("alGetSourcef(AL_SEC_OFFSET)") { alGetSourcef(name, AL_SEC_OFFSET, &offset) }
+        al.must("alGetSourcei(AL_SOURCE_STATE)") { alGetSourcei(name, AL_SOURCE_STATE, &value) }
+        state.name = nil
+        guard value == AL_PLAYING || value == AL_PAUSED else {
+            state.playback = .stopped     // it ended just before the move
+            return nil
+        }
+        return (Double(offset), value == AL_PLAYING)
+    }
+
+    /// After a migration: sets up `name` on the new context exactly as before and plays (or
+    /// pauses) it at `offset`.
+    func restoreLocked(_ name: ALuint, offset: Double, playing: Bool, _ sceneState: inout Scene.SceneState,
+                       _ al: borrowing ALCalls) throws(SoundstageError) {
+        guard let buffer = state.buffer else { return }
+        Self.applyAll(name, state.properties, al)
+        let repeats = state.properties.looping ? 0 : state.repeatCount
+        if repeats == 0 {
+            al.must("alSourcei(AL_BUFFER)") { alSourcei(name, AL_BUFFER, ALint(bitPattern: buffer.id)) }
+        } else {
+            var queue = [ALuint](repeating: buffer.id, count: repeats + 1)
+            try al.call("alSourceQueueBuffers") { alSourceQueueBuffers(name, ALsizei(queue.count), &queue) }
+        }
+        if offset > 0 { try al.call("alSourcef(AL_SEC_OFFSET)") { alSourcef(name, AL_SEC_OFFSET, Float(offset)) } }
+        al.must("alSourcePlay") { alSourcePlay(name) }
+        if !playing { al.must("alSourcePause") { alSourcePause(name) } }
+        state.name = name
+        state.playback = playing ? .playing : .paused
+        scene.markActiveLocked(self, looping: state.properties.looping, &sceneState)
+    }
+
     /// Called by ``Scene/close()``: forget the OpenAL source (the scene deletes it).
     func detachForCloseLocked() {
         state.name = nil
@@ -486,6 +523,42 @@ public final class Source: @unchecked Sendable {
         al.must("alSourcef(AL_REFERENCE_DISTANCE)") { alSourcef(n, AL_REFERENCE_DISTANCE, p.referenceDistance) }
         al.must("alSourcef(AL_MAX_DISTANCE)") { alSourcef(n, AL_MAX_DISTANCE, p.maxDistance) }
         al.must("alSourcef(AL_ROLLOFF_FACTOR)") { alSourcef(n, AL_ROLLOFF_FACTOR, p.rolloffFactor) }
+    }
+
+    /// The properties as OpenAL reports them now (nil without an OpenAL source): for tests that
+    /// prove a migration restored everything.
+    var openALProperties: (properties: Properties, offset: Double, state: State)? {
+        locked { s, _, lock -> (Properties, Double, State)? in
+            guard let n = s.name else { return nil }
+            var result: (Properties, Double, State)?
+            lock.ifOpen { al in
+                var p = Properties()
+                var v = [ALfloat](repeating: 0, count: 3)
+                var f: ALfloat = 0
+                var i: ALint = 0
+                alGetSourcefv(n, AL_POSITION, &v); p.position = Vector3(v[0], v[1], v[2])
+                alGetSourcefv(n, AL_VELOCITY, &v); p.velocity = Vector3(v[0], v[1], v[2])
+                alGetSourcefv(n, AL_DIRECTION, &v); p.direction = Vector3(v[0], v[1], v[2])
+                alGetSourcef(n, AL_CONE_INNER_ANGLE, &f); p.cone.innerAngle = f
+                alGetSourcef(n, AL_CONE_OUTER_ANGLE, &f); p.cone.outerAngle = f
+                alGetSourcef(n, AL_CONE_OUTER_GAIN, &f); p.cone.outerGain = f
+                alGetSourcef(n, AL_GAIN, &f); p.gain = f
+                alGetSourcef(n, AL_MIN_GAIN, &f); p.minGain = f
+                alGetSourcef(n, AL_MAX_GAIN, &f); p.maxGain = f
+                alGetSourcef(n, AL_PITCH, &f); p.pitch = f
+                alGetSourcei(n, AL_LOOPING, &i); p.looping = i != 0
+                alGetSourcei(n, AL_SOURCE_RELATIVE, &i); p.headRelative = i != 0
+                alGetSourcef(n, AL_REFERENCE_DISTANCE, &f); p.referenceDistance = f
+                alGetSourcef(n, AL_MAX_DISTANCE, &f); p.maxDistance = f
+                alGetSourcef(n, AL_ROLLOFF_FACTOR, &f); p.rolloffFactor = f
+                alGetSourcef(n, AL_SEC_OFFSET, &f)
+                let offset = Double(f)
+                alGetSourcei(n, AL_SOURCE_STATE, &i)
+                _ = alGetError()
+                result = (p, offset, i == AL_PLAYING ? .playing : (i == AL_PAUSED ? .paused : .stopped))
+            }
+            return result
+        }
     }
 
     /// A copy of the mirrored properties (tests and migration).

@@ -11,9 +11,10 @@ import Glibc
 /// listener and all its sources): one lock per scene, so a per-frame property change takes one
 /// lock, and there is no lock order to get wrong inside a scene.
 ///
-/// `@unchecked Sendable`: `raw` is immutable; `destroyed` is only read or written with `mutex` held.
+/// `@unchecked Sendable`: `raw` and `destroyed` are only read or written with `mutex` held
+/// (migration to another device replaces `raw`).
 final class ContextHandle: @unchecked Sendable {
-    let raw: OpaquePointer
+    fileprivate var raw: OpaquePointer
     private let mutex = NIOLock()
     private var destroyed = false
 
@@ -78,6 +79,16 @@ struct ContextLock {
         let al: ALCalls
         do { al = try current() } catch { return }
         try body(al)
+    }
+
+    /// The device of the current context (`alcGetContextsDevice`).
+    var deviceOfContext: OpaquePointer? { alcGetContextsDevice(handle.raw) }
+
+    /// Replaces the context with `newContext` (on another device): the old one is destroyed.
+    func rebind(to newContext: OpaquePointer) {
+        destroy()
+        handle.raw = newContext
+        handle.isDestroyedLocked = false
     }
 
     /// Destroys the context (`alcDestroyContext`). This thread lets go of it first; other

@@ -58,6 +58,36 @@ public final class AudioSessionCenter: Sendable {
         self.device = device
         self.duckGain = duckGain
         self.clock = clock
+        device.addRouteObserver { [weak self] change in self?.routeChanged(change) }
+    }
+
+    /// Like iOS when the headphones are pulled: `playback` sessions pause when the output goes
+    /// away, and stay paused (shouldResume false) when the new output takes over; other categories
+    /// play on through the migration.
+    private func routeChanged(_ change: RouteChange) {
+        switch change.reason {
+        case .oldDeviceUnavailable:
+            run { state, events in
+                for id in state.order {
+                    guard var session = state.sessions[id], session.category == .playback,
+                          session.active, session.interruption == nil else { continue }
+                    session.interruption = .device
+                    state.sessions[id] = session
+                    events.append((id, .interruptionBegan(.deviceUnavailable)))
+                }
+            }
+        case .newDeviceAvailable:
+            run { state, events in
+                for id in state.order {
+                    guard var session = state.sessions[id], session.interruption == .device else { continue }
+                    session.interruption = nil
+                    state.sessions[id] = session
+                    events.append((id, .interruptionEnded(shouldResume: false)))
+                }
+            }
+        case .override, .categoryChange:
+            break
+        }
     }
 
     /// Creates a session (inactive) with a category and options.

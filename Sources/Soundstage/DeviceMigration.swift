@@ -1,0 +1,186 @@
+import COpenAL
+import Foundation
+import NIOConcurrencyHelpers
+
+/// Route changes and migration. OpenAL Soft 1.19.1 has no `alcReopenDeviceSOFT`, so moving to
+/// another output means opening it, recreating every context, buffer and source, and restoring
+/// every property and offset. The `Device` object, its scenes, buffers and sources keep their
+/// identity: a game's references stay valid.
+extension Device {
+    /// Hooks that decide how the route is watched and recovered; injectable so tests can
+    /// simulate a vanished device and failing reopens deterministically.
+    struct RouteHooks: Sendable {
+        /// Whether the output is still there (default: `ALC_CONNECTED`).
+        var isConnected: (@Sendable (Device) -> Bool)?
+        /// Opens the replacement `ALCdevice` (default: the default output, or a new loopback device).
+        var openReplacement: (@Sendable (Device) throws(SoundstageError) -> DeviceHandle)?
+        /// Seconds, for the retry backoff and event time stamps.
+        var clock: @Sendable () -> Double = { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+    }
+
+    struct RouteState {
+        var hooks = RouteHooks()
+        var disconnected = false
+        var nextAttempt = 0.0
+        var backoff = 0.1
+        var lastRecoveryError: SoundstageError?
+        var observers: [Int: @Sendable (RouteChange) -> Void] = [:]
+        var nextObserver = 0
+    }
+
+    /// Calls `handler` with every route change, outside Soundstage's locks. Returns a token for
+    /// ``removeRouteObserver(_:)``.
+    @discardableResult
+    public func addRouteObserver(_ handler: @escaping @Sendable (RouteChange) -> Void) -> Int {
+        route.withLockedValue { route in
+            defer { route.nextObserver += 1 }
+            route.observers[route.nextObserver] = handler
+            return route.nextObserver
+        }
+    }
+
+    /// Stops calling a route observer.
+    public func removeRouteObserver(_ token: Int) {
+        route.withLockedValue { _ = $0.observers.removeValue(forKey: token) }
+    }
+
+    /// Route changes as an `AsyncStream` (from now on).
+    public func routeChanges() -> AsyncStream<RouteChange> {
+        let (stream, continuation) = AsyncStream<RouteChange>.makeStream()
+        let token = addRouteObserver { continuation.yield($0) }
+        continuation.onTermination = { [weak self] _ in self?.removeRouteObserver(token) }
+        return stream
+    }
+
+    /// Whether the output has gone away and the engine is waiting to migrate to a new one.
+    public var isAwaitingOutput: Bool { route.withLockedValue { $0.disconnected } }
+
+    /// Why the last attempt to open a replacement output failed, while one is awaited.
+    public var lastRecoveryError: SoundstageError? { route.withLockedValue { $0.lastRecoveryError } }
+
+    /// Moves everything to another output device (nil: the default one) and posts
+    /// `RouteChange(.override)`. Every scene, buffer and source is rebuilt there with its
+    /// properties and offsets.
+    /// - Throws: `.invalidArgument` on a loopback device; `.noOutputDevice` when it cannot be opened
+    ///   (nothing changes then).
+    public func switchOutput(to name: String?) throws {
+        guard kind == .output else {
+            throw SoundstageError(.invalidArgument, "a loopback device has no output to switch")
+        }
+        try migrate { _ throws(SoundstageError) in try Device.openOutputHandle(name) }
+        post(.override)
+    }
+
+    /// Watches the route: called by the update thread (real outputs) and after each render
+    /// (loopback devices). On a disconnect it posts `.oldDeviceUnavailable` and tries to
+    /// migrate; while that fails it retries with a backoff (0.1 s doubling to 5 s), keeping
+    /// every scene's state; on success it posts `.newDeviceAvailable`.
+    func checkRoute() {
+        guard !isClosed else { return }
+        let (hooks, wasDisconnected) = route.withLockedValue { ($0.hooks, $0.disconnected) }
+        let now = hooks.clock()
+        if !wasDisconnected {
+            let connected = hooks.isConnected.map { $0(self) } ?? defaultIsConnected()
+            guard !connected else { return }
+            route.withLockedValue { route in
+                route.disconnected = true
+                route.nextAttempt = now
+                route.backoff = 0.1
+            }
+            post(.oldDeviceUnavailable, at: now)
+        }
+        let due = route.withLockedValue { $0.nextAttempt <= now }
+        guard due else { return }
+        do {
+            try migrate { device throws(SoundstageError) in
+                if let open = hooks.openReplacement { return try open(device) }
+                return device.kind == .loopback ? try Device.openLoopbackHandle() : try Device.openOutputHandle(nil)
+            }
+            route.withLockedValue { route in
+                route.disconnected = false
+                route.lastRecoveryError = nil
+            }
+            post(.newDeviceAvailable, at: hooks.clock())
+        } catch {
+            route.withLockedValue { route in
+                route.lastRecoveryError = error
+                route.nextAttempt = now + route.backoff
+                route.backoff = min(route.backoff * 2, 5)
+            }
+        }
+    }
+
+    private func defaultIsConnected() -> Bool {
+        guard alcIsExtensionPresent(handle.raw, "ALC_EXT_disconnect") != 0 else { return true }
+        var connected: ALCint = 1
+        alcGetIntegerv(handle.raw, ALC_CONNECTED, 1, &connected)
+        return connected != 0
+    }
+
+    private func post(_ reason: RouteChange.Reason, at time: Double? = nil) {
+        let (observers, now) = route.withLockedValue { (Array($0.observers.values), time ?? $0.hooks.clock()) }
+        let change = RouteChange(reason: reason, time: now)
+        for observer in observers { observer(change) }
+    }
+
+    /// Rebuilds everything on the `ALCdevice` that `open` returns, then closes the old one.
+    func migrate(_ open: (Device) throws(SoundstageError) -> DeviceHandle) throws(SoundstageError) {
+        try renderLock.withLock { _ throws(SoundstageError) in
+            guard !isClosed else { throw SoundstageError(.released, "the device is closed") }
+            let newHandle = try open(self)
+            let (attributes, records, scenes) = state.withLock { state in
+                (Self.attributes(kind: kind, sampleRate: sampleRate, layout: layout, hrtf: hrtfRequested,
+                                 hrtfID: state.hrtfID, budget: state.largestBudget),
+                 state.buffers, state.scenes.compactMap(\.scene))
+            }
+            guard let newResource = alcCreateContext(newHandle.raw, attributes) else {
+                let error = alcGetError(newHandle.raw)
+                alcCloseDevice(newHandle.raw)
+                throw SoundstageError(.openAL, "cannot create a context on the new device",
+                                      cause: .openAL(function: "alcCreateContext", error: error, name: OpenAL.alcErrorName(error)))
+            }
+            let staging = ContextHandle(raw: newResource)
+            // 1. The buffers, uploaded again from their samples.
+            var uploaded: [ObjectIdentifier: ALuint] = [:]
+            for (key, record) in records {
+                guard let buffer = record.buffer else { continue }
+                do throws(SoundstageError) {
+                    uploaded[key] = try Buffer.upload(buffer.audio, name: buffer.name, into: staging)
+                } catch {
+                    for (_, id) in uploaded { Buffer.delete(id, in: staging) }
+                    staging.withLock { $0.destroy() }
+                    alcCloseDevice(newHandle.raw)
+                    throw error
+                }
+            }
+            for (key, id) in uploaded { records[key]?.buffer?.replaceID(id) }
+            // 2. The scenes, with their listeners and sources (which bind the new buffer names).
+            for scene in scenes { try scene.migrate(to: newHandle.raw, attributes: attributes) }
+            // 3. The old buffers, the old resource context and the old device go.
+            for (_, record) in records { Buffer.delete(record.id, in: resourceContext) }
+            state.withLock { state in
+                for (key, id) in uploaded { state.buffers[key]?.id = id }
+            }
+            let old = handle
+            resourceContext.withLock { $0.rebind(to: newResource) }
+            handleBox.withLockedValue { $0 = newHandle }
+            alcCloseDevice(old.raw)
+        }
+    }
+
+    /// Opens an output `ALCdevice` (nil: the default one).
+    static func openOutputHandle(_ name: String?) throws(SoundstageError) -> DeviceHandle {
+        guard let raw = alcOpenDevice(name) else {
+            throw SoundstageError(.noOutputDevice, "cannot open \(name.map { "the output device '\($0)'" } ?? "the default output device")")
+        }
+        return DeviceHandle(raw: raw)
+    }
+
+    /// Opens a new loopback `ALCdevice` (its format is set by the context attributes).
+    static func openLoopbackHandle() throws(SoundstageError) -> DeviceHandle {
+        guard let raw = alcLoopbackOpenDeviceSOFT(nil) else {
+            throw SoundstageError(.extensionMissing, "ALC_SOFT_loopback is not available")
+        }
+        return DeviceHandle(raw: raw)
+    }
+}
