@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
-import Soundstage
+@testable import Soundstage
 
 /// Records a session's events.
 final class EventLog: Sendable {
@@ -203,11 +203,20 @@ final class SessionRig {
         #expect(second == SessionEvent(kind: .interruptionEnded(shouldResume: true), time: 3))
     }
 
-    /// 1000 random begin/end/activate/deactivate events (and game plays/stops) across three
-    /// sessions: nothing plays while its session does not sound, nothing resumes that was not
-    /// playing, OpenAL objects stay bounded.
+    /// 1000 random begin/end/activate/deactivate/route events (and game plays, pauses, stops)
+    /// across three sessions: nothing plays while its session does not sound, nothing resumes
+    /// that was not playing, OpenAL objects stay bounded.
     @Test func randomizedEventsKeepTheInvariants() throws {
         let rig = try SessionRig()
+        let connected = Mutex(true)
+        rig.device.route.withLockedValue { route in
+            route.hooks.isConnected = { _ in connected.withLock { $0 } }
+            route.hooks.openReplacement = { _ throws(SoundstageError) in
+                guard connected.withLock({ $0 }) else { throw SoundstageError(.noOutputDevice, "unplugged") }
+                return try Device.openLoopbackHandle()
+            }
+            route.hooks.clock = { [clock = rig.clock] in clock.now }
+        }
         let categories: [SessionCategory] = [.ambient, .soloAmbient, .playAndRecord]
         var sessions: [(AudioSession, Scene, [Source])] = []
         for (index, category) in categories.enumerated() {
@@ -225,7 +234,12 @@ final class SessionRig {
             // What was playing before this event, per source.
             let before = Dictionary(uniqueKeysWithValues: sessions.flatMap(\.2).map { (ObjectIdentifier($0), $0.playbackState) })
             let target = sources[Int.random(in: 0..<3, using: &seeded)]
-            switch Int.random(in: 0..<7, using: &seeded) {
+            rig.clock.advance(0.05)
+            switch Int.random(in: 0..<8, using: &seeded) {
+            case 7:
+                // A route event: the output goes away, or comes back (then the engine migrates).
+                connected.withLock { $0.toggle() }
+                _ = try rig.render(0.01)
             case 0: try? session.setActive(true)
             case 1: try? session.setActive(false, notifyOthersOnDeactivation: Bool.random(using: &seeded))
             case 2: session.beginInterruption()
@@ -254,6 +268,7 @@ final class SessionRig {
                 #expect(scene.activeSourceCount <= 3)
             }
             #expect(rig.device.liveObjects.sources <= 12)
+            #expect(rig.device.liveObjects.contexts == 4)
         }
     }
 
