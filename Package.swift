@@ -71,6 +71,7 @@ let package = Package(
         .executableTarget(name: "walk-past", dependencies: ["ExampleSupport", "Soundstage"], path: "Examples/WalkPast", swiftSettings: strict),
         .executableTarget(name: "car-pass", dependencies: ["ExampleSupport", "Soundstage"], path: "Examples/CarPass", swiftSettings: strict),
         .executableTarget(name: "two-scenes", dependencies: ["ExampleSupport", "Soundstage"], path: "Examples/TwoScenes", swiftSettings: strict),
+        .executableTarget(name: "interruptions", dependencies: ["ExampleSupport", "Soundstage"], path: "Examples/Interruptions", swiftSettings: strict),
         .testTarget(
             name: "SoundFileTests",
             dependencies: ["SoundFile"],
