@@ -5,9 +5,10 @@ import Glibc
 
 /// Writes interleaved float audio to a file in an ``OutputFormat``.
 ///
-/// The file is written under a temporary name next to `path` and renamed into place by
+/// A regular file is written under a temporary name next to `path` and renamed into place by
 /// ``finish()``, so a failed or abandoned write never leaves a half-written file at `path`
-/// (nor clobbers what was there).
+/// (nor clobbers what was there). A symbolic link is followed (its target is replaced, the link
+/// stays). A special file — `/dev/null`, a FIFO — is written directly and never replaced.
 public final class SoundFileWriter {
     /// The final path.
     public let path: String
@@ -20,7 +21,10 @@ public final class SoundFileWriter {
     /// Frames written so far.
     public private(set) var framesWritten: Int64 = 0
 
+    /// Where the bytes go: a temporary file next to the target, or the special file itself.
     private let temporaryPath: String
+    /// The file renamed into place by finish(); nil when writing a special file directly.
+    private let finalPath: String?
     private var sndfile: OpaquePointer?
     private var ima4: (fd: Int32, states: [IMA4.ChannelState], pending: [Float])?
     private var finished = false
@@ -41,7 +45,18 @@ public final class SoundFileWriter {
         self.format = format
         self.sampleRate = sampleRate
         self.channels = channels
-        self.temporaryPath = path + ".part-\(getpid())"
+        var existing = stat()
+        let resolved = realpath(path, nil).map { pointer -> String in
+            defer { free(pointer) }
+            return String(cString: pointer)
+        } ?? path
+        if stat(resolved, &existing) == 0, (existing.st_mode & S_IFMT) != S_IFREG, (existing.st_mode & S_IFMT) != S_IFDIR {
+            self.temporaryPath = resolved          // /dev/null, a FIFO: write it, never replace it
+            self.finalPath = nil
+        } else {
+            self.temporaryPath = resolved + ".part-\(getpid())"
+            self.finalPath = resolved
+        }
 
         if format == .cafIMA4 {
             let fd = try Self.create(temporaryPath, reportAs: path)
@@ -65,7 +80,7 @@ public final class SoundFileWriter {
         guard let handle = sf_open_fd(fd, Int32(SFM_WRITE), &info, 1) else {
             let cause = SoundstageError.Cause.libsndfile(code: Int(sf_error(nil)), message: String(cString: sf_strerror(nil)))
             close(fd)
-            unlink(temporaryPath)
+            removeTemporary()
             throw SoundstageError(.unsupportedFormat, "cannot write \(format.name)", subject: path, cause: cause)
         }
         sndfile = handle
@@ -124,7 +139,7 @@ public final class SoundFileWriter {
             let result = sf_close(handle)
             sndfile = nil
             guard result == 0 else {
-                unlink(temporaryPath)
+                removeTemporary()
                 throw SoundstageError(.io, "closing the file failed", subject: path,
                                       cause: .libsndfile(code: Int(result), message: String(cString: sf_error_number(result))))
             }
@@ -156,9 +171,10 @@ public final class SoundFileWriter {
                 throw error
             }
         }
-        guard rename(temporaryPath, path) == 0 else {
+        guard let finalPath else { return }
+        guard rename(temporaryPath, finalPath) == 0 else {
             let error = SoundstageError.posix("rename", errno: errno, path: path, action: "write")
-            unlink(temporaryPath)
+            removeTemporary()
             throw error
         }
     }
@@ -173,7 +189,7 @@ public final class SoundFileWriter {
     private func abandon() {
         if let handle = sndfile { sf_close(handle); sndfile = nil }
         if let state = ima4 { close(state.fd); ima4 = nil }
-        unlink(temporaryPath)
+        removeTemporary()
     }
 
     private func writeRaw(_ bytes: [UInt8]) throws {
@@ -189,9 +205,17 @@ public final class SoundFileWriter {
         }
     }
 
+    /// Deletes the temporary file (never a special file written directly).
+    private func removeTemporary() {
+        if finalPath != nil { unlink(temporaryPath) }
+    }
+
     private static func create(_ temporary: String, reportAs path: String) throws -> Int32 {
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        // O_NONBLOCK so a FIFO without a reader fails at once (ENXIO) instead of hanging;
+        // cleared right after, so writes block normally.
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NONBLOCK, 0o644)
         guard fd >= 0 else { throw SoundstageError.posix("open", errno: errno, path: path, action: "create") }
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
         return fd
     }
 }

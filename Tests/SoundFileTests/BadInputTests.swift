@@ -127,6 +127,29 @@ import Testing
         #expect(error?.code == .tooLarge)
     }
 
+    @Test func specialFilesAreWrittenNeverReplaced() throws {
+        let dir = try Fixtures.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // /dev/null stays a character device.
+        try SoundFileWriter.write(Fixtures.stereo, to: "/dev/null", format: .wavPCM16)
+        var info = stat()
+        #expect(stat("/dev/null", &info) == 0 && (info.st_mode & S_IFMT) == S_IFCHR)
+        // A FIFO without a reader: a clear error at once, and the FIFO is still there.
+        let fifo = dir.appendingPathComponent("pipe.wav").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let error = #expect(throws: SoundstageError.self) { try SoundFileWriter.write(Fixtures.stereo, to: fifo, format: .wavPCM16) }
+        #expect(error?.code == .io)
+        #expect(stat(fifo, &info) == 0 && (info.st_mode & S_IFMT) == S_IFIFO)
+        // A symbolic link is followed: its target is replaced, the link stays.
+        let target = dir.appendingPathComponent("target.wav").path, link = dir.appendingPathComponent("link.wav").path
+        try SoundFileWriter.write(Fixtures.stereo.slice(frames: 0..<10), to: target, format: .wavPCM16)
+        #expect(symlink(target, link) == 0)
+        try SoundFileWriter.write(Fixtures.stereo, to: link, format: .wavPCM16)
+        #expect(lstat(link, &info) == 0 && (info.st_mode & S_IFMT) == S_IFLNK)
+        #expect(try SoundFile(path: target).format.frames == 24_000)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() == ["link.wav", "pipe.wav", "target.wav"])
+    }
+
     @Test func aFailedWriteLeavesNothingBehind() throws {
         let dir = try Fixtures.directory()
         defer { try? FileManager.default.removeItem(at: dir) }
