@@ -58,17 +58,21 @@ extension Device {
     /// Why the last attempt to open a replacement output failed, while one is awaited.
     public var lastRecoveryError: SoundstageError? { route.withLockedValue { $0.lastRecoveryError } }
 
-    /// Moves everything to another output device (nil: the default one) and posts
-    /// `RouteChange(.override)`. Every scene, buffer and source is rebuilt there with its
-    /// properties and offsets.
-    /// - Throws: `.invalidArgument` on a loopback device; `.noOutputDevice` when it cannot be opened
-    ///   (nothing changes then).
-    public func switchOutput(to name: String?) throws {
+    /// Moves everything to another output device (nil: the default one) and posts a
+    /// `RouteChange` with `reason` (`.override` when the game asks, `.categoryChange` when a
+    /// category change calls for another output). Every scene, buffer and source is rebuilt there
+    /// with its properties and offsets.
+    /// - Throws: `.invalidArgument` on a loopback device or for a reason that is not a request;
+    ///   `.noOutputDevice` when it cannot be opened (nothing changes then).
+    public func switchOutput(to name: String?, reason: RouteChange.Reason = .override) throws {
         guard kind == .output else {
             throw SoundstageError(.invalidArgument, "a loopback device has no output to switch")
         }
+        guard reason == .override || reason == .categoryChange else {
+            throw SoundstageError(.invalidArgument, "switchOutput posts .override or .categoryChange, not .\(reason.rawValue)")
+        }
         try migrate { _ throws(SoundstageError) in try Device.openOutputHandle(name) }
-        post(.override)
+        post(reason)
     }
 
     /// Watches the route: called by the update thread (real outputs) and after each render
