@@ -26,6 +26,8 @@ extension Device {
         var lastRecoveryError: SoundstageError?
         var observers: [Int: @Sendable (RouteChange) -> Void] = [:]
         var nextObserver = 0
+        /// Whether the current ALCdevice has ALC_EXT_disconnect (looked up once per device).
+        var canReportDisconnect: Bool?
     }
 
     /// Calls `handler` with every route change, outside Soundstage's locks. Returns a token for
@@ -82,6 +84,8 @@ extension Device {
     func checkRoute() {
         guard !isClosed else { return }
         let (hooks, wasDisconnected) = route.withLockedValue { ($0.hooks, $0.disconnected) }
+        // Loopback devices without injected hooks are never disconnected: skip the probe.
+        if kind == .loopback && hooks.isConnected == nil && !wasDisconnected { return }
         let now = hooks.clock()
         if !wasDisconnected {
             let connected = hooks.isConnected.map { $0(self) } ?? defaultIsConnected()
@@ -115,7 +119,14 @@ extension Device {
     }
 
     private func defaultIsConnected() -> Bool {
-        guard alcIsExtensionPresent(handle.raw, "ALC_EXT_disconnect") != 0 else { return true }
+        let device = handle.raw
+        let supported = route.withLockedValue { route -> Bool in
+            if let known = route.canReportDisconnect { return known }
+            let present = alcIsExtensionPresent(device, "ALC_EXT_disconnect") != 0
+            route.canReportDisconnect = present
+            return present
+        }
+        guard supported else { return true }
         var connected: ALCint = 1
         alcGetIntegerv(handle.raw, ALC_CONNECTED, 1, &connected)
         return connected != 0
@@ -168,6 +179,7 @@ extension Device {
             let old = handle
             resourceContext.withLock { $0.rebind(to: newResource) }
             handleBox.withLockedValue { $0 = newHandle }
+            route.withLockedValue { $0.canReportDisconnect = nil }
             alcCloseDevice(old.raw)
         }
     }

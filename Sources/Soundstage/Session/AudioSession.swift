@@ -12,12 +12,13 @@ public final class AudioSession: Sendable {
     public var category: SessionCategory { center.snapshot(of: self)?.category ?? .soloAmbient }
     /// The session's options.
     public var options: SessionOptions { center.snapshot(of: self)?.options ?? [] }
-    /// Whether the session is active (it may still be interrupted).
-    public var isActive: Bool { center.snapshot(of: self)?.active ?? false }
+    /// Whether the session is active. An interruption makes it inactive; it reactivates by
+    /// itself when the interruption ends.
+    public var isActive: Bool { center.snapshot(of: self).map { $0.active && $0.interruption == nil } ?? false }
     /// Whether an interruption is in progress.
     public var isInterrupted: Bool { center.snapshot(of: self)?.interruption != nil }
-    /// Whether the session's scenes may sound now: active and not interrupted.
-    public var isSounding: Bool { isActive && !isInterrupted }
+    /// Whether the session's scenes may sound now (active, so not interrupted).
+    public var isSounding: Bool { isActive }
     /// Whether another session's `duckOthers` lowers this one now.
     public var isDucked: Bool { center.snapshot(of: self)?.ducked ?? false }
 
