@@ -53,7 +53,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "soundstage-bench",
-            dependencies: ["Soundstage", "COpenAL"],
+            dependencies: ["Soundstage", "COpenAL", "TestSupport"],
             swiftSettings: strict
         ),
         .executableTarget(
@@ -72,19 +72,25 @@ let package = Package(
         .executableTarget(name: "car-pass", dependencies: ["ExampleSupport", "Soundstage"], path: "Examples/CarPass", swiftSettings: strict),
         .executableTarget(name: "two-scenes", dependencies: ["ExampleSupport", "Soundstage"], path: "Examples/TwoScenes", swiftSettings: strict),
         .executableTarget(name: "interruptions", dependencies: ["ExampleSupport", "Soundstage"], path: "Examples/Interruptions", swiftSettings: strict),
+        .target(
+            name: "TestSupport",
+            dependencies: ["SoundFile"],
+            path: "Tests/TestSupport",
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "SoundFileTests",
-            dependencies: ["SoundFile"],
+            dependencies: ["SoundFile", "TestSupport"],
             swiftSettings: strict
         ),
         .testTarget(
             name: "SoundstageTests",
-            dependencies: ["Soundstage", "COpenAL"],
+            dependencies: ["Soundstage", "COpenAL", "TestSupport"],
             swiftSettings: strict
         ),
         .testTarget(
             name: "CLITests",
-            dependencies: ["SoundFile"],
+            dependencies: ["SoundFile", "TestSupport"],
             swiftSettings: strict
         ),
     ]

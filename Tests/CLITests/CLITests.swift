@@ -1,6 +1,7 @@
 import Foundation
 import SoundFile
 import Testing
+import TestSupport
 
 /// The `soundstage` binary, run as a user would.
 @Suite struct CLITests {
@@ -203,9 +204,7 @@ import Testing
 }
 
 /// Root-mean-square level of samples.
-func rms(_ samples: [Float]) -> Double {
-    (samples.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(max(1, samples.count))).squareRoot()
-}
+func rms(_ samples: [Float]) -> Double { Signals.rms(samples) }
 
 /// `soundstage sound play` and `sound list`.
 @Suite struct SoundCommandTests {

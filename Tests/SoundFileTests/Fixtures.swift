@@ -1,5 +1,6 @@
 import Foundation
 import SoundFile
+import TestSupport
 
 /// Test signals and a scratch directory.
 enum Fixtures {
@@ -20,17 +21,8 @@ enum Fixtures {
         return url
     }
 
-    static func rms(_ samples: [Float]) -> Double {
-        (samples.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(max(samples.count, 1))).squareRoot()
-    }
+    static func rms(_ samples: [Float]) -> Double { Signals.rms(samples) }
 
     /// Frequency from upward zero crossings.
-    static func frequency(_ samples: [Float], rate: Int) -> Double {
-        var crossings: [Double] = []
-        for i in 1..<samples.count where samples[i - 1] < 0 && samples[i] >= 0 {
-            crossings.append(Double(i - 1) + Double(-samples[i - 1]) / Double(samples[i] - samples[i - 1]))
-        }
-        guard crossings.count >= 2 else { return 0 }
-        return Double(crossings.count - 1) * Double(rate) / (crossings.last! - crossings.first!)
-    }
+    static func frequency(_ samples: [Float], rate: Int) -> Double { Signals.frequency(samples, rate: rate) }
 }

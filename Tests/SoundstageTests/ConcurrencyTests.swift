@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Soundstage
+import TestSupport
 
 /// The public API used from many threads at once: no crash, no race (run under
 /// `swift test --sanitize=thread`), nothing leaked.

@@ -1,5 +1,6 @@
 import Testing
 import Soundstage
+import TestSupport
 
 /// Loopback layouts, HRTF and device information.
 @Suite struct DeviceTests {

@@ -1,6 +1,7 @@
 import COpenAL
 import Testing
 import Soundstage
+import TestSupport
 
 /// OpenAL objects are freed exactly once, whatever order things are released in.
 @Suite struct LifetimeTests {

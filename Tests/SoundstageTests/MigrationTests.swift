@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import Soundstage
+import TestSupport
 
 /// Moving everything to another device: the audio lines up, every property is restored,
 /// nothing leaks; a vanished output is detected and recovered, with retries.

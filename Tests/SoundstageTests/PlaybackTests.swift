@@ -1,6 +1,7 @@
 import Synchronization
 import Testing
 import Soundstage
+import TestSupport
 
 /// Gain, pitch, looping, stop, pause, seek and completion, heard in the mix.
 @Suite struct PlaybackTests {

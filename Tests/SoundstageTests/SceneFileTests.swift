@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Soundstage
+import TestSupport
 
 /// Scene files: every example loads and renders deterministically; the motion is heard;
 /// malformed files are refused with the file, the JSON path and what was expected.

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import Soundstage
+import TestSupport
 
 /// Records a session's events.
 final class EventLog: Sendable {
@@ -227,7 +228,7 @@ final class SessionRig {
             let sources = (0..<3).map { _ in let s = scene.makeSource(buffer: buffer); s.isLooping = true; return s }
             sessions.append((session, scene, sources))
         }
-        var seeded = Seeded(seed: 20261122)
+        var seeded = SplitMix64(seed: 20261122)
         var pausedByGame: Set<ObjectIdentifier> = []   // must never be resumed by the engine
         for step in 0..<1_000 {
             let (session, _, sources) = sessions[Int.random(in: 0..<3, using: &seeded)]
@@ -277,18 +278,5 @@ final class SessionRig {
         defer { try? FileManager.default.removeItem(atPath: path) }
         try SoundFileWriter.write(audio, to: path, format: .wavPCM16)
         return try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
-    }
-}
-
-/// A small deterministic generator.
-struct Seeded: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,5 +1,6 @@
 import Testing
 import Soundstage
+import TestSupport
 
 /// Panning, distance models, Doppler, cones: measured on the rendered mix.
 @Suite struct SpatialTests {

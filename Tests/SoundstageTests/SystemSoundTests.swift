@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 import Soundstage
+import TestSupport
 
 /// A clock tests move by hand.
 final class ManualClock: Sendable {
