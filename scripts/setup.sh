@@ -4,7 +4,7 @@
 # Needs a Swift 6.2+ toolchain on PATH (https://www.swift.org/install/linux/).
 set -euo pipefail
 
-packages=(libopenal-dev libsndfile1-dev libopenal-data pkg-config)
+packages=(libopenal-dev libsndfile1-dev libopenal-data sound-theme-freedesktop pkg-config)
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

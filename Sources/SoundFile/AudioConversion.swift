@@ -13,13 +13,14 @@ extension AudioBuffer {
         let cutoff = min(1.0, ratio) * 0.97
         let halfWidth = 32.0 / cutoff
         var out = [Float](repeating: 0, count: outFrames * channels)
+        var acc = [Double](repeating: 0, count: channels)
         samples.withUnsafeBufferPointer { input in
             for n in 0..<outFrames {
                 let center = Double(n) / ratio
                 let first = max(0, Int((center - halfWidth).rounded(.up)))
                 let last = min(frames - 1, Int((center + halfWidth).rounded(.down)))
                 guard first <= last else { continue }
-                var acc = [Double](repeating: 0, count: channels)
+                for c in 0..<channels { acc[c] = 0 }
                 for k in first...last {
                     let x = Double(k) - center
                     let t = x * cutoff

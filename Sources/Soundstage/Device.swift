@@ -145,11 +145,8 @@ public final class Device: Sendable {
         guard let raw = alcLoopbackOpenDeviceSOFT(nil) else {
             throw SoundstageError(.extensionMissing, "ALC_SOFT_loopback is not available")
         }
-        var attributes: [ALCint] = [ALC_FORMAT_CHANNELS_SOFT, layout.alcValue, ALC_FORMAT_TYPE_SOFT, ALC_FLOAT_SOFT,
-                                    ALC_FREQUENCY, ALCint(sampleRate), 0]
         guard alcIsRenderFormatSupportedSOFT(raw, ALCsizei(sampleRate), layout.alcValue, ALC_FLOAT_SOFT) != 0 else {
             alcCloseDevice(raw)
-            _ = attributes.removeLast()
             throw SoundstageError(.invalidArgument, "the loopback device cannot render \(layout.rawValue) at \(sampleRate) Hz")
         }
         var hrtfID: Int?
@@ -190,11 +187,11 @@ public final class Device: Sendable {
         guard sourceBudget >= 1, sourceBudget <= 65_536 else {
             throw SoundstageError(.invalidArgument, "source budget \(sourceBudget) is outside 1...65536")
         }
-        let (attributes, _) = try state.withLock { state throws(SoundstageError) -> ([ALCint], Int) in
+        let attributes = try state.withLock { state throws(SoundstageError) -> [ALCint] in
             guard !state.closed else { throw SoundstageError(.released, "the device is closed") }
             state.largestBudget = max(state.largestBudget, sourceBudget)
-            return (Self.attributes(kind: kind, sampleRate: sampleRate, layout: layout, hrtf: hrtfRequested,
-                                    hrtfID: state.hrtfID, budget: state.largestBudget), state.largestBudget)
+            return Self.attributes(kind: kind, sampleRate: sampleRate, layout: layout, hrtf: hrtfRequested,
+                                   hrtfID: state.hrtfID, budget: state.largestBudget)
         }
         guard let raw = alcCreateContext(handle.raw, attributes) else {
             let error = alcGetError(handle.raw)
@@ -239,12 +236,13 @@ public final class Device: Sendable {
 
     /// Empties the file cache of ``buffer(file:)``; buffers still used elsewhere stay alive.
     public func evictCachedBuffers() {
+        // Take the buffers out under the lock; the last references (and so their deinit, which
+        // takes this lock) go when `evicted` leaves scope, after the lock is released.
         let evicted = state.withLock { state in
-            let values = Array(state.cache.values)
-            state.cache.removeAll()
-            return values
+            defer { state.cache.removeAll() }
+            return Array(state.cache.values)
         }
-        _ = evicted // released here, outside the lock
+        withExtendedLifetime(evicted) {}
     }
 
     /// Number of files in the buffer cache.
@@ -334,6 +332,7 @@ public final class Device: Sendable {
     /// Closes every scene, frees every buffer and closes the OpenAL device. Idempotent.
     /// Objects still referenced afterwards report `.released` errors.
     public func close() {
+        // The cache's buffers are taken out too, so their deinit runs after the lock is released.
         let taken = state.withLock { state -> (scenes: [Scene], buffers: [ALuint], cache: [String: Buffer])? in
             guard !state.closed else { return nil }
             state.closed = true
@@ -361,7 +360,7 @@ public final class Device: Sendable {
             alcCloseDevice(handle.raw)
             LiveObjects.devices.subtract(1, ordering: .relaxed)
         }
-        _ = taken.cache
+        withExtendedLifetime(taken.cache) {}
     }
 
     /// Pauses or resumes a real output's mixing (ALC_SOFT_pause_device); used by the session

@@ -1,4 +1,7 @@
 import COpenAL
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// How a source's gain falls with distance (`alDistanceModel`). The clamped variants keep the
 /// distance within [reference distance, max distance] first.
@@ -55,7 +58,3 @@ public enum DistanceModel: String, Sendable, Codable, CaseIterable {
         }
     }
 }
-
-#if canImport(Glibc)
-import Glibc
-#endif

@@ -34,9 +34,7 @@ struct InfoCommand: ParsableCommand {
                 report.defaultOutputError = error.message
             }
             if json {
-                let encoder = JSONEncoder()
-                encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-                print(String(decoding: try encoder.encode(report), as: UTF8.self))
+                try Terminal.printJSON(report)
             } else {
                 printText(report)
             }

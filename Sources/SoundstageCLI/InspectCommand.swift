@@ -37,9 +37,7 @@ struct InspectCommand: ParsableCommand {
                                 sampleRate: format.sampleRate, channels: format.channels, frames: format.frames,
                                 duration: format.duration, spatialized: format.channels == 1)
             if json {
-                let encoder = JSONEncoder()
-                encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-                print(String(decoding: try encoder.encode(report), as: UTF8.self))
+                try Terminal.printJSON(report)
             } else {
                 print("File:        \(file)")
                 print("Container:   \(format.container.rawValue)")

@@ -76,14 +76,14 @@ struct Playback {
                 while source.playbackState == .playing { usleep(10_000) }
                 return
             } catch let error as SoundstageError where error.code == .noOutputDevice {
-                Terminal.note("no audio output device could be opened; rendering to \(output) instead")
+                Terminal.renderingInstead(to: output)
             }
         }
         let device = try Device.loopback()
         defer { device.close() }
         _ = try start(on: device)
         try device.render(seconds: seconds + 0.05, to: output, format: .wavPCM16)
-        Terminal.note("rendered \(String(format: "%.2f", seconds)) s to \(output)")
+        Terminal.say("rendered \(String(format: "%.2f", seconds)) s to \(output)")
     }
 
     private func start(on device: Device) throws -> Source {

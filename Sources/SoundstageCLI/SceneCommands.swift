@@ -30,13 +30,13 @@ struct RunCommand: ParsableCommand {
                 return
             } catch let error as SoundstageError where error.code == .noOutputDevice {
                 let path = output ?? Playback.defaultOutput(for: scene)
-                Terminal.note("no audio output device could be opened; rendering to \(path) instead")
+                Terminal.renderingInstead(to: path)
                 let device = try Device.loopback()
                 defer { device.close() }
                 let runner = try SceneRunner(description, device: device)
                 defer { runner.close() }
                 try runner.render(to: path, format: .wavPCM16, progress: ProgressBar.forTerminal())
-                Terminal.note("rendered \(description.duration) s to \(path)")
+                Terminal.say("rendered \(description.duration) s to \(path)")
             }
         }
     }

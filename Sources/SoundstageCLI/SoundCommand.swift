@@ -72,11 +72,11 @@ struct SoundPlayCommand: ParsableCommand {
                 return
             }
             let path = output ?? "\(name)-render.wav"
-            Terminal.note("no audio output device could be opened; rendering to \(path) instead")
+            Terminal.renderingInstead(to: path)
             let writer = try SoundFileWriter(path: path, format: .wavPCM16, sampleRate: device.sampleRate, channels: 2)
             repeat { try writer.write(try device.render(frames: device.updateFrames)) } while registry.playingCount > 0
             try writer.finish()
-            Terminal.note("rendered \(String(format: "%.2f", Double(writer.framesWritten) / Double(device.sampleRate))) s to \(path)")
+            Terminal.say("rendered \(String(format: "%.2f", Double(writer.framesWritten) / Double(device.sampleRate))) s to \(path)")
         }
     }
 }

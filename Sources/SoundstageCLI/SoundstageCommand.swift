@@ -21,7 +21,7 @@ func reportingErrors(_ body: () throws -> Void) throws {
     do {
         try body()
     } catch let error as SoundstageError {
-        Terminal.error("\(error)")
+        Terminal.say("\(error)")
         throw ExitCode.failure
     }
 }

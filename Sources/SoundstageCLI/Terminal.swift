@@ -1,14 +1,24 @@
+import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// Writing to stderr the way Unix tools do: `soundstage: MESSAGE`, one line each.
 enum Terminal {
-    /// Prints `soundstage: MESSAGE` on stderr.
-    static func error(_ message: String) { writeLine("soundstage: \(message)") }
+    /// Prints `soundstage: MESSAGE` on stderr: errors and notes alike (stdout stays parseable).
+    static func say(_ message: String) { writeLine("soundstage: \(message)") }
 
-    /// Prints a note on stderr (kept off stdout so output stays parseable).
-    static func note(_ message: String) { writeLine("soundstage: \(message)") }
+    /// The one line every command prints when it falls back to rendering.
+    static func renderingInstead(to path: String) {
+        say("no audio output device could be opened; rendering to \(path) instead")
+    }
+
+    /// Prints `value` as pretty, key-sorted JSON on stdout.
+    static func printJSON(_ value: some Encodable) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        print(String(decoding: try encoder.encode(value), as: UTF8.self))
+    }
 
     /// Whether stderr is a terminal (for progress bars).
     static var stderrIsTerminal: Bool { isatty(STDERR_FILENO) != 0 }

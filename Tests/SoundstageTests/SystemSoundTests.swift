@@ -314,11 +314,11 @@ final class SoundRig {
         #expect(error?.code == .notFound)
     }
 
-    @Test func everyFreedesktopStereoSoundRegistersAndPlays() throws {
-        let directory = "/usr/share/sounds/freedesktop/stereo"
-        guard let files = try? FileManager.default.contentsOfDirectory(atPath: directory), !files.isEmpty else {
-            return   // sound-theme-freedesktop is not installed here
-        }
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/usr/share/sounds/freedesktop/stereo"),
+                   "needs sound-theme-freedesktop (scripts/setup.sh installs it)"))
+    func everyFreedesktopStereoSoundRegistersAndPlays() throws {
+        let files = try FileManager.default.contentsOfDirectory(atPath: "/usr/share/sounds/freedesktop/stereo")
+        #expect(files.count >= 30)
         let rig = try SoundRig(maxConcurrent: 4)
         for file in files.sorted() {
             let event = String(file.prefix { $0 != "." })

@@ -130,12 +130,12 @@ public final class AudioSessionCenter: Sendable {
         run { state, events in
             guard var me = state.sessions[id] else { return }
             if active {
-                if let blocker = state.order.first(where: { other in
+                // Only voice chat holds the output against later sessions (like a phone call).
+                let blocked = me.category != .playAndRecord && state.order.contains { other in
                     guard other != id, let o = state.sessions[other], o.active, o.interruption == nil else { return false }
-                    // Only voice chat holds the output against later sessions (like a phone call).
-                    return o.category == .playAndRecord && !o.mixes && me.category != .playAndRecord
-                }) {
-                    _ = blocker // the first session that holds the output
+                    return o.category == .playAndRecord && !o.mixes
+                }
+                if blocked {
                     failure = SoundstageError(.sessionUnavailable,
                                               "a playAndRecord session (voice chat) holds the output; try again when it ends")
                     return
