@@ -119,7 +119,17 @@ public final class SceneRunner {
             if t >= description.duration { break }
             usleep(10_000)
         }
+        stop()
+    }
+
+    /// Stops every source and rewinds to scene time 0: the next ``advance(to:)`` plays the scene
+    /// again from its start.
+    public func stop() {
         for source in sources.values { source.stop() }
+        started.removeAll()
+        stopped.removeAll()
+        time = 0
+        apply(at: 0)
     }
 
     /// Stops every source and closes the scenes (the device stays open).

@@ -175,3 +175,13 @@ struct ALCalls: ~Copyable {
                                cause: .openAL(function: "\(function)", error: error, name: OpenAL.alErrorName(error)))
     }
 }
+
+extension Soundstage {
+    /// Clears the OpenAL context Soundstage left current on the calling thread
+    /// (`alcSetThreadContext(NULL)`). Call it on a thread that used Soundstage before the thread
+    /// ends (a thread pool's, an event loop's): OpenAL Soft otherwise warns that a context was
+    /// current for a thread being destroyed and keeps that context's memory until then.
+    public static func detachCurrentThread() {
+        if alcGetThreadContext() != nil { _ = alcSetThreadContext(nil) }
+    }
+}

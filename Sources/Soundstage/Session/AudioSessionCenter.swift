@@ -100,6 +100,21 @@ public final class AudioSessionCenter: Sendable {
         return session
     }
 
+    /// Ends a session for good: deactivates it (ending the interruptions it caused, with
+    /// `shouldResume` true), forgets its scenes, registries and observers. The daemon does this
+    /// when a client disconnects. Using the session afterwards does nothing.
+    public func removeSession(_ session: AudioSession) {
+        try? setActive(false, notifyOthers: true, session: session)
+        run { state, _ in
+            let id = ObjectIdentifier(session)
+            state.sessions.removeValue(forKey: id)
+            state.order.removeAll { $0 == id }
+        }
+    }
+
+    /// How many sessions exist.
+    public var sessionCount: Int { state.withLockedValue { $0.order.count } }
+
     /// Whether the center has paused the (real) output because no session may sound.
     public var isDevicePaused: Bool { state.withLockedValue { $0.devicePaused } }
 
