@@ -13,6 +13,8 @@ let package = Package(
     products: [
         .library(name: "Soundstage", targets: ["Soundstage"]),
         .library(name: "SoundFile", targets: ["SoundFile"]),
+        .library(name: "SoundstageServer", targets: ["SoundstageServer"]),
+        .library(name: "SoundstageClient", targets: ["SoundstageClient"]),
         .executable(name: "soundstage", targets: ["SoundstageCLI"]),
     ],
     dependencies: [
@@ -36,9 +38,38 @@ let package = Package(
             swiftSettings: strict
         ),
         .target(
+            name: "SoundstageJSON",
+            swiftSettings: strict
+        ),
+        .target(
+            name: "SoundstageProtocol",
+            dependencies: ["SoundstageJSON", .product(name: "NIOCore", package: "swift-nio")],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "SoundstageServer",
+            dependencies: [
+                "Soundstage", "SoundstageProtocol",
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "SoundstageClient",
+            dependencies: [
+                "SoundstageProtocol",
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            swiftSettings: strict
+        ),
+        .target(
             name: "Soundstage",
             dependencies: [
-                "COpenAL", "SoundFile",
+                "COpenAL", "SoundFile", "SoundstageJSON",
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ],
             swiftSettings: strict
@@ -46,14 +77,14 @@ let package = Package(
         .executableTarget(
             name: "SoundstageCLI",
             dependencies: [
-                "Soundstage",
+                "Soundstage", "SoundstageServer", "SoundstageClient", "SoundstageProtocol",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
         ),
         .executableTarget(
             name: "soundstage-bench",
-            dependencies: ["Soundstage", "COpenAL", "TestSupport"],
+            dependencies: ["Soundstage", "COpenAL", "TestSupport", "SoundstageServer", "SoundstageClient"],
             swiftSettings: strict
         ),
         .executableTarget(
@@ -86,6 +117,11 @@ let package = Package(
         .testTarget(
             name: "SoundstageTests",
             dependencies: ["Soundstage", "COpenAL", "TestSupport"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "ServerTests",
+            dependencies: ["Soundstage", "SoundstageServer", "SoundstageClient", "SoundstageProtocol", "TestSupport"],
             swiftSettings: strict
         ),
         .testTarget(

@@ -1,0 +1,134 @@
+import Foundation
+@_exported import SoundstageJSON
+
+/// Constants of the daemon's protocol: newline-delimited JSON over a Unix domain socket
+/// (see docs/protocol.md).
+public enum ServerProtocol {
+    /// The protocol version this build speaks; requests may name it in `version`.
+    public static let version = 1
+    /// The longest request line the daemon reads (64 KiB, newline excluded).
+    public static let maxLineBytes = 65_536
+    /// The environment variable that names the socket for clients and the daemon.
+    public static let socketEnvironmentVariable = "SOUNDSTAGE_SOCKET"
+
+    /// Where the daemon listens by default: `$SOUNDSTAGE_SOCKET`, else
+    /// `$XDG_RUNTIME_DIR/soundstage/socket`, else `/tmp/soundstage-UID/socket`.
+    public static func defaultSocketPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        if let path = environment[socketEnvironmentVariable], !path.isEmpty { return path }
+        if let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") {
+            return runtime + "/soundstage/socket"
+        }
+        return "/tmp/soundstage-\(getuid())/socket"
+    }
+}
+
+/// The machine-readable codes of error responses (`error.code`). Engine errors keep their
+/// ``SoundstageError`` code names (`notFound`, `unknownSoundID`, `invalidScene`, ...).
+public enum ProtocolErrorCode: String, Sendable, CaseIterable {
+    /// The line is not JSON.
+    case badJSON
+    /// The JSON is not a valid request: not an object, no `id` or `command`, a field of the wrong
+    /// type or out of range, an unknown field.
+    case badRequest
+    /// `command` names no command.
+    case unknownCommand
+    /// `version` names a protocol this daemon does not speak.
+    case unsupportedVersion
+    /// The line is longer than 64 KiB; it was skipped.
+    case lineTooLong
+    /// Too many requests are waiting; this one was not run. Try again later.
+    case busy
+    /// The daemon is shutting down.
+    case shuttingDown
+    /// Something failed inside the daemon.
+    case internalError
+}
+
+/// A message from the daemon, as a client reads it.
+public enum ServerMessage: Sendable, Equatable {
+    /// The answer to the request with `id`: `result` or `error`.
+    case response(id: JSONValue, outcome: Result<JSONValue, ServerError>)
+    /// An event pushed to a subscribed client: its name and the whole message.
+    case event(name: String, body: JSONValue)
+
+    /// Parses one line the daemon sent.
+    /// - Throws: ``ServerError`` with code `badJSON` when the line is not a daemon message.
+    public init(line: Data) throws {
+        let value: JSONValue
+        do {
+            value = try JSONValue(parsing: line)
+        } catch {
+            throw ServerError(code: "badJSON", message: "the daemon sent something that is not JSON: \(error)")
+        }
+        if let name = value["event"]?.stringValue {
+            self = .event(name: name, body: value)
+            return
+        }
+        guard let id = value["id"], let ok = value["ok"]?.boolValue else {
+            throw ServerError(code: "badJSON", message: "the daemon sent a message that is neither a response nor an event")
+        }
+        if ok {
+            self = .response(id: id, outcome: .success(value["result"] ?? .object([:])))
+        } else {
+            let error = value["error"]
+            self = .response(id: id, outcome: .failure(ServerError(
+                code: error?["code"]?.stringValue ?? "internalError",
+                message: error?["message"]?.stringValue ?? "no message",
+                subject: error?["subject"]?.stringValue)))
+        }
+    }
+}
+
+/// An error response from the daemon (or a failure to talk to it).
+public struct ServerError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// A ``ProtocolErrorCode`` or a ``SoundstageError`` code name, or `connection` when the
+    /// daemon could not be reached or went away.
+    public let code: String
+    /// What went wrong, for people.
+    public let message: String
+    /// The file or name concerned, if any.
+    public let subject: String?
+
+    /// Creates an error.
+    public init(code: String, message: String, subject: String? = nil) {
+        self.code = code
+        self.message = message
+        self.subject = subject
+    }
+
+    /// `subject: message` or `message`.
+    public var description: String { subject.map { "\($0): \(message)" } ?? message }
+}
+
+/// The lines of the protocol, written the one way both sides agree on.
+public enum ProtocolLine {
+    /// A request: `{"command":...,"id":...,"version":1, arguments...}`.
+    public static func request(id: JSONValue, command: String, arguments: [String: JSONValue] = [:]) -> String {
+        var members = arguments
+        members["id"] = id
+        members["command"] = .string(command)
+        members["version"] = .number(Double(ServerProtocol.version))
+        return JSONValue.object(members).encoded + "\n"
+    }
+
+    /// A success response.
+    public static func response(id: JSONValue, result: JSONValue) -> String {
+        JSONValue.object(["version": .number(Double(ServerProtocol.version)), "id": id, "ok": true, "result": result]).encoded + "\n"
+    }
+
+    /// An error response.
+    public static func error(id: JSONValue, code: String, message: String, subject: String? = nil) -> String {
+        var error: [String: JSONValue] = ["code": .string(code), "message": .string(message)]
+        if let subject { error["subject"] = .string(subject) }
+        return JSONValue.object(["version": .number(Double(ServerProtocol.version)), "id": id, "ok": false,
+                                 "error": .object(error)]).encoded + "\n"
+    }
+
+    /// An event.
+    public static func event(_ name: String, _ fields: [String: JSONValue] = [:]) -> String {
+        var members = fields
+        members["event"] = .string(name)
+        members["version"] = .number(Double(ServerProtocol.version))
+        return JSONValue.object(members).encoded + "\n"
+    }
+}

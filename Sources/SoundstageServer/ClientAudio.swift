@@ -1,0 +1,55 @@
+import Foundation
+import NIOCore
+import Soundstage
+
+/// What one client owns on the device: its audio session, its system-sound registry (made on
+/// first use), the IDs of the files and events it played, and its scenes. Confined to the
+/// client's event loop.
+final class ClientAudio {
+    let device: Device
+    let session: AudioSession
+    private let registryOptions: SystemSoundRegistry.Options
+    private(set) var registry: SystemSoundRegistry?
+    /// IDs of sounds registered by path or event through `playSound`, so a repeat play does not
+    /// register (and decode) again.
+    var idsByFile: [String: SystemSoundID] = [:]
+    var idsByEvent: [String: SystemSoundID] = [:]
+    var scenes: [String: HostedScene] = [:]
+
+    init(device: Device, sessions: AudioSessionCenter, category: SessionCategory,
+         registryOptions: SystemSoundRegistry.Options) {
+        self.device = device
+        self.registryOptions = registryOptions
+        session = sessions.makeSession(category: category)
+        try? session.setActive(true)
+    }
+
+    /// The client's registry, created (and put under its session) on first use.
+    func systemSounds() throws -> SystemSoundRegistry {
+        if let registry { return registry }
+        let registry = try SystemSoundRegistry(device: device, options: registryOptions)
+        session.attach(registry)
+        if !session.isActive { registry.beginInterruption() }
+        self.registry = registry
+        return registry
+    }
+
+    /// Forgets a registered sound everywhere it is remembered.
+    func forget(_ id: SystemSoundID) {
+        idsByFile = idsByFile.filter { $0.value != id }
+        idsByEvent = idsByEvent.filter { $0.value != id }
+    }
+
+    /// Frees the scenes at once. Returns what must still be released: the registry and session,
+    /// which the caller frees when the system sounds playing now have ended (`drain`), or at once.
+    func releaseScenes() -> (registry: SystemSoundRegistry?, session: AudioSession) {
+        let hadScenes = !scenes.isEmpty
+        for scene in scenes.values { scene.close() }
+        scenes.removeAll()
+        if hadScenes { device.evictCachedBuffers() }
+        idsByFile.removeAll()
+        idsByEvent.removeAll()
+        defer { registry = nil }
+        return (registry, session)
+    }
+}

@@ -1,0 +1,292 @@
+import Foundation
+import NIOCore
+import Soundstage
+import SoundstageProtocol
+
+/// One connected client: reads its request lines, runs them in order, answers each exactly
+/// once, and pushes the events it subscribed to. Lives on the client's event loop.
+///
+/// Bounded memory, whatever the client does:
+/// - at most ``SoundServer/Configuration/maxPendingRequests`` requests wait; more are answered
+///   `busy` at once (an identical `playSound` waiting at the queue's tail absorbs a new one
+///   instead — coalescing — and both are answered);
+/// - requests wait (are not run) while more than the high watermark of answers is unread, so
+///   a client that does not read cannot make the daemon play without bound;
+/// - a client that leaves more than ``SoundServer/Configuration/maxOutputBytes`` unread is
+///   disconnected.
+final class ClientConnection: ChannelInboundHandler {
+    typealias InboundIn = InputLine
+    typealias OutboundOut = ByteBuffer
+
+    /// The event kinds a client can subscribe to.
+    enum Topic: String, CaseIterable {
+        case completion, session, route
+    }
+
+    struct Pending {
+        let request: Request
+        var coalesced: [JSONValue] = []
+    }
+
+    enum CommandResult {
+        case now(JSONValue)
+        case later(EventLoopFuture<JSONValue>)
+    }
+
+    let server: SoundServer
+    let channel: Channel
+    private var context: ChannelHandlerContext?
+    /// The client's audio; nil once the client is gone.
+    private(set) var audio: ClientAudio?
+    var subscriptions: Set<Topic> = []
+    private var queue = CircularBuffer<Pending>()
+    private var pendingAnswers = 0
+    private var inFlight = false
+    private var inputClosed = false
+    private var closing = false
+    private var outputBytes = 0
+    private var routeObserver: Int?
+
+    init(server: SoundServer, channel: Channel) {
+        self.server = server
+        self.channel = channel
+    }
+
+    var loop: EventLoop { channel.eventLoop }
+    var configuration: SoundServer.Configuration { server.configuration }
+
+    // MARK: Channel events
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        self.context = context
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        guard server.register(self, channel: context.channel) else {
+            write(ProtocolLine.event("shutdown", ["reason": "the daemon is stopping"]))
+            context.flush()
+            context.close(promise: nil)
+            closing = true
+            return
+        }
+        let audio = ClientAudio(device: server.device, sessions: server.sessions,
+                                category: configuration.initialCategory, registryOptions: configuration.registryOptions)
+        self.audio = audio
+        let bound = NIOLoopBound(self, eventLoop: loop)
+        let loop = self.loop
+        audio.session.addObserver { event in loop.execute { bound.value.sessionEvent(event) } }
+        routeObserver = server.device.addRouteObserver { change in loop.execute { bound.value.routeEvent(change) } }
+        context.fireChannelActive()
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard !closing else { return }
+        switch unwrapInboundIn(data) {
+        case let .tooLong(bytes):
+            server.stats.withLockedValue { $0.linesTooLong += 1 }
+            answerNow(.null, RequestFailure(.lineTooLong,
+                                            "the line is \(bytes) bytes; the limit is \(configuration.maxLineBytes). It was skipped"))
+        case let .line(buffer):
+            if buffer.readableBytesView.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return }
+            switch Request.parse(buffer) {
+            case let .failure(rejected): answerNow(rejected.id, rejected.failure)
+            case let .success(request): enqueue(request)
+            }
+        }
+        drain()
+    }
+
+    func channelReadComplete(context: ChannelHandlerContext) {
+        context.flush()
+    }
+
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        drain()
+        context.flush()
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if case ChannelEvent.inputClosed = event {
+            inputClosed = true
+            drain()
+            context.flush()
+        }
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        release(letSoundsFinish: true)
+        context.fireChannelInactive()
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: Error) {
+        context.close(promise: nil)
+    }
+
+    // MARK: Queue
+
+    private func enqueue(_ request: Request) {
+        guard pendingAnswers < configuration.maxPendingRequests else {
+            server.stats.withLockedValue { $0.busy += 1 }
+            answerNow(request.id, RequestFailure(.busy, "\(pendingAnswers) requests are waiting; the limit is "
+                                                 + "\(configuration.maxPendingRequests). Read the answers, then try again"))
+            return
+        }
+        pendingAnswers += 1
+        server.stats.withLockedValue { $0.peakPendingRequests = max($0.peakPendingRequests, pendingAnswers) }
+        if request.command == "playSound", var last = queue.last, last.request.command == "playSound",
+           last.request.arguments == request.arguments {
+            last.coalesced.append(request.id)
+            queue[queue.index(before: queue.endIndex)] = last
+            server.stats.withLockedValue { $0.coalesced += 1 }
+            return
+        }
+        queue.append(Pending(request: request))
+    }
+
+    /// Runs waiting requests while nothing is in flight and the client keeps up with reading.
+    private func drain() {
+        while !inFlight, !closing, channel.isWritable, let next = queue.popFirst() {
+            execute(next)
+        }
+        if inputClosed, queue.isEmpty, !inFlight, !closing {
+            closing = true
+            context?.flush()
+            context?.close(promise: nil)
+        }
+    }
+
+    private func execute(_ pending: Pending) {
+        do {
+            switch try run(pending.request) {
+            case let .now(result):
+                answer(pending, .success(result))
+            case let .later(future):
+                inFlight = true
+                future.hop(to: loop).assumeIsolated().whenComplete { result in
+                    self.inFlight = false
+                    self.answer(pending, result.mapError(RequestFailure.from))
+                    self.context?.flush()
+                    self.drain()
+                }
+            }
+        } catch {
+            answer(pending, .failure(RequestFailure.from(error)))
+        }
+    }
+
+    private func answer(_ pending: Pending, _ result: Result<JSONValue, RequestFailure>) {
+        pendingAnswers -= 1 + pending.coalesced.count
+        let count = 1 + pending.coalesced.count
+        server.stats.withLockedValue { stats in
+            stats.answered += count
+            if case .failure = result { stats.errors += count }
+        }
+        respond(pending.request.id, result)
+        guard !pending.coalesced.isEmpty else { return }
+        // The merged requests did not play anything themselves.
+        let merged = result.map { value -> JSONValue in
+            var members = value.objectValue ?? [:]
+            members["outcome"] = "coalesced"
+            return .object(members)
+        }
+        for id in pending.coalesced {
+            respond(id, merged)
+            if case let .success(value) = merged { completion(request: id, sound: value["sound"], outcome: "coalesced", later: true) }
+        }
+    }
+
+    private func answerNow(_ id: JSONValue, _ failure: RequestFailure) {
+        server.stats.withLockedValue { $0.answered += 1; $0.errors += 1 }
+        respond(id, .failure(failure))
+    }
+
+    private func respond(_ id: JSONValue, _ result: Result<JSONValue, RequestFailure>) {
+        switch result {
+        case let .success(value): write(ProtocolLine.response(id: id, result: value))
+        case let .failure(failure): write(ProtocolLine.error(id: id, code: failure.code, message: failure.message, subject: failure.subject))
+        }
+    }
+
+    // MARK: Output
+
+    /// Queues a line for the client, counting unread bytes; past the limit the client is cut off.
+    func write(_ line: String) {
+        guard let context, context.channel.isActive else { return }
+        let bytes = line.utf8.count
+        guard outputBytes + bytes <= configuration.maxOutputBytes else {
+            server.stats.withLockedValue { $0.slowClientsClosed += 1 }
+            closing = true
+            context.close(promise: nil)
+            return
+        }
+        outputBytes += bytes
+        let peak = outputBytes
+        server.stats.withLockedValue { $0.peakOutputBytes = max($0.peakOutputBytes, peak) }
+        let promise = loop.makePromise(of: Void.self)
+        promise.futureResult.assumeIsolated().whenComplete { _ in self.outputBytes -= bytes }
+        context.write(wrapOutboundOut(context.channel.allocator.buffer(string: line)), promise: promise)
+    }
+
+    /// Writes an event if the client subscribed to its topic.
+    func push(_ topic: Topic, _ name: String, _ fields: [String: JSONValue]) {
+        guard subscriptions.contains(topic), !closing else { return }
+        write(ProtocolLine.event(name, fields))
+        context?.flush()
+    }
+
+    /// The `completion` event of a play; `later` defers it until after the answer being written.
+    func completion(request: JSONValue, sound: JSONValue?, outcome: String, later: Bool = false) {
+        var fields: [String: JSONValue] = ["request": request, "outcome": .string(outcome)]
+        if let sound { fields["sound"] = sound }
+        if later {
+            let fields = fields
+            let bound = NIOLoopBound(self, eventLoop: loop)
+            loop.execute { bound.value.push(.completion, "completion", fields) }
+        } else {
+            push(.completion, "completion", fields)
+        }
+    }
+
+    private func sessionEvent(_ event: SessionEvent) {
+        var fields: [String: JSONValue] = ["time": .number(event.time)]
+        switch event.kind {
+        case .activated: fields["kind"] = "activated"
+        case .deactivated: fields["kind"] = "deactivated"
+        case let .interruptionBegan(reason): fields["kind"] = "interruptionBegan"; fields["reason"] = .string(reason.rawValue)
+        case let .interruptionEnded(resume): fields["kind"] = "interruptionEnded"; fields["shouldResume"] = .bool(resume)
+        case let .ducked(gain): fields["kind"] = "ducked"; fields["gain"] = .number(Double(gain))
+        case .unducked: fields["kind"] = "unducked"
+        }
+        push(.session, "session", fields)
+    }
+
+    private func routeEvent(_ change: RouteChange) {
+        push(.route, "route", ["reason": .string(change.reason.rawValue), "time": .number(change.time)])
+    }
+
+    // MARK: Ending
+
+    /// Tells the client the daemon stops, frees everything at once, and closes.
+    func shutdown(reason: String) -> EventLoopFuture<Void> {
+        if let context, context.channel.isActive {
+            write(ProtocolLine.event("shutdown", ["reason": .string(reason)]))
+            context.flush()
+        }
+        release(letSoundsFinish: false)
+        closing = true
+        return channel.close().recover { _ in }
+    }
+
+    /// Frees the client's scenes now; its registry and session when the system sounds playing now
+    /// have ended (a script that plays a sound and disconnects is still heard), or at once.
+    private func release(letSoundsFinish: Bool) {
+        closing = true
+        guard let audio else { return }
+        self.audio = nil
+        server.unregister(self)
+        if let routeObserver { server.device.removeRouteObserver(routeObserver) }
+        routeObserver = nil
+        let (registry, session) = audio.releaseScenes()
+        server.retire(registry: registry, session: session, letSoundsFinish: letSoundsFinish)
+    }
+}

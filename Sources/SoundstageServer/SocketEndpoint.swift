@@ -1,0 +1,104 @@
+import Foundation
+import SoundstageProtocol
+
+/// Why the daemon could not take its socket.
+public struct ServerStartError: Error, Sendable, CustomStringConvertible {
+    /// What went wrong, for people: says what to do about it.
+    public let message: String
+    /// Whether another daemon already serves the socket.
+    public let alreadyRunning: Bool
+
+    init(_ message: String, alreadyRunning: Bool = false) {
+        self.message = message
+        self.alreadyRunning = alreadyRunning
+    }
+
+    /// The message.
+    public var description: String { message }
+}
+
+/// The daemon's claim on a socket path: its directory (created mode 0700), a lock file held
+/// while the daemon runs (so a second daemon refuses to start), and the stale socket a crashed
+/// daemon left behind (removed). After binding, the socket is made mode 0600.
+final class SocketEndpoint: Sendable {
+    let path: String
+    let lockPath: String
+    private let lockDescriptor: Int32
+
+    /// Claims `path`. `isDefaultLocation` lets the daemon tighten an existing directory to 0700
+    /// (it only does that to its own default directory, never to a directory a user named).
+    init(path: String, isDefaultLocation: Bool) throws {
+        guard path.hasPrefix("/") || !path.isEmpty else { throw ServerStartError("the socket path is empty") }
+        let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
+        guard absolute.utf8.count < 108 else {
+            throw ServerStartError("\(absolute): a Unix socket path must be shorter than 108 bytes")
+        }
+        self.path = absolute
+        lockPath = absolute + ".lock"
+        let directory = URL(fileURLWithPath: absolute).deletingLastPathComponent().path
+        try Self.prepare(directory: directory, tighten: isDefaultLocation)
+
+        let descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw Self.systemError("cannot create the lock file", lockPath) }
+        if flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
+            close(descriptor)
+            throw ServerStartError("another soundstage daemon is already serving \(absolute) (it holds \(lockPath)); "
+                                   + "stop it first, or give this one another --socket", alreadyRunning: true)
+        }
+        lockDescriptor = descriptor
+        do {
+            try removeStaleSocket()
+        } catch {
+            close(descriptor)
+            throw error
+        }
+    }
+
+    /// Makes the socket readable and writable by its owner only.
+    func restrictPermissions() throws {
+        if chmod(path, 0o600) != 0 { throw Self.systemError("cannot set the socket's permissions", path) }
+    }
+
+    /// Removes the socket and the lock file and releases the lock.
+    func release() {
+        unlink(path)
+        unlink(lockPath)
+        close(lockDescriptor)
+    }
+
+    /// A socket file left by a daemon that did not stop cleanly: nobody can hold the lock and
+    /// still accept on it, so it is removed. Anything that is not a socket is left alone.
+    private func removeStaleSocket() throws {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return }
+        guard info.st_mode & S_IFMT == S_IFSOCK else {
+            throw ServerStartError("\(path) exists and is not a socket; not touching it. Remove it or choose another --socket")
+        }
+        if unlink(path) != 0 { throw Self.systemError("cannot remove the stale socket", path) }
+    }
+
+    private static func prepare(directory: String, tighten: Bool) throws {
+        var info = stat()
+        if stat(directory, &info) != 0 {
+            do {
+                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
+                                                        attributes: [.posixPermissions: 0o700])
+            } catch {
+                throw ServerStartError("cannot create the socket's directory \(directory): \(error.localizedDescription)")
+            }
+            return
+        }
+        guard info.st_mode & S_IFMT == S_IFDIR else { throw ServerStartError("\(directory) is not a directory") }
+        guard tighten else { return }
+        guard info.st_uid == getuid() else {
+            throw ServerStartError("\(directory) belongs to another user (uid \(info.st_uid)); refusing to put the socket there")
+        }
+        if info.st_mode & 0o777 != 0o700, chmod(directory, 0o700) != 0 {
+            throw systemError("cannot make the socket's directory private (mode 0700)", directory)
+        }
+    }
+
+    private static func systemError(_ what: String, _ path: String) -> ServerStartError {
+        ServerStartError("\(path): \(what): \(String(cString: strerror(errno)))")
+    }
+}

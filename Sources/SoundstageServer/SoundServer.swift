@@ -1,0 +1,220 @@
+import Foundation
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOPosix
+import Soundstage
+import SoundstageProtocol
+
+/// The Soundstage daemon: serves system sounds, scenes and audio sessions to other processes
+/// over a Unix domain socket, one newline-delimited JSON request per line (docs/protocol.md).
+///
+/// Each connection is a client with its own ``AudioSession`` (category `ambient` and active
+/// until it asks for another), its own system-sound registrations and its own scenes, all freed
+/// when it disconnects. Requests from one client run in order; each gets exactly one answer.
+///
+/// ```swift
+/// let server = SoundServer(device: try Device.openDefault())
+/// try server.start(socketPath: ServerProtocol.defaultSocketPath())
+/// server.waitUntilStopped()
+/// ```
+public final class SoundServer: Sendable {
+    /// Limits and defaults of a server.
+    public struct Configuration: Sendable {
+        /// The longest request line, in bytes (64 KiB).
+        public var maxLineBytes = ServerProtocol.maxLineBytes
+        /// Requests one client may have waiting; more get a `busy` error.
+        public var maxPendingRequests = 1024
+        /// Response bytes one client may leave unread before it is disconnected.
+        public var maxOutputBytes = 4 << 20
+        /// Output bytes above which a client's requests wait (are not run) until it reads.
+        public var outputHighWatermark = 256 << 10
+        /// How every client's system-sound registry plays (coalescing window, overlap, theme).
+        public var registryOptions = SystemSoundRegistry.Options()
+        /// The category a new client's session starts in (active).
+        public var initialCategory: SessionCategory = .ambient
+        /// How often a running scene moves its sources, in seconds.
+        public var sceneUpdateInterval = 0.01
+        /// Event-loop threads.
+        public var threads = 1
+
+        /// The defaults.
+        public init() {}
+    }
+
+    /// The device every client plays on.
+    public let device: Device
+    /// The audio sessions of the clients (one per connection).
+    public let sessions: AudioSessionCenter
+    /// The limits in force.
+    public let configuration: Configuration
+
+    let group: MultiThreadedEventLoopGroup
+    /// Decoding files happens here, never on an event loop.
+    let blockingPool: NIOThreadPool
+    private let state = NIOLockedValueBox(ServerState())
+    let stats = NIOLockedValueBox(ServerStatistics())
+    private let stopped = ConditionLock(value: false)
+
+    private struct ServerState {
+        var listener: Channel?
+        var endpoint: SocketEndpoint?
+        var clients: [ObjectIdentifier: ClientRecord] = [:]
+        var shuttingDown = false
+        var started = false
+        /// Registries of gone clients whose sounds are still playing, with their sessions.
+        var retiring: [ObjectIdentifier: (registry: SystemSoundRegistry, session: AudioSession)] = [:]
+    }
+
+    struct ClientRecord: Sendable {
+        let channel: Channel
+        let connection: NIOLoopBound<ClientConnection>
+    }
+
+    /// Creates a server for `device` (nothing listens until ``start(socketPath:isDefaultLocation:)``).
+    /// - Parameter sessions: the session center to put clients in; a new one by default.
+    public init(device: Device, sessions: AudioSessionCenter? = nil, configuration: Configuration = Configuration()) {
+        self.device = device
+        self.sessions = sessions ?? AudioSessionCenter(device: device)
+        self.configuration = configuration
+        group = MultiThreadedEventLoopGroup(numberOfThreads: max(1, configuration.threads))
+        blockingPool = NIOThreadPool(numberOfThreads: 2)
+        blockingPool.start()
+    }
+
+    /// Listens on `socketPath`: creates its directory (0700), refuses if another daemon serves it,
+    /// removes a stale socket a crashed daemon left, binds, and makes the socket 0600.
+    ///
+    /// - Parameter isDefaultLocation: the path is the default one, whose directory the daemon
+    ///   may tighten to 0700 if it already exists.
+    /// - Throws: ``ServerStartError`` saying what is wrong and what to do.
+    public func start(socketPath: String, isDefaultLocation: Bool = false) throws {
+        let endpoint = try SocketEndpoint(path: socketPath, isDefaultLocation: isDefaultLocation)
+        let bootstrap = ServerBootstrap(group: group)
+            .serverChannelOption(.backlog, value: 256)
+            .childChannelOption(.allowRemoteHalfClosure, value: true)
+            .childChannelOption(.writeBufferWaterMark,
+                                value: .init(low: configuration.outputHighWatermark / 2, high: configuration.outputHighWatermark))
+            .childChannelInitializer { [self] channel in
+                channel.eventLoop.makeCompletedFuture {
+                    let connection = ClientConnection(server: self, channel: channel)
+                    try channel.pipeline.syncOperations.addHandler(
+                        ByteToMessageHandler(LineFrameDecoder(maxLength: configuration.maxLineBytes)))
+                    try channel.pipeline.syncOperations.addHandler(connection)
+                }
+            }
+        do {
+            let listener = try bootstrap.bind(unixDomainSocketPath: endpoint.path).wait()
+            try endpoint.restrictPermissions()
+            state.withLockedValue { state in
+                state.listener = listener
+                state.endpoint = endpoint
+                state.started = true
+            }
+        } catch let error as ServerStartError {
+            endpoint.release()
+            throw error
+        } catch {
+            endpoint.release()
+            throw ServerStartError("cannot listen on \(endpoint.path): \(error)")
+        }
+    }
+
+    /// The socket path being served (nil before ``start(socketPath:isDefaultLocation:)``).
+    public var socketPath: String? { state.withLockedValue { $0.endpoint?.path } }
+
+    /// Counters: clients, answers, busy refusals, peak queue and output sizes.
+    public var statistics: ServerStatistics { stats.withLockedValue { $0 } }
+
+    /// Stops serving: every client is sent a `shutdown` event and disconnected, its sounds,
+    /// scenes and session are freed, the socket and lock file are removed. The device stays open
+    /// (close it afterwards). Idempotent; returns when everything is freed.
+    public func shutdown(reason: String = "the daemon is stopping") {
+        let (listener, endpoint, clients, first) = state.withLockedValue { state in
+            defer { state.shuttingDown = true; state.listener = nil; state.endpoint = nil }
+            return (state.listener, state.endpoint, Array(state.clients.values), !state.shuttingDown)
+        }
+        guard first else {
+            waitUntilStopped()
+            return
+        }
+        try? listener?.close().wait()
+        let closed = clients.map { client in
+            client.channel.eventLoop.flatSubmit { client.connection.value.shutdown(reason: reason) }
+        }
+        for future in closed { try? future.wait() }
+        endpoint?.release()
+        for key in state.withLockedValue({ Array($0.retiring.keys) }) { finishRetiring(key) }
+        for loop in group.makeIterator() { try? loop.submit { Soundstage.detachCurrentThread() }.wait() }
+        try? group.syncShutdownGracefully()
+        try? blockingPool.syncShutdownGracefully()
+        stopped.lock()
+        stopped.unlock(withValue: true)
+    }
+
+    /// Blocks until ``shutdown(reason:)`` has finished.
+    public func waitUntilStopped() {
+        stopped.lock(whenValue: true)
+        stopped.unlock()
+    }
+
+    /// Whether new clients are refused because the server is stopping.
+    var isShuttingDown: Bool { state.withLockedValue { $0.shuttingDown } }
+
+    // MARK: Clients
+
+    func register(_ connection: ClientConnection, channel: Channel) -> Bool {
+        let accepted = state.withLockedValue { state -> Bool in
+            guard !state.shuttingDown else { return false }
+            state.clients[ObjectIdentifier(connection)] = ClientRecord(
+                channel: channel, connection: NIOLoopBound(connection, eventLoop: channel.eventLoop))
+            return true
+        }
+        if accepted {
+            stats.withLockedValue { $0.clients += 1; $0.connections += 1 }
+        }
+        return accepted
+    }
+
+    /// Frees a gone client's registry and session: at once, or — when `letSoundsFinish` and its
+    /// session disturbs no one (it mixes without ducking) — once its playing sounds have ended.
+    func retire(registry: SystemSoundRegistry?, session: AudioSession, letSoundsFinish: Bool) {
+        let harmless = !session.options.contains(.duckOthers)
+            && (session.category == .ambient || session.options.contains(.mixWithOthers))
+        guard let registry, letSoundsFinish, harmless, registry.playingCount > 0 else {
+            registry?.close()
+            sessions.removeSession(session)
+            return
+        }
+        let key = ObjectIdentifier(registry)
+        let accepted = state.withLockedValue { state -> Bool in
+            guard !state.shuttingDown else { return false }
+            state.retiring[key] = (registry, session)
+            return true
+        }
+        guard accepted else {
+            registry.close()
+            sessions.removeSession(session)
+            return
+        }
+        group.next().scheduleRepeatedTask(initialDelay: .milliseconds(50), delay: .milliseconds(50)) { [self] task in
+            if registry.playingCount == 0 {
+                task.cancel()
+                finishRetiring(key)
+            }
+        }
+    }
+
+    private func finishRetiring(_ key: ObjectIdentifier) {
+        guard let entry = state.withLockedValue({ $0.retiring.removeValue(forKey: key) }) else { return }
+        entry.registry.close()
+        sessions.removeSession(entry.session)
+    }
+
+    /// Clients gone whose last system sounds are still playing.
+    var retiringCount: Int { state.withLockedValue { $0.retiring.count } }
+
+    func unregister(_ connection: ClientConnection) {
+        let removed = state.withLockedValue { $0.clients.removeValue(forKey: ObjectIdentifier(connection)) != nil }
+        if removed { stats.withLockedValue { $0.clients -= 1 } }
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+@testable import Soundstage
+import SoundstageClient
+import SoundstageProtocol
+import SoundstageServer
+import Testing
+import TestSupport
+
+/// The socket's permissions, stale sockets, a second daemon, and shutting down.
+@Suite struct EndpointTests {
+    private func mode(_ path: String) -> mode_t {
+        var info = stat()
+        stat(path, &info)
+        return info.st_mode & 0o777
+    }
+
+    @Test func theSocketIsPrivateToItsUser() throws {
+        let daemon = try TestDaemon()
+        defer { daemon.stop() }
+        #expect(mode(daemon.socketPath) == 0o600)
+        #expect(mode(daemon.directory + "/run") == 0o700)
+    }
+
+    @Test func theDefaultDirectoryIsTightenedTo0700() throws {
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("xdg-\(UUID().uuidString.prefix(6))").path
+        defer { try? FileManager.default.removeItem(atPath: base) }
+        let path = ServerProtocol.defaultSocketPath(environment: ["XDG_RUNTIME_DIR": base])
+        #expect(path == base + "/soundstage/socket")
+        try FileManager.default.createDirectory(atPath: base + "/soundstage", withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o755])
+        let device = try Device.loopback()
+        defer { device.close() }
+        let server = SoundServer(device: device)
+        try server.start(socketPath: path, isDefaultLocation: true)
+        #expect(mode(base + "/soundstage") == 0o700)
+        server.shutdown()
+    }
+
+    @Test func aStaleSocketIsReplacedAndAnythingElseIsLeftAlone() throws {
+        let daemon = try TestDaemon()
+        let path = daemon.socketPath
+        // A crashed daemon leaves its socket file: simulate one by binding and never accepting.
+        daemon.server.shutdown()
+        let stale = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in for (i, b) in path.utf8.enumerated() { raw[i] = b } }
+        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            bind(stale, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
+        close(stale)
+        #expect(FileManager.default.fileExists(atPath: path))
+        let server = SoundServer(device: daemon.device)
+        try server.start(socketPath: path)
+        let client = try LineSocket(path: path)
+        #expect(client.request(["id": 1, "command": "ping"])?.isOK == true)
+        server.shutdown()
+        // A regular file at the path is not ours to delete.
+        #expect(FileManager.default.createFile(atPath: path, contents: Data("notes".utf8)))
+        let refused = SoundServer(device: daemon.device)
+        let error = #expect(throws: ServerStartError.self) { try refused.start(socketPath: path) }
+        refused.shutdown()
+        #expect(error?.message.contains("not a socket") == true)
+        #expect(FileManager.default.contents(atPath: path) == Data("notes".utf8))
+        daemon.stop()
+    }
+
+    @Test func aSecondDaemonOnTheSameSocketRefusesToStart() throws {
+        let daemon = try TestDaemon()
+        defer { daemon.stop() }
+        let second = SoundServer(device: daemon.device)
+        let error = #expect(throws: ServerStartError.self) { try second.start(socketPath: daemon.socketPath) }
+        #expect(error?.alreadyRunning == true)
+        #expect(error?.message.contains("already serving") == true)
+        second.shutdown()
+        #expect(try daemon.connect().request(["id": 1, "command": "ping"])?.isOK == true, "the first one serves on")
+    }
+
+    @Test func shutdownTellsClientsAndFreesEveryOpenALObject() throws {
+        let daemon = try TestDaemon()
+        let before = daemon.device.liveObjects
+        let client = try daemon.connect()
+        #expect(client.request(["id": 1, "command": "playSound", "file": .string(try daemon.sineFile("long", seconds: 5))])?.isOK == true)
+        let scene: JSONValue = ["format": 1, "duration": 10, "sources": [["name": "t", "sound": ["tone": [:]], "loop": true]]]
+        #expect(client.request(["id": 2, "command": "loadScene", "scene": scene, "name": "s"])?.isOK == true)
+        #expect(client.request(["id": 3, "command": "runScene", "scene": "s"])?.isOK == true)
+        #expect(daemon.device.liveObjects != before)
+        daemon.server.shutdown(reason: "SIGTERM")
+        let told = try #require(client.read())
+        #expect(told["event"] == "shutdown")
+        #expect(told["reason"] == "SIGTERM")
+        #expect(client.isClosedByPeer())
+        #expect(daemon.device.liveObjects == before, "the clients' contexts, buffers and sources are freed")
+        #expect(!FileManager.default.fileExists(atPath: daemon.socketPath), "the socket is removed")
+        #expect(!FileManager.default.fileExists(atPath: daemon.socketPath + ".lock"))
+        daemon.stop()
+        #expect(daemon.device.liveObjects.isZero)
+    }
+
+    @Test func aClientThatLeavesWhileItsSoundPlaysIsStillHeardThenFreed() throws {
+        let daemon = try TestDaemon()
+        defer { daemon.stop() }
+        let before = daemon.device.liveObjects
+        do {
+            let client = try daemon.connect()
+            #expect(client.request(["id": 1, "command": "playSound", "file": .string(try daemon.sineFile("bye", seconds: 0.3))])?.isOK == true)
+        }
+        try daemon.render(until: { daemon.server.statistics.clients == 0 })
+        #expect(daemon.server.statistics.clients == 0)
+        #expect(try Signals.rms(daemon.render(seconds: 0.1), channel: 0) > 0.1, "the sound plays to its end")
+        try daemon.render(until: { daemon.device.liveObjects == before })
+        #expect(daemon.device.liveObjects == before)
+    }
+}
