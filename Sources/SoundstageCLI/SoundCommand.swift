@@ -1,9 +1,11 @@
 import ArgumentParser
 import Foundation
 import Soundstage
+import SoundstageClient
+import SoundstageProtocol
 
 /// `soundstage sound`: system sounds, in the spirit of `canberra-gtk-play`.
-struct SoundCommand: ParsableCommand {
+struct SoundCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sound",
         abstract: "Play system sounds by freedesktop event name or file, and list a theme's events.",
@@ -19,11 +21,15 @@ struct ThemeOptions: ParsableArguments {
 }
 
 /// `soundstage sound play (--id EVENT | --file FILE)`.
-struct SoundPlayCommand: ParsableCommand {
+struct SoundPlayCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "play",
         abstract: "Play one system sound and wait for it to end.",
-        discussion: "Without a sound card it renders to a WAV file instead (see --output) and says where.")
+        discussion: """
+            When a daemon (`soundstage serve`) listens on the socket (--socket, $SOUNDSTAGE_SOCKET or the default), \
+            the sound plays through it; otherwise it plays in this process. Without a sound card the in-process play \
+            renders to a WAV file instead (see --output) and says where.
+            """)
 
     @Option(name: .long, help: "A freedesktop event name, e.g. message-new-instant, dialog-error, button-pressed.")
     var id: String?
@@ -42,12 +48,62 @@ struct SoundPlayCommand: ParsableCommand {
     @Option(name: .long, help: "Where to write the render when there is no sound card (default: NAME-render.wav here).")
     var output: String?
 
+    @Option(name: .long, help: "The daemon's socket (default: $SOUNDSTAGE_SOCKET, else $XDG_RUNTIME_DIR/soundstage/socket).")
+    var socket: String?
+
+    @Flag(name: .long, help: "Play in this process even if a daemon runs.")
+    var noDaemon = false
+
     func validate() throws {
         guard (id == nil) != (file == nil) else { throw ValidationError("give exactly one of --id EVENT or --file FILE") }
         guard volume.isFinite, volume <= 24 else { throw ValidationError("--volume must be at most 24 dB") }
     }
 
-    func run() throws {
+    func run() async throws {
+        // A daemon plays with its own theme and never renders to a file: those options mean in-process.
+        let path = socket ?? ServerProtocol.defaultSocketPath()
+        if !noDaemon, output == nil, themeOptions.theme == "freedesktop", FileManager.default.fileExists(atPath: path),
+           let daemon = try? await SoundstageClient.connect(socketPath: path) {
+            try await reportingServerErrors {
+                do {
+                    try await playThrough(daemon)
+                } catch {
+                    await daemon.close()
+                    throw error
+                }
+                await daemon.close()
+            }
+            return
+        }
+        if socket != nil && !noDaemon {
+            Terminal.say("no daemon answers on \(path); playing in this process")
+        }
+        try playInProcess()
+    }
+
+    /// Plays through the daemon and waits for the sound's end.
+    private func playThrough(_ daemon: SoundstageClient) async throws {
+        try await daemon.subscribe([.completion])
+        if volume != 0 { try await daemon.request("setSoundVolume", ["volume": .number(pow(10, volume / 20))]) }
+        let play = if let id {
+            try await daemon.playSound(event: id, alert: alert)
+        } else {
+            try await daemon.playSound(file: file!, alert: alert)
+        }
+        guard play.outcome == "playing" else {
+            Terminal.say("the daemon did not play it: \(play.outcome)")
+            return
+        }
+        for await event in daemon.events where event.name == "completion" && event.request == play.request {
+            if let outcome = event.body["outcome"]?.stringValue, outcome != "finished" {
+                Terminal.say("the sound ended early: \(outcome)")
+            }
+            return
+        }
+        throw ServerError(code: "connection", message: "the daemon went away before the sound ended")
+    }
+
+    private func playInProcess() throws {
         try reportingErrors {
             var options = SystemSoundRegistry.Options()
             options.theme = themeOptions.soundTheme

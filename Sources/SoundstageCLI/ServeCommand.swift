@@ -1,0 +1,90 @@
+import ArgumentParser
+import Dispatch
+import Foundation
+import Soundstage
+import SoundstageProtocol
+import SoundstageServer
+
+/// `soundstage serve`: the daemon, in the foreground.
+struct ServeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Run the sound server: other programs play UI sounds and drive scenes through a Unix socket.",
+        discussion: """
+            Listens on --socket (default $SOUNDSTAGE_SOCKET, else $XDG_RUNTIME_DIR/soundstage/socket, else \
+            /tmp/soundstage-UID/socket) in a directory of mode 0700, the socket 0600. The protocol is one JSON \
+            request per line (docs/protocol.md). Stops cleanly on SIGTERM or SIGINT: clients are told, everything \
+            is freed, the socket is removed. Without a sound card it mixes on a silent real-time renderer (see --record).
+            """)
+
+    @Option(name: .long, help: "The socket path.")
+    var socket: String?
+
+    @Option(name: .long, help: "Without a sound card, also write what the daemon mixes to this WAV file.")
+    var record: String?
+
+    @Option(name: .long, help: "Seconds within which a retrigger of the same system sound coalesces.")
+    var coalescingWindow: Double = 0.08
+
+    @Option(name: .long, help: "System sounds one client may have sounding at once.")
+    var maxConcurrent: Int = 1
+
+    func validate() throws {
+        guard coalescingWindow >= 0, coalescingWindow <= 10 else { throw ValidationError("--coalescing-window must be 0...10 s") }
+        guard (1...64).contains(maxConcurrent) else { throw ValidationError("--max-concurrent must be 1...64") }
+    }
+
+    func run() throws {
+        try reportingErrors {
+            let path = socket ?? ServerProtocol.defaultSocketPath()
+            let isDefault = socket == nil && ProcessInfo.processInfo.environment[ServerProtocol.socketEnvironmentVariable] == nil
+            let device: Device
+            do {
+                device = try Device.openDefault(quietly: true)
+            } catch let error as SoundstageError where error.code == .noOutputDevice {
+                device = try Device.loopback()
+            }
+            var configuration = SoundServer.Configuration()
+            configuration.registryOptions.coalescingWindow = coalescingWindow
+            configuration.registryOptions.maxConcurrent = maxConcurrent
+            let server = SoundServer(device: device, configuration: configuration)
+            do {
+                try server.start(socketPath: path, isDefaultLocation: isDefault)
+            } catch let error as ServerStartError {
+                server.shutdown()
+                device.close()
+                Terminal.say(error.message)
+                throw ExitCode.failure
+            }
+            var renderer: RealTimeRenderer?
+            if device.kind == .loopback {
+                do {
+                    renderer = try RealTimeRenderer(device: device, recordingTo: record)
+                } catch {
+                    server.shutdown()
+                    throw error
+                }
+                renderer?.start()
+                Terminal.say("no audio output device could be opened; mixing on a silent real-time renderer"
+                             + (record.map { ", recording to \($0)" } ?? ""))
+            }
+            Terminal.say("serving on \(server.socketPath ?? path) (pid \(getpid())); stop with SIGTERM or Ctrl-C")
+            let signals = [SIGTERM, SIGINT].map { number -> DispatchSourceSignal in
+                signal(number, SIG_IGN)
+                let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+                source.setEventHandler {
+                    server.shutdown(reason: number == SIGTERM ? "SIGTERM" : "SIGINT")
+                }
+                source.resume()
+                return source
+            }
+            server.waitUntilStopped()
+            for source in signals { source.cancel() }
+            try renderer?.stop()
+            device.close()
+            let live = Soundstage.liveObjects
+            Terminal.say("stopped; OpenAL objects still live: \(live.isZero ? "none" : "\(live)")")
+            if !live.isZero { throw ExitCode.failure }
+        }
+    }
+}
