@@ -18,17 +18,15 @@ public enum JSONValue: Codable, Equatable, Hashable, Sendable, CustomStringConve
         else { self = .object(try container.decode([String: JSONValue].self)) }
     }
 
-    /// Parses JSON text.
-    /// - Throws: ``JSONSyntaxError`` saying what is wrong with the text.
-    public init(parsing data: Data) throws {
-        do {
-            self = try JSONDecoder().decode(JSONValue.self, from: data)
-        } catch let DecodingError.dataCorrupted(context) {
-            let detail = (context.underlyingError as NSError?)?.userInfo[NSDebugDescriptionErrorKey] as? String
-            throw JSONSyntaxError(message: detail ?? context.debugDescription)
-        } catch {
-            throw JSONSyntaxError(message: "\(error)")
+    /// Parses JSON text (RFC 8259, strictly: one value, no trailing data, nesting at most 512).
+    /// - Throws: ``JSONSyntaxError`` saying what was expected at which byte.
+    public init(parsing data: some Collection<UInt8>) throws {
+        let parsed = data.withContiguousStorageIfAvailable { bytes in
+            Result { () throws(JSONSyntaxError) in try JSONParser.parse(bytes) }
+        } ?? Array(data).withUnsafeBufferPointer { bytes in
+            Result { () throws(JSONSyntaxError) in try JSONParser.parse(bytes) }
         }
+        self = try parsed.get()
     }
 
     /// Encodes the value (through ``encoded``'s rules).
