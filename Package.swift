@@ -105,7 +105,7 @@ let package = Package(
         .executableTarget(name: "interruptions", dependencies: ["ExampleSupport", "Soundstage"], path: "Examples/Interruptions", swiftSettings: strict),
         .target(
             name: "TestSupport",
-            dependencies: ["SoundFile"],
+            dependencies: ["SoundFile", "SoundstageJSON"],
             path: "Tests/TestSupport",
             swiftSettings: strict
         ),

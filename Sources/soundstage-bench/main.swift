@@ -10,14 +10,22 @@
 //   swift run -c release soundstage-bench system-sounds
 //
 // measures instead the time from SystemSoundRegistry.play to the sound playing (p50/p99 over
-// 10,000 plays), with raw alSourcePlay on a prepared source as the baseline. and the cost of one update that moves all sources. A third
+// 10,000 plays), with raw alSourcePlay on a prepared source as the baseline.
+//
+//   swift run -c release soundstage-bench daemon
+//
+// measures request → source playing for `playSound` over the daemon's Unix socket and through
+// the in-process API, p50/p99 over 10,000 requests each, in one run (DaemonLatency.swift).
+//
+// The default mode also prints the cost of one update that moves all sources. A third
 // variant, raw OpenAL with alGetError after every call, shows what error checking alone costs.
 import COpenAL
 import Foundation
 import Soundstage
 
 let systemSoundsMode = CommandLine.arguments.dropFirst().first == "system-sounds"
-let seconds = !systemSoundsMode && CommandLine.arguments.count > 1 ? Double(CommandLine.arguments[1]) ?? 10 : 10
+let daemonMode = CommandLine.arguments.dropFirst().first == "daemon"
+let seconds = !systemSoundsMode && !daemonMode && CommandLine.arguments.count > 1 ? Double(CommandLine.arguments[1]) ?? 10 : 10
 let sourceCount = CommandLine.arguments.count > 2 ? Int(CommandLine.arguments[2]) ?? 256 : 256
 let rate = 48_000
 let updateFrames = rate / 100   // 10 ms
@@ -25,6 +33,10 @@ let updates = Int(seconds * 100)
 
 if systemSoundsMode {
     try systemSoundLatency()
+    exit(0)
+}
+if daemonMode {
+    try await daemonLatency()
     exit(0)
 }
 
