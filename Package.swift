@@ -116,12 +116,14 @@ let package = Package(
         ),
         .testTarget(
             name: "SoundstageTests",
-            dependencies: ["Soundstage", "COpenAL", "TestSupport"],
+            dependencies: ["Soundstage", "COpenAL", "TestSupport",
+                           .product(name: "NIOConcurrencyHelpers", package: "swift-nio")],
             swiftSettings: strict
         ),
         .testTarget(
             name: "ServerTests",
-            dependencies: ["Soundstage", "SoundstageServer", "SoundstageClient", "SoundstageProtocol", "TestSupport"],
+            dependencies: ["Soundstage", "SoundstageServer", "SoundstageClient", "SoundstageProtocol", "TestSupport",
+                           .product(name: "NIOConcurrencyHelpers", package: "swift-nio")],
             swiftSettings: strict
         ),
         .testTarget(

@@ -55,16 +55,7 @@ func daemonLatency() async throws {
     options.coalescingWindow = 0
     let registry = try SystemSoundRegistry(device: device, options: options)
     defer { registry.close() }
-    let localID = try registry.register(file: path)
-    var local: [UInt64] = []
-    local.reserveCapacity(plays)
-    for i in 0..<plays {
-        let start = nanoseconds()
-        try registry.play(localID)
-        while !registry.isSounding(localID) {}
-        local.append(nanoseconds() - start)
-        if i % 100 == 99 { _ = try device.render(frames: updateFrames) }
-    }
+    var local = try playLatencies(registry, try registry.register(file: path), plays: plays)
 
     // The transport alone: `ping` round trips on the same connection.
     var pings: [UInt64] = []

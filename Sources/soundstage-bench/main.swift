@@ -171,6 +171,21 @@ func percentile(_ sorted: [UInt64], _ p: Double) -> Double {
     Double(sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))]) / 1_000
 }
 
+/// Nanoseconds from `play` to OpenAL reporting the source playing, for each of `plays` plays
+/// (rendering an update every 100 plays, as a game's mixer would run meanwhile).
+func playLatencies(_ registry: SystemSoundRegistry, _ id: SystemSoundID, plays: Int) throws -> [UInt64] {
+    var latencies: [UInt64] = []
+    latencies.reserveCapacity(plays)
+    for i in 0..<plays {
+        let start = nanoseconds()
+        try registry.play(id)
+        while !registry.isSounding(id) {}
+        latencies.append(nanoseconds() - start)
+        if i % 100 == 99 { _ = try registry.device.render(frames: updateFrames) }
+    }
+    return latencies
+}
+
 /// p50/p99 of play → playing through the registry, against raw alSourcePlay.
 func systemSoundLatency() throws {
     let plays = 10_000
@@ -184,16 +199,7 @@ func systemSoundLatency() throws {
     try SoundFileWriter.write(AudioBuffer(samples: Array(sine(1_000).prefix(4_800)), channels: 1, sampleRate: rate),
                               to: path, format: .wavPCM16)
     defer { unlink(path) }
-    let id = try registry.register(file: path)
-    var engine: [UInt64] = []
-    engine.reserveCapacity(plays)
-    for i in 0..<plays {
-        let start = nanoseconds()
-        try registry.play(id)
-        while !registry.isSounding(id) {}
-        engine.append(nanoseconds() - start)
-        if i % 100 == 99 { _ = try device.render(frames: updateFrames) }
-    }
+    var engine = try playLatencies(registry, try registry.register(file: path), plays: plays)
 
     // Baseline: the OpenAL work alone, on one prepared source.
     let raw = alcLoopbackOpenDeviceSOFT(nil)!

@@ -1,6 +1,6 @@
 @testable import Soundstage
 import Foundation
-import Synchronization
+import NIOConcurrencyHelpers
 import SoundstageProtocol
 import Testing
 import TestSupport
@@ -85,13 +85,13 @@ import TestSupport
         defer { daemon.stop() }
         let client = try daemon.connect()
         #expect(client.request(["id": 1, "command": "subscribe", "events": ["route"]])?.isOK == true)
-        let connected = Mutex(true)
+        let connected = NIOLockedValueBox(true)
         daemon.device.route.withLockedValue { route in
-            route.hooks.isConnected = { _ in connected.withLock { $0 } }
+            route.hooks.isConnected = { _ in connected.withLockedValue { $0 } }
             route.hooks.openReplacement = { _ throws(SoundstageError) in try Device.openLoopbackHandle() }
         }
         _ = try daemon.render(seconds: 0.02)
-        connected.withLock { $0 = false }     // the output goes away...
+        connected.withLockedValue { $0 = false }     // the output goes away...
         _ = try daemon.render(seconds: 0.02)          // ...and a new one is opened
         #expect(client.event("route")?["reason"] == "oldDeviceUnavailable")
         #expect(client.event("route")?["reason"] == "newDeviceAvailable")

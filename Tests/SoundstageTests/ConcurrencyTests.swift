@@ -115,11 +115,11 @@ import TestSupport
     }
 }
 
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// A thread-safe counter for callbacks.
 final class Counter: Sendable {
-    private let count = Mutex(0)
-    func increment() { count.withLock { $0 += 1 } }
-    var value: Int { count.withLock { $0 } }
+    private let count = NIOLockedValueBox(0)
+    func increment() { count.withLockedValue { $0 += 1 } }
+    var value: Int { count.withLockedValue { $0 } }
 }

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import NIOConcurrencyHelpers
 import Testing
 @testable import Soundstage
 import TestSupport
@@ -87,13 +87,13 @@ import TestSupport
         defer { device.close() }
         let (_, a, _) = try setUp(device)
         let clock = ManualClock()
-        let connected = Mutex(true)
-        let failures = Mutex(2)                       // the first two reopen attempts fail
+        let connected = NIOLockedValueBox(true)
+        let failures = NIOLockedValueBox(2)                       // the first two reopen attempts fail
         device.route.withLockedValue { route in
             route.hooks.clock = { clock.now }
-            route.hooks.isConnected = { _ in connected.withLock { $0 } }
+            route.hooks.isConnected = { _ in connected.withLockedValue { $0 } }
             route.hooks.openReplacement = { _ throws(SoundstageError) in
-                let fail = failures.withLock { count -> Bool in
+                let fail = failures.withLockedValue { count -> Bool in
                     defer { count -= 1 }
                     return count > 0
                 }
@@ -107,26 +107,26 @@ import TestSupport
         music.attach(musicScene)
         try music.setActive(true)
         let musicLog = EventLog(music)
-        let changes = Mutex<[RouteChange.Reason]>([])
-        device.addRouteObserver { change in changes.withLock { $0.append(change.reason) } }
+        let changes = NIOLockedValueBox<[RouteChange.Reason]>([])
+        device.addRouteObserver { change in changes.withLockedValue { $0.append(change.reason) } }
 
         _ = try device.render(frames: 4_800)
-        connected.withLock { $0 = false }            // the headphones are pulled
+        connected.withLockedValue { $0 = false }            // the headphones are pulled
         _ = try device.render(frames: 480)           // detected; the first reopen fails
-        #expect(changes.withLock { $0 } == [.oldDeviceUnavailable])
+        #expect(changes.withLockedValue { $0 } == [.oldDeviceUnavailable])
         #expect(device.isAwaitingOutput)
         #expect(device.lastRecoveryError?.code == .noOutputDevice)
         #expect(musicLog.kinds == [.interruptionBegan(.deviceUnavailable)], "playback pauses when the output goes")
         clock.advance(0.05)
         _ = try device.render(frames: 480)           // before the 0.1 s backoff: no attempt
-        #expect(failures.withLock { $0 } == 1)
+        #expect(failures.withLockedValue { $0 } == 1)
         clock.advance(0.1)
         _ = try device.render(frames: 480)           // second attempt fails; backoff doubles to 0.2 s
-        #expect(failures.withLock { $0 } == 0)
+        #expect(failures.withLockedValue { $0 } == 0)
         clock.advance(0.25)
-        connected.withLock { $0 = true }
+        connected.withLockedValue { $0 = true }
         _ = try device.render(frames: 480)           // third attempt opens the new device
-        #expect(changes.withLock { $0 } == [.oldDeviceUnavailable, .newDeviceAvailable])
+        #expect(changes.withLockedValue { $0 } == [.oldDeviceUnavailable, .newDeviceAvailable])
         #expect(!device.isAwaitingOutput)
         #expect(musicLog.kinds.last == .interruptionEnded(shouldResume: false))
         #expect(a.playbackState == .playing, "the game's scene played on through the move")

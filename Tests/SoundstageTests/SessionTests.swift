@@ -1,15 +1,15 @@
 import Foundation
-import Synchronization
+import NIOConcurrencyHelpers
 import Testing
 @testable import Soundstage
 import TestSupport
 
 /// Records a session's events.
 final class EventLog: Sendable {
-    private let list = Mutex<[SessionEvent]>([])
-    init(_ session: AudioSession) { session.addObserver { [self] event in list.withLock { $0.append(event) } } }
-    var kinds: [SessionEvent.Kind] { list.withLock { $0.map(\.kind) } }
-    var all: [SessionEvent] { list.withLock { $0 } }
+    private let list = NIOLockedValueBox<[SessionEvent]>([])
+    init(_ session: AudioSession) { session.addObserver { [self] event in list.withLockedValue { $0.append(event) } } }
+    var kinds: [SessionEvent.Kind] { list.withLockedValue { $0.map(\.kind) } }
+    var all: [SessionEvent] { list.withLockedValue { $0 } }
 }
 
 /// A loopback device, a session center with a manual clock, and helpers.
@@ -209,11 +209,11 @@ final class SessionRig {
     /// that was not playing, OpenAL objects stay bounded.
     @Test func randomizedEventsKeepTheInvariants() throws {
         let rig = try SessionRig()
-        let connected = Mutex(true)
+        let connected = NIOLockedValueBox(true)
         rig.device.route.withLockedValue { route in
-            route.hooks.isConnected = { _ in connected.withLock { $0 } }
+            route.hooks.isConnected = { _ in connected.withLockedValue { $0 } }
             route.hooks.openReplacement = { _ throws(SoundstageError) in
-                guard connected.withLock({ $0 }) else { throw SoundstageError(.noOutputDevice, "unplugged") }
+                guard connected.withLockedValue({ $0 }) else { throw SoundstageError(.noOutputDevice, "unplugged") }
                 return try Device.openLoopbackHandle()
             }
             route.hooks.clock = { [clock = rig.clock] in clock.now }
@@ -239,7 +239,7 @@ final class SessionRig {
             switch Int.random(in: 0..<8, using: &seeded) {
             case 7:
                 // A route event: the output goes away, or comes back (then the engine migrates).
-                connected.withLock { $0.toggle() }
+                connected.withLockedValue { $0.toggle() }
                 _ = try rig.render(0.01)
             case 0: try? session.setActive(true)
             case 1: try? session.setActive(false, notifyOthersOnDeactivation: Bool.random(using: &seeded))

@@ -1,21 +1,21 @@
 import Foundation
-import Synchronization
+import NIOConcurrencyHelpers
 import Testing
 import Soundstage
 import TestSupport
 
 /// A clock tests move by hand.
 final class ManualClock: Sendable {
-    private let time = Mutex(0.0)
-    var now: Double { time.withLock { $0 } }
-    func advance(_ seconds: Double) { time.withLock { $0 += seconds } }
+    private let time = NIOLockedValueBox(0.0)
+    var now: Double { time.withLockedValue { $0 } }
+    func advance(_ seconds: Double) { time.withLockedValue { $0 += seconds } }
 }
 
 /// Records every outcome a completion reports.
 final class Outcomes: Sendable {
-    private let list = Mutex<[SystemSoundOutcome]>([])
-    func record(_ outcome: SystemSoundOutcome) { list.withLock { $0.append(outcome) } }
-    var all: [SystemSoundOutcome] { list.withLock { $0 } }
+    private let list = NIOLockedValueBox<[SystemSoundOutcome]>([])
+    func record(_ outcome: SystemSoundOutcome) { list.withLockedValue { $0.append(outcome) } }
+    var all: [SystemSoundOutcome] { list.withLockedValue { $0 } }
     var handler: @Sendable (SystemSoundOutcome) -> Void { { [self] in record($0) } }
 }
 
