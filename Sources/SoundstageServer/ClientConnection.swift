@@ -12,8 +12,8 @@ import SoundstageProtocol
 ///   instead — coalescing — and both are answered);
 /// - requests wait (are not run) while more than the high watermark of answers is unread, so
 ///   a client that does not read cannot make the daemon play without bound;
-/// - a client that leaves more than ``SoundServer/Configuration/maxOutputBytes`` unread is
-///   disconnected.
+/// - while a client leaves more than ``SoundServer/Configuration/maxOutputBytes`` unread, its
+///   input is not read at all (its writes block in the kernel) until it has read half of it.
 final class ClientConnection: ChannelInboundHandler {
     typealias InboundIn = InputLine
     typealias OutboundOut = ByteBuffer
@@ -45,6 +45,7 @@ final class ClientConnection: ChannelInboundHandler {
     private var inputClosed = false
     private var closing = false
     private var outputBytes = 0
+    private var readingPaused = false
     private var routeObserver: Int?
 
     init(server: SoundServer, channel: Channel) {
@@ -209,22 +210,32 @@ final class ClientConnection: ChannelInboundHandler {
 
     // MARK: Output
 
-    /// Queues a line for the client, counting unread bytes; past the limit the client is cut off.
+    /// Queues a line for the client, counting unread bytes; past the limit, stops reading from it.
     func write(_ line: String) {
         guard let context, context.channel.isActive else { return }
         let bytes = line.utf8.count
-        guard outputBytes + bytes <= configuration.maxOutputBytes else {
-            server.stats.withLockedValue { $0.slowClientsClosed += 1 }
-            closing = true
-            context.close(promise: nil)
-            return
-        }
         outputBytes += bytes
         let peak = outputBytes
         server.stats.withLockedValue { $0.peakOutputBytes = max($0.peakOutputBytes, peak) }
+        if outputBytes > configuration.maxOutputBytes && !readingPaused {
+            readingPaused = true
+            server.stats.withLockedValue { $0.readPauses += 1 }
+            setReading(false)
+        }
         let promise = loop.makePromise(of: Void.self)
-        promise.futureResult.assumeIsolated().whenComplete { _ in self.outputBytes -= bytes }
+        promise.futureResult.assumeIsolated().whenComplete { _ in
+            self.outputBytes -= bytes
+            if self.readingPaused && self.outputBytes <= self.configuration.maxOutputBytes / 2 {
+                self.readingPaused = false
+                self.setReading(true)
+            }
+        }
         context.write(wrapOutboundOut(context.channel.allocator.buffer(string: line)), promise: promise)
+    }
+
+    private func setReading(_ on: Bool) {
+        guard let options = channel.syncOptions else { return }
+        try? options.setOption(ChannelOptions.autoRead, value: on)
     }
 
     /// Writes an event if the client subscribed to its topic.

@@ -19,8 +19,8 @@ public struct ServerStatistics: Sendable, Equatable {
     public var peakPendingRequests = 0
     /// The most response bytes ever waiting to be sent to one client.
     public var peakOutputBytes = 0
-    /// Clients disconnected because they stopped reading and their output passed the limit.
-    public var slowClientsClosed = 0
+    /// Times a client's input was paused because it left more than the output limit unread.
+    public var readPauses = 0
     /// Lines over the 64 KiB limit.
     public var linesTooLong = 0
 
@@ -32,7 +32,7 @@ public struct ServerStatistics: Sendable, Equatable {
         func n(_ value: Int) -> JSONValue { .number(Double(value)) }
         return ["clients": n(clients), "connections": n(connections), "answered": n(answered), "errors": n(errors),
                 "busy": n(busy), "coalesced": n(coalesced), "peakPendingRequests": n(peakPendingRequests),
-                "peakOutputBytes": n(peakOutputBytes), "slowClientsClosed": n(slowClientsClosed),
+                "peakOutputBytes": n(peakOutputBytes), "readPauses": n(readPauses),
                 "linesTooLong": n(linesTooLong)]
     }
 }

@@ -24,7 +24,8 @@ public final class SoundServer: Sendable {
         public var maxLineBytes = ServerProtocol.maxLineBytes
         /// Requests one client may have waiting; more get a `busy` error.
         public var maxPendingRequests = 1024
-        /// Response bytes one client may leave unread before it is disconnected.
+        /// Answer bytes one client may leave unread; beyond, the daemon stops reading its requests
+        /// until it has read half of them (back pressure through the socket).
         public var maxOutputBytes = 4 << 20
         /// Output bytes above which a client's requests wait (are not run) until it reads.
         public var outputHighWatermark = 256 << 10

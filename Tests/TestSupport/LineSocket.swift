@@ -6,7 +6,10 @@ import Glibc
 
 /// A plain blocking Unix-socket client that sends bytes and reads lines: it can send what no
 /// well-behaved client would (bad JSON, half lines, floods).
-public final class LineSocket {
+///
+/// `@unchecked Sendable`: `send` touches only the descriptor, so one thread may send while
+/// another reads; reading is for one thread at a time.
+public final class LineSocket: @unchecked Sendable {
     private let descriptor: Int32
     private var pending: [UInt8] = []
     private var chunk = [UInt8](repeating: 0, count: 65_536)
