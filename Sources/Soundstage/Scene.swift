@@ -38,6 +38,10 @@ public final class Scene: @unchecked Sendable {
         var suspended = false
         /// The sources that were playing when the scene was suspended, paused at their offsets.
         var pausedBySuspension: [Source] = []
+        /// How many ``Scene/batch(_:)`` calls are open (nested ones count).
+        var batchDepth = 0
+        /// OpenAL sources `play()`ed inside the open batch, started together when it ends.
+        var pendingPlays: [ALuint] = []
     }
 
     init(device: Device, context: ContextHandle, sourceBudget: Int) {
@@ -91,6 +95,45 @@ public final class Scene: @unchecked Sendable {
         }
     }
 
+    // MARK: Atomic updates
+
+    /// Makes the changes in `body` take effect together, in the same mixer update: source and
+    /// listener properties (AL_SOFT_deferred_updates) and every ``Source/play()`` (the sources
+    /// start with one `alSourcePlayv` when the batch ends), so a chord starts on one sample and a
+    /// teleport moves the listener and its surroundings at once. `pause()` and `stop()` act at
+    /// once (and cancel a start the batch holds).
+    ///
+    /// Batches nest (the outermost one applies). While a batch is open the scene's property
+    /// changes from other threads are held back with it, and completions are not checked.
+    ///
+    /// ```swift
+    /// scene.batch {
+    ///     for note in chord { try? note.play() }
+    /// }
+    /// ```
+    public func batch<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
+        withState { state, lock in
+            state.batchDepth += 1
+            if state.batchDepth == 1 { lock.ifOpen { al in al.must("alDeferUpdatesSOFT") { alDeferUpdatesSOFT() } } }
+        }
+        defer {
+            withState { state, lock in
+                state.batchDepth -= 1
+                guard state.batchDepth == 0 else { return }
+                let starts = state.pendingPlays
+                state.pendingPlays = []
+                lock.ifOpen { al in
+                    al.must("alProcessUpdatesSOFT") { alProcessUpdatesSOFT() }
+                    if !starts.isEmpty { al.must("alSourcePlayv") { starts.withUnsafeBufferPointer { alSourcePlayv(ALsizei($0.count), $0.baseAddress) } } }
+                }
+            }
+        }
+        return try body()
+    }
+
+    /// Whether a ``batch(_:)`` is open.
+    public var isBatching: Bool { withState { state, _ in state.batchDepth > 0 } }
+
     // MARK: Sources
 
     /// Creates a source in this scene, optionally with a buffer attached. A source takes an
@@ -143,7 +186,7 @@ public final class Scene: @unchecked Sendable {
     /// their completion handlers (outside the lock).
     func update() {
         let completions: [() -> Void] = withState { state, lock in
-            guard !state.endable.isEmpty else { return [] }
+            guard !state.endable.isEmpty, state.batchDepth == 0 else { return [] }
             var done: [() -> Void] = []
             lock.ifOpen { al in
                 // Looping sources never end by themselves; ask OpenAL about the others only.
@@ -240,7 +283,7 @@ public final class Scene: @unchecked Sendable {
             lock.rebind(to: newContext)
             let al = try lock.current()
             alDeferUpdatesSOFT()
-            defer { alProcessUpdatesSOFT() }
+            defer { if state.batchDepth == 0 { alProcessUpdatesSOFT() } }
             al.must("alDistanceModel") { alDistanceModel(state.distanceModel.alValue) }
             al.must("alDopplerFactor") { alDopplerFactor(state.dopplerFactor) }
             al.must("alSpeedOfSound") { alSpeedOfSound(state.speedOfSound) }
@@ -278,6 +321,7 @@ public final class Scene: @unchecked Sendable {
 
     /// Stops `name`, detaches its buffer and returns it to the pool.
     func releaseNameLocked(_ name: ALuint, of source: Source, _ state: inout SceneState, _ al: borrowing ALCalls) {
+        state.pendingPlays.removeAll { $0 == name }
         state.active.removeValue(forKey: ObjectIdentifier(source))
         state.endable.removeValue(forKey: ObjectIdentifier(source))
         var current: ALint = 0

@@ -286,7 +286,11 @@ public final class Source: @unchecked Sendable {
             if let offset, offset > 0 {
                 try al.call("alSourcef(AL_SEC_OFFSET)") { alSourcef(name, AL_SEC_OFFSET, Float(offset)) }
             }
-            try al.call("alSourcePlay") { alSourcePlay(name) }
+            if sceneState.batchDepth > 0 {
+                if !sceneState.pendingPlays.contains(name) { sceneState.pendingPlays.append(name) }
+            } else {
+                try al.call("alSourcePlay") { alSourcePlay(name) }
+            }
             s.playback = .playing
             s.pendingOffset = nil
         }
@@ -294,8 +298,9 @@ public final class Source: @unchecked Sendable {
 
     /// Pauses (`alSourcePause`); ``play()`` resumes at the same offset. No-op unless playing.
     public func pause() {
-        locked { s, _, lock in
+        locked { s, sceneState, lock in
             guard let name = s.name, s.playback == .playing else { return }
+            sceneState.pendingPlays.removeAll { $0 == name }
             lock.ifOpen { al in al.must("alSourcePause") { alSourcePause(name) } }
             s.playback = .paused
         }
