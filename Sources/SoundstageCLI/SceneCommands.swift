@@ -18,11 +18,15 @@ struct RunCommand: ParsableCommand {
     @Option(name: .long, help: "Where to write the render when there is no sound card (default: NAME-render.wav here).")
     var output: String?
 
+    @Flag(name: .long, help: "Binaural mixing (HRTF) for headphones; says whether OpenAL granted it.")
+    var hrtf = false
+
     func run() throws {
         try reportingErrors {
             let description = try SceneDescription.load(path: scene)
             do {
-                let device = try Device.openDefault(quietly: true)
+                let device = try Device.openDefault(hrtf: hrtf ? true : nil, quietly: true)
+                if hrtf { try Self.reportHRTF(device) }
                 defer { device.close() }
                 let runner = try SceneRunner(description, device: device)
                 defer { runner.close() }
@@ -31,14 +35,23 @@ struct RunCommand: ParsableCommand {
             } catch let error as SoundstageError where error.code == .noOutputDevice {
                 let path = output ?? Playback.defaultOutput(for: scene)
                 Terminal.renderingInstead(to: path)
-                let device = try Device.loopback()
+                let device = try Device.loopback(hrtf: hrtf)
                 defer { device.close() }
+                if hrtf { try Self.reportHRTF(device) }
                 let runner = try SceneRunner(description, device: device)
                 defer { runner.close() }
                 try runner.render(to: path, format: .wavPCM16, progress: ProgressBar.forTerminal())
                 Terminal.say("rendered \(description.duration) s to \(path)")
             }
         }
+    }
+}
+
+extension RunCommand {
+    /// One line saying whether HRTF is on and why (OpenAL may deny it, e.g. on a surround output).
+    static func reportHRTF(_ device: Device) throws {
+        let info = try device.info
+        Terminal.say("HRTF \(info.hrtfEnabled ? "on" : "off") (\(info.hrtfStatus))")
     }
 }
 

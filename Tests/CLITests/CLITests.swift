@@ -143,6 +143,23 @@ import TestSupport
         return dir
     }()
 
+    @Test func theHeadphonesDemoRunsBinaurallyAndSaysSo() throws {
+        let dir = try CLIRunner.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let scene = Self.root.appendingPathComponent("Examples/scenes/headphones.json").path
+        let result = try CLIRunner.run(["run", scene, "--hrtf"], in: dir, environment: CLIRunner.noSoundCard)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("HRTF on (enabled)"), "\(result.stderr)")
+        let audio = try SoundFile.decode(path: dir.appendingPathComponent("headphones-render.wav").path)
+        #expect(abs(audio.duration - 12) < 0.01)
+        // The bee circles: at 1 s it is on the right, at 3 s on the left — but with HRTF the far
+        // ear always hears it too (stereo panning would leave it silent).
+        let right = audio.slice(frames: 43_200..<52_800), left = audio.slice(frames: 139_200..<148_800)
+        #expect(rms(right.channel(1)) > rms(right.channel(0)))
+        #expect(rms(left.channel(0)) > rms(left.channel(1)))
+        #expect(min(rms(right.channel(0)), rms(left.channel(1))) > 0.01)
+    }
+
     @Test func runWithoutASoundCardRendersTheDemoScene() throws {
         let dir = try CLIRunner.directory()
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -39,6 +39,28 @@ import TestSupport
         #expect(Signals.rms(binaural, channel: 1) > Signals.rms(binaural, channel: 0) * 1.5, "the near ear still louder")
     }
 
+    @Test func hrtfGivesTheEarsDifferentSpectraWherePanningOnlyScales() throws {
+        /// Far-ear / near-ear level of a tone 2 m to the right (90°).
+        func interaural(_ frequency: Double, hrtf: Bool) throws -> Double {
+            let device = try Device.loopback(hrtf: hrtf)
+            defer { device.close() }
+            let scene = try device.makeScene()
+            let source = scene.makeSource(buffer: try device.makeBuffer(Signals.sine(frequency, seconds: 0.5)))
+            source.position = Vector3(2, 0, 0)
+            try source.play()
+            let mix = Array(try device.render(frames: 12_000).samples.dropFirst(2 * 2_400))   // past the onset
+            let stereo = AudioBuffer(samples: mix, channels: 2, sampleRate: device.sampleRate)
+            return Signals.rms(stereo, channel: 0) / Signals.rms(stereo, channel: 1)
+        }
+        let low = try interaural(300, hrtf: true), high = try interaural(6_000, hrtf: true)
+        // The head shadows high frequencies far more than low ones: the spectra of the ears differ.
+        #expect(low > 0.3, "low frequencies bend round the head: \(low)")
+        #expect(high < low / 2, "high frequencies are shadowed: \(high) vs \(low)")
+        // Stereo panning gives the far ear nothing at any frequency: the same (empty) spectrum shape.
+        #expect(try interaural(300, hrtf: false) < 1e-3)
+        #expect(try interaural(6_000, hrtf: false) < 1e-3)
+    }
+
     @Test func hrtfCanBeChosenByName() throws {
         let probe = try Device.loopback()
         let names = try probe.info.hrtfNames
