@@ -39,6 +39,10 @@ public final class Device: Sendable {
     /// Route watching: hooks, disconnect state, observers (see DeviceMigration.swift).
     let route = NIOLockedValueBox(RouteState())
     private let poller: Poller?
+    /// Frames mixed by ``render(into:)`` (loopback devices): their clock.
+    private let renderedFrames = Atomic<Int>(0)
+    /// When a real output was opened, on the monotonic clock (seconds).
+    private let openedAt = Double(DispatchTime.now().uptimeNanoseconds) / 1e9
 
     struct DeviceState {
         var closed = false
@@ -278,6 +282,7 @@ public final class Device: Sendable {
                 alcRenderSamplesSOFT(handle.raw, output.baseAddress! + done * channels, ALCsizei(count))
                 try OpenAL.checkALC(handle.raw, "alcRenderSamplesSOFT")
                 done += count
+                renderedFrames.add(count, ordering: .relaxed)
                 update()
             }
         }
@@ -305,11 +310,20 @@ public final class Device: Sendable {
         try writer.finish()
     }
 
-    /// Runs one engine update: finds sources that reached their end and reports their completion.
-    /// Loopback devices update during ``render(frames:)``; real outputs on a background thread.
+    /// Runs one engine update: advances group fades and ducking to ``mixTime``, finds sources
+    /// that reached their end and reports their completion. Loopback devices update during
+    /// ``render(frames:)``; real outputs on a background thread every 10 ms.
     public func update() {
         let scenes = state.withLock { $0.scenes.compactMap(\.scene) }
-        for scene in scenes { scene.update() }
+        let now = mixTime
+        for scene in scenes { scene.update(at: now) }
+    }
+
+    /// The device's clock in seconds: audio rendered so far on a loopback device (so fades are
+    /// sample-exact and deterministic), time since opening on a real output.
+    public var mixTime: Double {
+        kind == .loopback ? Double(renderedFrames.load(ordering: .relaxed)) / Double(sampleRate)
+                          : Double(DispatchTime.now().uptimeNanoseconds) / 1e9 - openedAt
     }
 
     // MARK: State

@@ -23,6 +23,8 @@ public final class Scene: @unchecked Sendable {
     let context: ContextHandle
     private var state = SceneState()
 
+    struct WeakGroup { weak var group: SoundGroup? }
+
     struct SceneState {
         /// Sources holding an OpenAL source (playing or paused).
         var active: [ObjectIdentifier: Source] = [:]
@@ -42,6 +44,11 @@ public final class Scene: @unchecked Sendable {
         var batchDepth = 0
         /// OpenAL sources `play()`ed inside the open batch, started together when it ends.
         var pendingPlays: [ALuint] = []
+        /// The scene's groups (weak: sources and the game keep them alive).
+        var groups: [WeakGroup] = []
+        var duckings: [Ducking] = []
+        /// The device time of the last engine update (for ramp steps).
+        var lastUpdate: Double?
     }
 
     init(device: Device, context: ContextHandle, sourceBudget: Int) {
@@ -184,21 +191,150 @@ public final class Scene: @unchecked Sendable {
 
     /// Finds sources that played to their end, returns their OpenAL sources to the pool and runs
     /// their completion handlers (outside the lock).
-    func update() {
-        let completions: [() -> Void] = withState { state, lock in
-            guard !state.endable.isEmpty, state.batchDepth == 0 else { return [] }
+    func update(at now: Double) {
+        let (completions, toStop, fadeDone): ([() -> Void], [Source], [@Sendable () -> Void]) = withState { state, lock in
+            guard state.batchDepth == 0 else { return ([], [], []) }
             var done: [() -> Void] = []
-            lock.ifOpen { al in
-                // Looping sources never end by themselves; ask OpenAL about the others only.
-                var ended: [Source] = []
-                for source in state.endable.values where source.hasEndedLocked(al) {
-                    ended.append(source)
+            if !state.endable.isEmpty {
+                lock.ifOpen { al in
+                    // Looping sources never end by themselves; ask OpenAL about the others only.
+                    var ended: [Source] = []
+                    for source in state.endable.values where source.hasEndedLocked(al) {
+                        ended.append(source)
+                    }
+                    for source in ended { done.append(source.finishLocked(&state, al)) }
                 }
-                for source in ended { done.append(source.finishLocked(&state, al)) }
             }
-            return done
+            let (stops, fades) = advanceGroupsLocked(&state, lock, now: now)
+            return (done, stops, fades)
         }
         for completion in completions { completion() }
+        for source in toStop { source.stop() }
+        for completion in fadeDone { completion() }
+    }
+
+    // MARK: Groups
+
+    /// Creates a group (bus) of this scene's sources, optionally inside `parent`.
+    public func makeGroup(_ name: String, parent: SoundGroup? = nil) -> SoundGroup {
+        precondition(parent == nil || parent!.scene === self, "the parent group belongs to another scene")
+        let group = SoundGroup(name: name, parent: parent, scene: self)
+        withState { state, _ in
+            state.groups.removeAll { $0.group == nil }
+            state.groups.append(WeakGroup(group: group))
+        }
+        return group
+    }
+
+    /// Ducks `target` while `trigger` sounds (any source in it or its child groups playing with a
+    /// non-zero gain): `target` ramps to `gain` over `attack` seconds when the trigger starts and
+    /// back to 1 over `release` seconds after it falls silent. Several rules on one group: the
+    /// lowest factor wins. E.g. music under dialogue: `addDucking(of: music, whileSounding: dialogue,
+    /// to: 0.3, attack: 0.1, release: 0.5)`.
+    public func addDucking(of target: SoundGroup, whileSounding trigger: SoundGroup, to gain: Float,
+                           attack: Double = 0.1, release: Double = 0.5) {
+        precondition(target.scene === self && trigger.scene === self, "ducking groups must belong to this scene")
+        precondition((0...1).contains(gain), "duck gain must be in 0...1, got \(gain)")
+        precondition(attack.isFinite && attack >= 0 && release.isFinite && release >= 0, "ramp times must be finite and >= 0")
+        withState { state, _ in
+            state.duckings.append(Ducking(target: target, trigger: trigger, gain: gain, attack: attack, release: release))
+        }
+    }
+
+    /// Changes a group's settings and gives every affected source its new gain and pitch.
+    func changeGroup(_ group: SoundGroup, _ change: (inout SoundGroup.GroupState) -> Void) {
+        withState { state, lock in
+            change(&group.state)
+            refreshSourcesLocked(&state, lock, within: group)
+        }
+    }
+
+    func pauseGroup(_ group: SoundGroup) {
+        withState { state, lock in
+            group.state.paused = true
+            for source in state.active.values where source.groupLocked?.isWithin(group) == true {
+                if source.pauseLocked(lock) { group.state.pausedSources[ObjectIdentifier(source)] = source }
+            }
+        }
+    }
+
+    func resumeGroup(_ group: SoundGroup) {
+        withState { state, lock in
+            group.state.paused = false
+            let held = group.state.pausedSources.values
+            group.state.pausedSources = [:]
+            // Sources an ancestor's pause still holds stay paused (they resume with it).
+            for source in held {
+                if let holder = group.pausingGroupLocked {
+                    holder.state.pausedSources[ObjectIdentifier(source)] = source
+                } else {
+                    source.resumeLocked(lock)
+                }
+            }
+        }
+    }
+
+    private func refreshSourcesLocked(_ state: inout SceneState, _ lock: borrowing ContextLock, within group: SoundGroup?) {
+        for source in state.active.values {
+            guard let own = source.groupLocked, group.map({ own.isWithin($0) }) ?? true else { continue }
+            source.refreshGroupFactorsLocked(lock)
+        }
+    }
+
+    /// Advances fades and ducking ramps to `now`; returns the sources that fade-outs stop and the
+    /// fades' completions, to run outside the lock.
+    private func advanceGroupsLocked(_ state: inout SceneState, _ lock: borrowing ContextLock,
+                                     now: Double) -> ([Source], [@Sendable () -> Void]) {
+        let elapsed = max(0, now - (state.lastUpdate ?? now))
+        state.lastUpdate = now
+        guard !state.groups.isEmpty else { return ([], []) }
+        var changed = false
+        var stops: [Source] = []
+        var completions: [@Sendable () -> Void] = []
+        for group in state.groups.compactMap(\.group) {
+            guard var fade = group.state.fade else { continue }
+            let start = fade.start ?? now
+            fade.start = start
+            let progress = fade.duration > 0 ? min(1, (now - start) / fade.duration) : 1
+            group.state.gain = fade.from + (fade.to - fade.from) * Float(progress)
+            changed = true
+            if progress >= 1 {
+                group.state.fade = nil
+                if fade.stopAtEnd {
+                    stops += state.active.values.filter { $0.groupLocked?.isWithin(group) == true }
+                }
+                if let completion = fade.completion { completions.append(completion) }
+            } else {
+                group.state.fade = fade
+            }
+        }
+        if !state.duckings.isEmpty {
+            state.duckings.removeAll { $0.target == nil || $0.trigger == nil }
+            var factors: [ObjectIdentifier: Float] = [:]
+            for index in state.duckings.indices {
+                var rule = state.duckings[index]
+                let trigger = rule.trigger!
+                let sounding = state.active.values.contains { source in
+                    source.isPlayingLocked && source.groupLocked?.isWithin(trigger) == true
+                        && source.groupLocked!.effectiveGainLocked > 0
+                }
+                let depth = 1 - rule.gain
+                if sounding {
+                    rule.level = rule.attack > 0 ? max(rule.gain, rule.level - depth * Float(elapsed / rule.attack)) : rule.gain
+                } else {
+                    rule.level = rule.release > 0 ? min(1, rule.level + depth * Float(elapsed / rule.release)) : 1
+                }
+                state.duckings[index] = rule
+                let key = ObjectIdentifier(rule.target!)
+                factors[key] = min(factors[key] ?? 1, rule.level)
+            }
+            for group in state.groups.compactMap(\.group) {
+                let duck = factors[ObjectIdentifier(group)] ?? 1
+                if duck != group.state.duck { group.state.duck = duck; changed = true }
+            }
+        }
+        if changed { refreshSourcesLocked(&state, lock, within: nil) }
+        return (stops, completions)
     }
 
     // MARK: Sessions

@@ -60,6 +60,9 @@ public final class Source: @unchecked Sendable {
         var referenceDistance: Float = 1
         var maxDistance: Float = .greatestFiniteMagnitude
         var rolloffFactor: Float = 1
+        /// What the source's groups multiply its gain and pitch by (1 without a group).
+        var groupGain: Float = 1
+        var groupPitch: Float = 1
     }
 
     struct SourceState {
@@ -72,6 +75,7 @@ public final class Source: @unchecked Sendable {
         /// Where the next play starts, in seconds.
         var pendingOffset: Double?
         var completionHandler: (@Sendable (Source) -> Void)?
+        var group: SoundGroup?
         var streams: [Int: AsyncStream<Void>.Continuation] = [:]
         var nextStreamID = 0
     }
@@ -200,7 +204,7 @@ public final class Source: @unchecked Sendable {
         get { read { $0.gain } }
         set {
             precondition(newValue.isFinite && newValue >= 0, "gain must be finite and >= 0, got \(newValue)")
-            set({ $0.gain = newValue }) { n, al in al.must("alSourcef(AL_GAIN)") { alSourcef(n, AL_GAIN, newValue) } }
+            set({ $0.gain = newValue }) { n, al in al.must("alSourcef(AL_GAIN)") { alSourcef(n, AL_GAIN, newValue * state.properties.groupGain) } }
         }
     }
 
@@ -227,7 +231,7 @@ public final class Source: @unchecked Sendable {
         get { read { $0.pitch } }
         set {
             precondition(newValue.isFinite && newValue > 0, "pitch must be finite and > 0, got \(newValue)")
-            set({ $0.pitch = newValue }) { n, al in al.must("alSourcef(AL_PITCH)") { alSourcef(n, AL_PITCH, newValue) } }
+            set({ $0.pitch = newValue }) { n, al in al.must("alSourcef(AL_PITCH)") { alSourcef(n, AL_PITCH, newValue * state.properties.groupPitch) } }
         }
     }
 
@@ -242,6 +246,57 @@ public final class Source: @unchecked Sendable {
                 lock.ifOpen { al in al.must("alSourcei(AL_LOOPING)") { alSourcei(name, AL_LOOPING, newValue ? AL_TRUE : AL_FALSE) } }
             }
         }
+    }
+
+    // MARK: Group
+
+    /// The group (bus) the source plays in: its gain, mute, pitch, pause, fades and ducking apply
+    /// on top of the source's own. Must belong to the same scene. Applies at once.
+    public var group: SoundGroup? {
+        get { locked { s, _, _ in s.group } }
+        set {
+            precondition(newValue == nil || newValue!.scene === scene, "the group belongs to another scene")
+            locked { s, _, lock in
+                s.group = newValue
+                refreshGroupFactorsLocked(&s, lock)
+            }
+        }
+    }
+
+    /// Recomputes what the groups multiply gain and pitch by and gives OpenAL the result (scene lock held).
+    func refreshGroupFactorsLocked(_ lock: borrowing ContextLock) {
+        refreshGroupFactorsLocked(&state, lock)
+    }
+
+    private func refreshGroupFactorsLocked(_ s: inout SourceState, _ lock: borrowing ContextLock) {
+        let gain = s.group?.effectiveGainLocked ?? 1, pitch = s.group?.effectivePitchLocked ?? 1
+        guard gain != s.properties.groupGain || pitch != s.properties.groupPitch else { return }
+        s.properties.groupGain = gain
+        s.properties.groupPitch = pitch
+        guard let name = s.name else { return }
+        let properties = s.properties
+        lock.ifOpen { al in Self.applyGroupFactors(name, properties, al) }
+    }
+
+    /// The source's group (scene lock held).
+    var groupLocked: SoundGroup? { state.group }
+
+    /// Whether it is playing now, as far as Soundstage knows (scene lock held).
+    var isPlayingLocked: Bool { state.playback == .playing }
+
+    /// Pauses it if playing (scene lock held); true if it did.
+    func pauseLocked(_ lock: borrowing ContextLock) -> Bool {
+        guard let name = state.name, state.playback == .playing else { return false }
+        lock.ifOpen { al in al.must("alSourcePause") { alSourcePause(name) } }
+        state.playback = .paused
+        return true
+    }
+
+    /// Plays it on if it is still paused (scene lock held).
+    func resumeLocked(_ lock: borrowing ContextLock) {
+        guard let name = state.name, state.playback == .paused else { return }
+        lock.ifOpen { al in al.must("alSourcePlay") { alSourcePlay(name) } }
+        state.playback = .playing
     }
 
     // MARK: Playback
@@ -263,8 +318,11 @@ public final class Source: @unchecked Sendable {
             let al = try lock.current()
             let offset = s.playback == .paused ? nil : s.pendingOffset
             let name: ALuint
+            s.properties.groupGain = s.group?.effectiveGainLocked ?? 1
+            s.properties.groupPitch = s.group?.effectivePitchLocked ?? 1
             if let existing = s.name {
                 name = existing
+                Self.applyGroupFactors(name, s.properties, al)
             } else {
                 name = try scene.acquireNameLocked(&sceneState, al)
                 Self.applyAll(name, s.properties, al)
@@ -293,6 +351,13 @@ public final class Source: @unchecked Sendable {
             }
             s.playback = .playing
             s.pendingOffset = nil
+            // A paused group holds what starts in it until it resumes.
+            if let holder = s.group?.pausingGroupLocked {
+                sceneState.pendingPlays.removeAll { $0 == name }
+                al.must("alSourcePause") { alSourcePause(name) }
+                s.playback = .paused
+                holder.state.pausedSources[ObjectIdentifier(self)] = self
+            }
         }
     }
 
@@ -514,15 +579,20 @@ public final class Source: @unchecked Sendable {
     }
 
     /// Applies every property to a (reused) OpenAL source.
+    static func applyGroupFactors(_ n: ALuint, _ p: Properties, _ al: borrowing ALCalls) {
+        al.must("alSourcef(AL_GAIN)") { alSourcef(n, AL_GAIN, p.gain * p.groupGain) }
+        al.must("alSourcef(AL_PITCH)") { alSourcef(n, AL_PITCH, p.pitch * p.groupPitch) }
+    }
+
     static func applyAll(_ n: ALuint, _ p: Properties, _ al: borrowing ALCalls) {
         al.must("alSource3f(AL_POSITION)") { alSource3f(n, AL_POSITION, p.position.x, p.position.y, p.position.z) }
         al.must("alSource3f(AL_VELOCITY)") { alSource3f(n, AL_VELOCITY, p.velocity.x, p.velocity.y, p.velocity.z) }
         al.must("alSource3f(AL_DIRECTION)") { alSource3f(n, AL_DIRECTION, p.direction.x, p.direction.y, p.direction.z) }
         applyCone(n, p.cone, al)
-        al.must("alSourcef(AL_GAIN)") { alSourcef(n, AL_GAIN, p.gain) }
+        al.must("alSourcef(AL_GAIN)") { alSourcef(n, AL_GAIN, p.gain * p.groupGain) }
         al.must("alSourcef(AL_MIN_GAIN)") { alSourcef(n, AL_MIN_GAIN, p.minGain) }
         al.must("alSourcef(AL_MAX_GAIN)") { alSourcef(n, AL_MAX_GAIN, p.maxGain) }
-        al.must("alSourcef(AL_PITCH)") { alSourcef(n, AL_PITCH, p.pitch) }
+        al.must("alSourcef(AL_PITCH)") { alSourcef(n, AL_PITCH, p.pitch * p.groupPitch) }
         al.must("alSourcei(AL_LOOPING)") { alSourcei(n, AL_LOOPING, p.looping ? AL_TRUE : AL_FALSE) }
         al.must("alSourcei(AL_SOURCE_RELATIVE)") { alSourcei(n, AL_SOURCE_RELATIVE, p.headRelative ? AL_TRUE : AL_FALSE) }
         al.must("alSourcef(AL_REFERENCE_DISTANCE)") { alSourcef(n, AL_REFERENCE_DISTANCE, p.referenceDistance) }
