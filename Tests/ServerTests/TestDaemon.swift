@@ -44,12 +44,12 @@ final class TestDaemon {
     /// Connects a raw line client.
     func connect() throws -> LineSocket { try LineSocket(path: socketPath) }
 
-    /// Renders in steps until `condition` holds (the daemon works on its own threads).
-    func render(until condition: () -> Bool, seconds limit: Double = 5) throws {
-        var rendered = 0.0
-        while !condition() && rendered < limit {
+    /// Renders in 10 ms steps until `condition` holds (the daemon works on its own threads), for
+    /// at most `timeout` seconds of wall-clock time (generous: sanitizer builds are slow).
+    func render(until condition: () -> Bool, timeout: Double = 60) throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while !condition() && Date() < deadline {
             _ = try render(seconds: 0.01)
-            rendered += 0.01
             usleep(1_000)
         }
     }
