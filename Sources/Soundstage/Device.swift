@@ -339,6 +339,7 @@ public final class Device: Sendable {
         for scene in scenes where !scene.isClosed {
             counts.contexts += 1
             counts.sources += scene.allocatedSourceCount
+            counts.buffers += scene.streamBufferCount
         }
         return counts
     }

@@ -44,6 +44,8 @@ public final class Scene: @unchecked Sendable {
         var batchDepth = 0
         /// OpenAL sources `play()`ed inside the open batch, started together when it ends.
         var pendingPlays: [ALuint] = []
+        /// Active streaming sources, refilled at each update.
+        var streaming: [ObjectIdentifier: Source] = [:]
         /// The scene's groups (weak: sources and the game keep them alive).
         var groups: [WeakGroup] = []
         var duckings: [Ducking] = []
@@ -143,6 +145,19 @@ public final class Scene: @unchecked Sendable {
 
     // MARK: Sources
 
+    /// Creates a source that streams a file of any length through a small queue of buffers the
+    /// engine's update refills (memory stays `bufferCount × bufferDuration` of audio whatever the
+    /// length). It has every property and control of a source: position, gain, group, `play`,
+    /// `pause`, `seek(to:)` (requeues from there), `offset`, `isLooping` (seamless, between the
+    /// options' loop points), completion at its end. ``Source/underrunCount`` counts the times its
+    /// queue ran dry and it was restarted.
+    ///
+    /// - Throws: the file's errors (`.notFound`, `.unsupportedFormat`, ...) at once;
+    ///   `.invalidArgument` for loop points outside the file.
+    public func makeStreamingSource(file path: String, options: StreamOptions = StreamOptions()) throws -> Source {
+        Source(scene: self, stream: try AudioStream(path: path, options: options))
+    }
+
     /// Creates a source in this scene, optionally with a buffer attached. A source takes an
     /// OpenAL source from the scene's budget only while it plays or is paused.
     public func makeSource(buffer: Buffer? = nil) -> Source {
@@ -151,6 +166,11 @@ public final class Scene: @unchecked Sendable {
 
     /// Sources currently playing or paused.
     public var activeSourceCount: Int { withState { state, _ in state.active.count } }
+
+    /// OpenAL buffers the scene's streaming sources hold.
+    var streamBufferCount: Int {
+        withState { state, lock in lock.isOpen ? state.streaming.values.reduce(0) { $0 + $1.streamBufferCountLocked } : 0 }
+    }
 
     /// OpenAL sources this scene holds (active plus pooled for reuse).
     var allocatedSourceCount: Int { withState { state, lock in lock.isOpen ? state.allNames.count : 0 } }
@@ -167,14 +187,16 @@ public final class Scene: @unchecked Sendable {
             for source in sources { source.detachForCloseLocked() }
             let names = state.allNames
             if !names.isEmpty {
-                lock.ifOpen { _ in
+                lock.ifOpen { al in
                     names.withUnsafeBufferPointer { names in
                         alSourceStopv(ALsizei(names.count), names.baseAddress)
                         alDeleteSources(ALsizei(names.count), names.baseAddress)
                     }
                     _ = alGetError()
+                    for source in state.streaming.values { source.releaseStreamLocked(al) }
                 }
             }
+            state.streaming.removeAll()
             LiveObjects.sources.subtract(state.allNames.count, ordering: .relaxed)
             state.active.removeAll()
             state.endable.removeAll()
@@ -195,10 +217,14 @@ public final class Scene: @unchecked Sendable {
         let (completions, toStop, fadeDone): ([() -> Void], [Source], [@Sendable () -> Void]) = withState { state, lock in
             guard state.batchDepth == 0 else { return ([], [], []) }
             var done: [() -> Void] = []
-            if !state.endable.isEmpty {
+            if !state.endable.isEmpty || !state.streaming.isEmpty {
                 lock.ifOpen { al in
-                    // Looping sources never end by themselves; ask OpenAL about the others only.
+                    // Streams refill first (and restart after an underrun); one that played to its end ends.
                     var ended: [Source] = []
+                    for source in state.streaming.values where source.serviceStreamLocked(al) {
+                        ended.append(source)
+                    }
+                    // Looping sources never end by themselves; ask OpenAL about the others only.
                     for source in state.endable.values where source.hasEndedLocked(al) {
                         ended.append(source)
                     }
@@ -405,6 +431,7 @@ public final class Scene: @unchecked Sendable {
                 _ = alGetError()
             }
             LiveObjects.sources.subtract(names.count, ordering: .relaxed)
+            state.streaming = [:]
             state.allNames = []
             state.freeNames = []
             state.active = [:]
@@ -464,6 +491,7 @@ public final class Scene: @unchecked Sendable {
         alGetSourcei(name, AL_SOURCE_STATE, &current)
         if current != AL_STOPPED && current != AL_INITIAL { al.must("alSourceStop") { alSourceStop(name) } }
         al.must("alSourcei(AL_BUFFER)") { alSourcei(name, AL_BUFFER, 0) }
+        state.streaming.removeValue(forKey: ObjectIdentifier(source))   // the source frees its stream's buffers
         state.freeNames.append(name)
     }
 }

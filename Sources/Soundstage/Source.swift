@@ -76,6 +76,8 @@ public final class Source: @unchecked Sendable {
         var pendingOffset: Double?
         var completionHandler: (@Sendable (Source) -> Void)?
         var group: SoundGroup?
+        /// The file a streaming source plays (instead of a buffer).
+        var audioStream: AudioStream?
         var streams: [Int: AsyncStream<Void>.Continuation] = [:]
         var nextStreamID = 0
     }
@@ -88,6 +90,12 @@ public final class Source: @unchecked Sendable {
         precondition(buffer == nil || buffer!.device === scene.device, "the buffer belongs to another device")
         self.scene = scene
         state.buffer = buffer
+    }
+
+    init(scene: Scene, stream: AudioStream) {
+        self.scene = scene
+        state.audioStream = stream
+        state.properties.looping = false        // a stream loops in its decoder, never in OpenAL
     }
 
     /// Runs `body` with the scene's lock held.
@@ -104,6 +112,7 @@ public final class Source: @unchecked Sendable {
         get { locked { s, _, _ in s.buffer } }
         set {
             precondition(newValue == nil || newValue!.device === scene.device, "the buffer belongs to another device")
+            precondition(!isStreaming, "a streaming source plays its file; it takes no buffer")
             let old = locked { s, sceneState, lock in
                 releaseNameLocked(&s, &sceneState, lock, playback: .initial)
                 s.pendingOffset = nil
@@ -237,15 +246,52 @@ public final class Source: @unchecked Sendable {
 
     /// Whether the buffer loops forever (`AL_LOOPING`). A looping source never completes.
     public var isLooping: Bool {
-        get { read { $0.looping } }
+        get { locked { s, _, _ in s.audioStream?.loops ?? s.properties.looping } }
         set {
             locked { s, sceneState, lock in
+                if let stream = s.audioStream {
+                    // A stream loops in its decoder (between its loop points), never in OpenAL.
+                    stream.loops = newValue
+                    if s.name != nil { scene.markActiveLocked(self, looping: newValue, &sceneState) }
+                    return
+                }
                 s.properties.looping = newValue
                 guard let name = s.name else { return }
                 scene.markActiveLocked(self, looping: newValue, &sceneState)
                 lock.ifOpen { al in al.must("alSourcei(AL_LOOPING)") { alSourcei(name, AL_LOOPING, newValue ? AL_TRUE : AL_FALSE) } }
             }
         }
+    }
+
+    // MARK: Streaming
+
+    /// Whether the source streams a file (``Scene/makeStreamingSource(file:options:)``).
+    public var isStreaming: Bool { locked { s, _, _ in s.audioStream != nil } }
+
+    /// How often the stream's queue ran dry (the engine was too late to refill it) and it was
+    /// restarted; 0 for a source that does not stream.
+    public var underrunCount: Int { locked { s, _, _ in s.audioStream?.underruns ?? 0 } }
+
+    /// Bytes of audio a streaming source holds (its buffer queue and one decoded chunk), whatever
+    /// the file's length; 0 for other sources.
+    public var streamMemory: Int { locked { s, _, _ in s.audioStream?.memoryFootprint ?? 0 } }
+
+    /// Refills the stream (scene lock held); true if it played to its end.
+    func serviceStreamLocked(_ al: borrowing ALCalls) -> Bool {
+        guard let stream = state.audioStream, let name = state.name else { return false }
+        do {
+            return try stream.service(name, playing: state.playback == .playing, al)
+        } catch {
+            return true          // unreadable from here on: end it (its completion reports)
+        }
+    }
+
+    /// OpenAL buffers its stream holds (scene lock held).
+    var streamBufferCountLocked: Int { state.audioStream?.allocatedBufferCount ?? 0 }
+
+    /// Frees the stream's OpenAL buffers once its source gave its OpenAL source back (scene lock held).
+    func releaseStreamLocked(_ al: borrowing ALCalls) {
+        state.audioStream?.release(al)
     }
 
     // MARK: Group
@@ -308,7 +354,7 @@ public final class Source: @unchecked Sendable {
     ///   budget of OpenAL sources is in use; `.released` when the scene is closed.
     public func play() throws {
         try locked { s, sceneState, lock throws(SoundstageError) in
-            guard let buffer = s.buffer else {
+            guard s.buffer != nil || s.audioStream != nil else {
                 throw SoundstageError(.invalidArgument, "the source has no buffer to play")
             }
             guard !sceneState.suspended else {
@@ -323,15 +369,28 @@ public final class Source: @unchecked Sendable {
             if let existing = s.name {
                 name = existing
                 Self.applyGroupFactors(name, s.properties, al)
+            } else if let stream = s.audioStream {
+                name = try scene.acquireNameLocked(&sceneState, al)
+                Self.applyAll(name, s.properties, al)
+                do throws(SoundstageError) {
+                    try stream.start(name, at: Int64(((offset ?? 0) * Double(stream.sampleRate)).rounded()), al)
+                } catch {
+                    stream.release(al)
+                    sceneState.freeNames.append(name)
+                    throw error
+                }
+                s.name = name
+                scene.markActiveLocked(self, looping: stream.loops, &sceneState)
+                sceneState.streaming[ObjectIdentifier(self)] = self
             } else {
                 name = try scene.acquireNameLocked(&sceneState, al)
                 Self.applyAll(name, s.properties, al)
                 let repeats = s.properties.looping ? 0 : s.repeatCount
                 do throws(SoundstageError) {
                     if repeats == 0 {
-                        al.must("alSourcei(AL_BUFFER)") { alSourcei(name, AL_BUFFER, ALint(bitPattern: buffer.id)) }
+                        al.must("alSourcei(AL_BUFFER)") { alSourcei(name, AL_BUFFER, ALint(bitPattern: s.buffer!.id)) }
                     } else {
-                        var queue = [ALuint](repeating: buffer.id, count: repeats + 1)
+                        var queue = [ALuint](repeating: s.buffer!.id, count: repeats + 1)
                         try al.call("alSourceQueueBuffers") { alSourceQueueBuffers(name, ALsizei(queue.count), &queue) }
                     }
                 } catch {
@@ -341,7 +400,7 @@ public final class Source: @unchecked Sendable {
                 s.name = name
                 scene.markActiveLocked(self, looping: s.properties.looping, &sceneState)
             }
-            if let offset, offset > 0 {
+            if let offset, offset > 0, s.audioStream == nil {
                 try al.call("alSourcef(AL_SEC_OFFSET)") { alSourcef(name, AL_SEC_OFFSET, Float(offset)) }
             }
             if sceneState.batchDepth > 0 {
@@ -394,11 +453,19 @@ public final class Source: @unchecked Sendable {
     /// - Throws: `.invalidArgument` when `seconds` is outside the buffer (or the repeat queue).
     public func seek(to seconds: Double) throws {
         try locked { s, _, lock throws(SoundstageError) in
-            let length = (s.buffer?.duration ?? 0) * Double(s.properties.looping ? 1 : s.repeatCount + 1)
+            let length = s.audioStream?.duration ?? (s.buffer?.duration ?? 0) * Double(s.properties.looping ? 1 : s.repeatCount + 1)
             guard seconds.isFinite, seconds >= 0, seconds < max(length, .leastNonzeroMagnitude) else {
                 throw SoundstageError(.invalidArgument, "cannot seek to \(seconds) s; the sound is \(length) s long")
             }
-            if let name = s.name {
+            if let name = s.name, let stream = s.audioStream {
+                // Requeue from the new position; a playing stream plays on from there.
+                let al = try lock.current()
+                let wasPlaying = s.playback == .playing
+                al.must("alSourceStop") { alSourceStop(name) }
+                al.must("alSourcei(AL_BUFFER)") { alSourcei(name, AL_BUFFER, 0) }
+                try stream.start(name, at: Int64((seconds * Double(stream.sampleRate)).rounded()), al)
+                if wasPlaying { try al.call("alSourcePlay") { alSourcePlay(name) } }
+            } else if let name = s.name {
                 let al = try lock.current()
                 try al.call("alSourcef(AL_SEC_OFFSET)") { alSourcef(name, AL_SEC_OFFSET, Float(seconds)) }
             } else {
@@ -412,6 +479,11 @@ public final class Source: @unchecked Sendable {
         locked { s, _, lock in
             guard let name = s.name else { return s.pendingOffset ?? 0 }
             var value: ALfloat = 0
+            if let stream = s.audioStream {
+                var frame: Int64 = 0
+                lock.ifOpen { al in frame = stream.playbackFrame(name, al) }
+                return Double(frame) / Double(stream.sampleRate)
+            }
             lock.ifOpen { al in al.must("alGetSourcef(AL_SEC_OFFSET)") { alGetSourcef(name, AL_SEC_OFFSET, &value) } }
             return Double(value)
         }
@@ -461,7 +533,7 @@ public final class Source: @unchecked Sendable {
 
     /// Whether the source was playing and OpenAL now reports it stopped by itself.
     func hasEndedLocked(_ al: borrowing ALCalls) -> Bool {
-        guard let name = state.name, state.playback == .playing else { return false }
+        guard let name = state.name, state.playback == .playing, state.audioStream == nil else { return false }
         var value: ALint = 0
         al.must("alGetSourcei(AL_SOURCE_STATE)") { alGetSourcei(name, AL_SOURCE_STATE, &value) }
         return value == AL_STOPPED
@@ -470,7 +542,10 @@ public final class Source: @unchecked Sendable {
     /// Returns an ended source's OpenAL source to the pool, and the completion work to run once
     /// the lock is released.
     func finishLocked(_ sceneState: inout Scene.SceneState, _ al: borrowing ALCalls) -> () -> Void {
-        if let name = state.name { scene.releaseNameLocked(name, of: self, &sceneState, al) }
+        if let name = state.name {
+            scene.releaseNameLocked(name, of: self, &sceneState, al)
+            state.audioStream?.release(al)
+        }
         state.name = nil
         state.playback = .stopped
         let handler = state.completionHandler
@@ -508,6 +583,13 @@ public final class Source: @unchecked Sendable {
         var value: ALint = 0
         al.must("alGetSourcef(AL_SEC_OFFSET)") { alGetSourcef(name, AL_SEC_OFFSET, &offset) }
         al.must("alGetSourcei(AL_SOURCE_STATE)") { alGetSourcei(name, AL_SOURCE_STATE, &value) }
+        if let stream = state.audioStream {
+            // Its buffers live on the old output: note where it was, free them there.
+            offset = ALfloat(Double(stream.playbackFrame(name, al)) / Double(stream.sampleRate))
+            al.must("alSourceStop") { alSourceStop(name) }
+            al.must("alSourcei(AL_BUFFER)") { alSourcei(name, AL_BUFFER, 0) }
+            stream.release(al)
+        }
         state.name = nil
         guard value == AL_PLAYING || value == AL_PAUSED else {
             state.playback = .stopped     // it ended just before the move
@@ -520,6 +602,17 @@ public final class Source: @unchecked Sendable {
     /// pauses) it at `offset`.
     func restoreLocked(_ name: ALuint, offset: Double, playing: Bool, _ sceneState: inout Scene.SceneState,
                        _ al: borrowing ALCalls) throws(SoundstageError) {
+        if let stream = state.audioStream {
+            Self.applyAll(name, state.properties, al)
+            try stream.start(name, at: Int64((offset * Double(stream.sampleRate)).rounded()), al)
+            al.must("alSourcePlay") { alSourcePlay(name) }
+            if !playing { al.must("alSourcePause") { alSourcePause(name) } }
+            state.name = name
+            state.playback = playing ? .playing : .paused
+            scene.markActiveLocked(self, looping: stream.loops, &sceneState)
+            sceneState.streaming[ObjectIdentifier(self)] = self
+            return
+        }
         guard let buffer = state.buffer else { return }
         Self.applyAll(name, state.properties, al)
         let repeats = state.properties.looping ? 0 : state.repeatCount
@@ -552,7 +645,11 @@ public final class Source: @unchecked Sendable {
     private func releaseNameLocked(_ s: inout SourceState, _ sceneState: inout Scene.SceneState,
                                    _ lock: borrowing ContextLock, playback: State) {
         if let name = s.name {
-            lock.ifOpen { al in scene.releaseNameLocked(name, of: self, &sceneState, al) }
+            let stream = s.audioStream
+            lock.ifOpen { al in
+                scene.releaseNameLocked(name, of: self, &sceneState, al)
+                stream?.release(al)
+            }
             s.name = nil
         }
         s.playback = playback

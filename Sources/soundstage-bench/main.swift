@@ -17,6 +17,11 @@
 // measures request → source playing for `playSound` over the daemon's Unix socket and through
 // the in-process API, p50/p99 over 10,000 requests each, in one run (DaemonLatency.swift).
 //
+//   swift run -c release soundstage-bench streaming
+//
+// measures streaming: CPU per second of streamed audio, and peak memory for a 10- and a
+// 60-minute file (StreamingBench.swift).
+//
 // The default mode also prints the cost of one update that moves all sources. A third
 // variant, raw OpenAL with alGetError after every call, shows what error checking alone costs.
 import COpenAL
@@ -25,7 +30,8 @@ import Soundstage
 
 let systemSoundsMode = CommandLine.arguments.dropFirst().first == "system-sounds"
 let daemonMode = CommandLine.arguments.dropFirst().first == "daemon"
-let seconds = !systemSoundsMode && !daemonMode && CommandLine.arguments.count > 1 ? Double(CommandLine.arguments[1]) ?? 10 : 10
+let mode = CommandLine.arguments.dropFirst().first ?? ""
+let seconds = Double(mode) ?? 10
 let sourceCount = CommandLine.arguments.count > 2 ? Int(CommandLine.arguments[2]) ?? 256 : 256
 let rate = 48_000
 let updateFrames = rate / 100   // 10 ms
@@ -37,6 +43,14 @@ if systemSoundsMode {
 }
 if daemonMode {
     try await daemonLatency()
+    exit(0)
+}
+if mode == "streaming" {
+    try streamingBench()
+    exit(0)
+}
+if mode == "stream-memory", CommandLine.arguments.count > 2 {
+    try streamMemory(CommandLine.arguments[2])
     exit(0)
 }
 
