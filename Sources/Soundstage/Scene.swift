@@ -44,6 +44,8 @@ public final class Scene: @unchecked Sendable {
         var batchDepth = 0
         /// OpenAL sources `play()`ed inside the open batch, started together when it ends.
         var pendingPlays: [ALuint] = []
+        /// Sources with a fade in progress.
+        var fading: [ObjectIdentifier: Source] = [:]
         /// Active streaming sources, refilled at each update.
         var streaming: [ObjectIdentifier: Source] = [:]
         /// The scene's groups (weak: sources and the game keep them alive).
@@ -197,6 +199,7 @@ public final class Scene: @unchecked Sendable {
                 }
             }
             state.streaming.removeAll()
+            state.fading.removeAll()
             LiveObjects.sources.subtract(state.allNames.count, ordering: .relaxed)
             state.active.removeAll()
             state.endable.removeAll()
@@ -231,12 +234,33 @@ public final class Scene: @unchecked Sendable {
                     for source in ended { done.append(source.finishLocked(&state, al)) }
                 }
             }
-            let (stops, fades) = advanceGroupsLocked(&state, lock, now: now)
+            var (stops, fades) = advanceGroupsLocked(&state, lock, now: now)
+            for (id, source) in state.fading {
+                let step = source.advanceFadeLocked(now: now, lock)
+                guard step.over else { continue }
+                state.fading.removeValue(forKey: id)
+                if step.stop { stops.append(source) }
+                if let completion = step.completion { fades.append(completion) }
+            }
             return (done, stops, fades)
         }
         for completion in completions { completion() }
         for source in toStop { source.stop() }
         for completion in fadeDone { completion() }
+    }
+
+    /// Crossfades: starts `incoming` at fade level 0 and, over `seconds`, fades it up to 1 while
+    /// `outgoing` fades down to 0 and stops — both beginning in the same mixer update. E.g. from
+    /// one music track (a streaming source) to the next.
+    /// - Throws: what `incoming.play()` throws (nothing changes then).
+    public func crossfade(from outgoing: Source, to incoming: Source, over seconds: Double) throws {
+        precondition(outgoing.scene === self && incoming.scene === self, "both sources must belong to this scene")
+        try batch {
+            try incoming.play()
+            withState { _, lock in incoming.setFadeLevelLocked(0, lock) }
+            incoming.fade(to: 1, over: seconds)
+            outgoing.fade(to: 0, over: seconds, stopAtEnd: true)
+        }
     }
 
     // MARK: Groups

@@ -63,6 +63,11 @@ public final class Source: @unchecked Sendable {
         /// What the source's groups multiply its gain and pitch by (1 without a group).
         var groupGain: Float = 1
         var groupPitch: Float = 1
+        /// The source's own fade (``Source/fade(to:over:stopAtEnd:completion:)``), 1 when none.
+        var fadeGain: Float = 1
+
+        /// The gain OpenAL gets.
+        var openALGain: Float { gain * groupGain * fadeGain }
     }
 
     struct SourceState {
@@ -78,6 +83,8 @@ public final class Source: @unchecked Sendable {
         var group: SoundGroup?
         /// The file a streaming source plays (instead of a buffer).
         var audioStream: AudioStream?
+        /// A fade of ``Properties/fadeGain`` in progress.
+        var fade: SoundGroup.Fade?
         var streams: [Int: AsyncStream<Void>.Continuation] = [:]
         var nextStreamID = 0
     }
@@ -213,7 +220,7 @@ public final class Source: @unchecked Sendable {
         get { read { $0.gain } }
         set {
             precondition(newValue.isFinite && newValue >= 0, "gain must be finite and >= 0, got \(newValue)")
-            set({ $0.gain = newValue }) { n, al in al.must("alSourcef(AL_GAIN)") { alSourcef(n, AL_GAIN, newValue * state.properties.groupGain) } }
+            set({ $0.gain = newValue }) { n, al in al.must("alSourcef(AL_GAIN)") { alSourcef(n, AL_GAIN, state.properties.openALGain) } }
         }
     }
 
@@ -292,6 +299,54 @@ public final class Source: @unchecked Sendable {
     /// Frees the stream's OpenAL buffers once its source gave its OpenAL source back (scene lock held).
     func releaseStreamLocked(_ al: borrowing ALCalls) {
         state.audioStream?.release(al)
+    }
+
+    // MARK: Fades
+
+    /// Moves the source's level in a straight line from its current fade level to `level` (a
+    /// multiplier on ``gain``, 1 = as set) over `seconds` of mix time, starting at the next engine
+    /// update; with `stopAtEnd` it stops when the fade ends (a fade-out). `completion` runs once
+    /// at the end, outside Soundstage's locks. A new fade replaces one in progress.
+    public func fade(to level: Float, over seconds: Double, stopAtEnd: Bool = false,
+                     completion: (@Sendable () -> Void)? = nil) {
+        precondition(level.isFinite && level >= 0, "fade level must be finite and >= 0, got \(level)")
+        precondition(seconds.isFinite && seconds >= 0, "fade duration must be finite and >= 0, got \(seconds)")
+        locked { s, sceneState, _ in
+            s.fade = SoundGroup.Fade(from: s.properties.fadeGain, to: level, start: nil, duration: seconds,
+                                     stopAtEnd: stopAtEnd, completion: completion)
+            sceneState.fading[ObjectIdentifier(self)] = self
+        }
+    }
+
+    /// The source's fade level now (1 when it never faded).
+    public var fadeLevel: Float { read { $0.fadeGain } }
+
+    /// Sets the fade level at once (cancelling a fade): e.g. 0 before fading a source in.
+    func setFadeLevelLocked(_ level: Float, _ lock: borrowing ContextLock) {
+        state.fade = nil
+        state.properties.fadeGain = level
+        guard let name = state.name else { return }
+        let properties = state.properties
+        lock.ifOpen { al in Self.applyGroupFactors(name, properties, al) }
+    }
+
+    /// Advances the fade to `now` (scene lock held): whether it is over, whether to stop, and its completion.
+    func advanceFadeLocked(now: Double, _ lock: borrowing ContextLock) -> (over: Bool, stop: Bool, completion: (@Sendable () -> Void)?) {
+        guard var fade = state.fade else { return (true, false, nil) }
+        let start = fade.start ?? now
+        fade.start = start
+        let progress = fade.duration > 0 ? min(1, (now - start) / fade.duration) : 1
+        state.properties.fadeGain = fade.from + (fade.to - fade.from) * Float(progress)
+        if let name = state.name {
+            let properties = state.properties
+            lock.ifOpen { al in Self.applyGroupFactors(name, properties, al) }
+        }
+        guard progress >= 1 else {
+            state.fade = fade
+            return (false, false, nil)
+        }
+        state.fade = nil
+        return (true, fade.stopAtEnd, fade.completion)
     }
 
     // MARK: Group
@@ -677,7 +732,7 @@ public final class Source: @unchecked Sendable {
 
     /// Applies every property to a (reused) OpenAL source.
     static func applyGroupFactors(_ n: ALuint, _ p: Properties, _ al: borrowing ALCalls) {
-        al.must("alSourcef(AL_GAIN)") { alSourcef(n, AL_GAIN, p.gain * p.groupGain) }
+        al.must("alSourcef(AL_GAIN)") { alSourcef(n, AL_GAIN, p.openALGain) }
         al.must("alSourcef(AL_PITCH)") { alSourcef(n, AL_PITCH, p.pitch * p.groupPitch) }
     }
 
@@ -686,7 +741,7 @@ public final class Source: @unchecked Sendable {
         al.must("alSource3f(AL_VELOCITY)") { alSource3f(n, AL_VELOCITY, p.velocity.x, p.velocity.y, p.velocity.z) }
         al.must("alSource3f(AL_DIRECTION)") { alSource3f(n, AL_DIRECTION, p.direction.x, p.direction.y, p.direction.z) }
         applyCone(n, p.cone, al)
-        al.must("alSourcef(AL_GAIN)") { alSourcef(n, AL_GAIN, p.gain * p.groupGain) }
+        al.must("alSourcef(AL_GAIN)") { alSourcef(n, AL_GAIN, p.openALGain) }
         al.must("alSourcef(AL_MIN_GAIN)") { alSourcef(n, AL_MIN_GAIN, p.minGain) }
         al.must("alSourcef(AL_MAX_GAIN)") { alSourcef(n, AL_MAX_GAIN, p.maxGain) }
         al.must("alSourcef(AL_PITCH)") { alSourcef(n, AL_PITCH, p.pitch * p.groupPitch) }

@@ -138,4 +138,29 @@ import TestSupport
         }
         #expect(music.duckFactor == 1)
     }
+
+    @Test func aCrossfadeTradesOneTrackForTheOtherInAStraightLine() throws {
+        let rig = try Rig()
+        defer { rig.device.close() }
+        let first = try rig.tone(330, x: -5, in: nil)     // the outgoing track, left ear
+        _ = try rig.device.render(frames: 4_800)
+        let full = try rig.level(0)
+        let second = rig.scene.makeSource(buffer: try rig.device.makeBuffer(Signals.sine(550, seconds: 1)))
+        second.isLooping = true
+        second.position = Vector3(5, 0, 0)               // the incoming track, right ear
+        let ended = Counter()
+        try rig.scene.crossfade(from: first, to: second, over: 1)
+        first.fade(to: 0, over: 1, stopAtEnd: true) { ended.increment() }   // same fade, with a completion
+        for window in 0..<10 {
+            let mix = try rig.device.render(frames: 4_800)
+            let out = Signals.rms(mix, channel: 0) / full, into = Signals.rms(mix, channel: 1) / full
+            let expected = (Double(window) + 0.5) / 10
+            #expect(abs(out - (1 - expected)) < 0.03, "window \(window): outgoing \(out)")
+            #expect(abs(into - expected) < 0.03, "window \(window): incoming \(into)")
+        }
+        _ = try rig.device.render(frames: 960)
+        #expect(first.playbackState == .stopped)
+        #expect(second.playbackState == .playing && second.fadeLevel == 1)
+        #expect(ended.value == 1)
+    }
 }
