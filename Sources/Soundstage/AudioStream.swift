@@ -79,9 +79,6 @@ final class AudioStream {
     /// The file's length in seconds.
     var duration: Double { file.format.duration }
 
-    /// Bytes of audio the stream holds: its queue buffers (what OpenAL keeps) and one decoded chunk.
-    var memoryFootprint: Int { 2 * options.bufferCount * bufferFrames * channels * MemoryLayout<Float>.size }
-
     /// Queues audio from file frame `frame` on `name` (which has nothing queued).
     func start(_ name: ALuint, at frame: Int64, _ al: borrowing ALCalls) throws(SoundstageError) {
         if buffers.isEmpty {

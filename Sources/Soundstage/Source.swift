@@ -279,10 +279,6 @@ public final class Source: @unchecked Sendable {
     /// restarted; 0 for a source that does not stream.
     public var underrunCount: Int { locked { s, _, _ in s.audioStream?.underruns ?? 0 } }
 
-    /// Bytes of audio a streaming source holds (its buffer queue and one decoded chunk), whatever
-    /// the file's length; 0 for other sources.
-    public var streamMemory: Int { locked { s, _, _ in s.audioStream?.memoryFootprint ?? 0 } }
-
     /// Refills the stream (scene lock held); true if it played to its end.
     func serviceStreamLocked(_ al: borrowing ALCalls) -> Bool {
         guard let stream = state.audioStream, let name = state.name else { return false }
