@@ -24,6 +24,9 @@ public final class Listener: @unchecked Sendable {
         self.context = context
     }
 
+    /// The properties, read with the scene's lock already held (by a source of the same scene).
+    var propertiesLocked: Properties { properties }
+
     /// Position (`AL_POSITION`).
     public var position: Vector3 {
         get { read { $0.position } }

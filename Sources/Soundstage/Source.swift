@@ -1,4 +1,7 @@
 import COpenAL
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A sound emitter in a scene: where it is, how it sounds, and its playback (play, pause, stop,
 /// rewind, seek).
@@ -267,6 +270,40 @@ public final class Source: @unchecked Sendable {
                 scene.markActiveLocked(self, looping: newValue, &sceneState)
                 lock.ifOpen { al in al.must("alSourcei(AL_LOOPING)") { alSourcei(name, AL_LOOPING, newValue ? AL_TRUE : AL_FALSE) } }
             }
+        }
+    }
+
+    // MARK: Audibility
+
+    /// How loud the source reaches the listener now, as a linear gain, computed the way OpenAL
+    /// does: ``gain`` × its groups × its fade level × the scene's distance model at its distance
+    /// (with its reference distance, rolloff and max distance) × its cone, clamped to
+    /// ``minGain``…``maxGain``, × the listener's gain. Unspatialized (multi-channel) sources skip
+    /// distance and cone. The ranking a voice manager needs; it reads no OpenAL state.
+    public var audibility: Float {
+        locked { s, sceneState, _ in
+            let p = s.properties
+            let listener = scene.listener.propertiesLocked
+            var level = p.openALGain
+            let spatialized = (s.audioStream?.channels ?? s.buffer?.channels ?? 1) == 1
+            if spatialized {
+                let relative = p.headRelative ? p.position : p.position - listener.position
+                let distance = relative.length
+                level *= sceneState.distanceModel.gain(distance: distance, referenceDistance: p.referenceDistance,
+                                                       maxDistance: p.maxDistance, rolloff: p.rolloffFactor)
+                let directionLength = p.direction.length
+                if directionLength > 0, distance > 0, p.cone.innerAngle < 360 {
+                    let cosine = max(-1, min(1, p.direction.dot(relative * (-1 / distance)) / directionLength))
+                    let angle = 2 * acosf(cosine) * 180 / .pi
+                    if angle >= p.cone.outerAngle {
+                        level *= p.cone.outerGain
+                    } else if angle > p.cone.innerAngle {
+                        let t = (angle - p.cone.innerAngle) / (p.cone.outerAngle - p.cone.innerAngle)
+                        level *= 1 + (p.cone.outerGain - 1) * t
+                    }
+                }
+            }
+            return min(max(level, p.minGain), p.maxGain) * listener.gain * listener.duck
         }
     }
 

@@ -31,6 +31,9 @@ public struct Vector3: Sendable, Hashable, Codable, CustomStringConvertible {
     /// Scaling.
     public static func * (a: Vector3, s: Float) -> Vector3 { Vector3(a.x * s, a.y * s, a.z * s) }
 
+    /// Dot product.
+    public func dot(_ other: Vector3) -> Float { x * other.x + y * other.y + z * other.z }
+
     /// `(x, y, z)`.
     public var description: String { "(\(x), \(y), \(z))" }
 }
