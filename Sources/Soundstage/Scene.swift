@@ -442,11 +442,17 @@ public final class Scene: @unchecked Sendable {
     func migrate(to newDevice: OpaquePointer, attributes: [ALCint]) throws(SoundstageError) {
         try withState { state, lock throws(SoundstageError) in
             guard lock.isOpen else { return }
-            var captured: [(source: Source, offset: Double, playing: Bool)] = []
+            var captured: [(source: Source, offset: Double, playing: Bool, deferred: Bool)] = []
             let names = state.allNames
+            // Plays an open batch holds have not started: they start with the batch, on their new names.
+            let pending = Set(state.pendingPlays)
+            state.pendingPlays = []
             lock.ifOpen { al in
                 for source in state.active.values {
-                    if let capture = source.captureForMigrationLocked(al) { captured.append((source, capture.offset, capture.playing)) }
+                    let deferred = source.nameLocked.map { pending.contains($0) } ?? false
+                    if let capture = source.captureForMigrationLocked(al, pendingInBatch: deferred) {
+                        captured.append((source, capture.offset, capture.playing, deferred))
+                    }
                 }
                 names.withUnsafeBufferPointer { names in
                     alSourceStopv(ALsizei(names.count), names.baseAddress)
@@ -477,7 +483,8 @@ public final class Scene: @unchecked Sendable {
             listener.reapplyLocked(al)
             for item in captured {
                 let name = try acquireNameLocked(&state, al)
-                try item.source.restoreLocked(name, offset: item.offset, playing: item.playing, &state, al)
+                try item.source.restoreLocked(name, offset: item.offset, playing: item.playing, startWithBatch: item.deferred,
+                                              &state, al)
             }
         }
     }

@@ -665,7 +665,10 @@ public final class Source: @unchecked Sendable {
 
     /// Before a migration: the offset and whether it plays (else it is paused); forgets the
     /// OpenAL source, which the scene deletes. Nil when it holds none.
-    func captureForMigrationLocked(_ al: borrowing ALCalls) -> (offset: Double, playing: Bool)? {
+    /// The OpenAL source it holds (scene lock held).
+    var nameLocked: ALuint? { state.name }
+
+    func captureForMigrationLocked(_ al: borrowing ALCalls, pendingInBatch: Bool) -> (offset: Double, playing: Bool)? {
         guard let name = state.name else { return nil }
         var offset: ALfloat = 0
         var value: ALint = 0
@@ -679,22 +682,21 @@ public final class Source: @unchecked Sendable {
             stream.release(al)
         }
         state.name = nil
-        guard value == AL_PLAYING || value == AL_PAUSED else {
+        guard value == AL_PLAYING || value == AL_PAUSED || pendingInBatch else {
             state.playback = .stopped     // it ended just before the move
             return nil
         }
-        return (Double(offset), value == AL_PLAYING)
+        return (Double(offset), value == AL_PLAYING || pendingInBatch)
     }
 
     /// After a migration: sets up `name` on the new context exactly as before and plays (or
     /// pauses) it at `offset`.
-    func restoreLocked(_ name: ALuint, offset: Double, playing: Bool, _ sceneState: inout Scene.SceneState,
-                       _ al: borrowing ALCalls) throws(SoundstageError) {
+    func restoreLocked(_ name: ALuint, offset: Double, playing: Bool, startWithBatch: Bool,
+                       _ sceneState: inout Scene.SceneState, _ al: borrowing ALCalls) throws(SoundstageError) {
         if let stream = state.audioStream {
             Self.applyAll(name, state.properties, al)
             try stream.start(name, at: Int64((offset * Double(stream.sampleRate)).rounded()), al)
-            al.must("alSourcePlay") { alSourcePlay(name) }
-            if !playing { al.must("alSourcePause") { alSourcePause(name) } }
+            Self.startRestored(name, playing: playing, withBatch: startWithBatch, &sceneState, al)
             state.name = name
             state.playback = playing ? .playing : .paused
             scene.markActiveLocked(self, looping: stream.loops, &sceneState)
@@ -711,11 +713,21 @@ public final class Source: @unchecked Sendable {
             try al.call("alSourceQueueBuffers") { alSourceQueueBuffers(name, ALsizei(queue.count), &queue) }
         }
         if offset > 0 { try al.call("alSourcef(AL_SEC_OFFSET)") { alSourcef(name, AL_SEC_OFFSET, Float(offset)) } }
-        al.must("alSourcePlay") { alSourcePlay(name) }
-        if !playing { al.must("alSourcePause") { alSourcePause(name) } }
+        Self.startRestored(name, playing: playing, withBatch: startWithBatch, &sceneState, al)
         state.name = name
         state.playback = playing ? .playing : .paused
         scene.markActiveLocked(self, looping: state.properties.looping, &sceneState)
+    }
+
+    /// Starts a restored source (then pauses it if it was paused), or leaves its start to the open batch.
+    private static func startRestored(_ name: ALuint, playing: Bool, withBatch: Bool, _ sceneState: inout Scene.SceneState,
+                                      _ al: borrowing ALCalls) {
+        if withBatch {
+            sceneState.pendingPlays.append(name)
+            return
+        }
+        al.must("alSourcePlay") { alSourcePlay(name) }
+        if !playing { al.must("alSourcePause") { alSourcePause(name) } }
     }
 
     /// Called by ``Scene/close()``: forget the OpenAL source (the scene deletes it).

@@ -97,4 +97,19 @@ import TestSupport
         }
         #expect(Signals.peak(try device.render(frames: 480)) > 0.1)
     }
+
+    @Test func aMigrationDuringABatchStartsTheHeldPlaysWithTheBatch() throws {
+        let device = try Device.loopback()
+        defer { device.close() }
+        let scene = try device.makeScene()
+        let source = scene.makeSource(buffer: try device.makeBuffer(Signals.sine(440, seconds: 1)))
+        try scene.batch {
+            try source.play()
+            // The output goes away and the scene moves while the batch holds the start.
+            try device.migrate { _ throws(SoundstageError) in try Device.openLoopbackHandle() }
+            #expect(Signals.peak(try device.render(frames: 480)) == 0, "still held")
+        }
+        #expect(source.playbackState == .playing)
+        #expect(Signals.peak(try device.render(frames: 4_800)) > 0.1, "started with the batch, on the new output")
+    }
 }
