@@ -51,6 +51,8 @@ public struct SoundstageError: Error, Sendable, Equatable, CustomStringConvertib
         public static let invalidScene = Code(rawValue: "invalidScene")
         /// A source was asked to play but its scene's source budget is used up.
         public static let sourceBudgetExhausted = Code(rawValue: "sourceBudgetExhausted")
+        /// A source's ``voice limit`` is full and its steal policy is `none`: the new play was refused.
+        public static let voiceLimitReached = Code(rawValue: "voiceLimitReached")
         /// The object was used after being released (or its device/scene was released).
         public static let released = Code(rawValue: "released")
     }

@@ -46,6 +46,8 @@ public final class Scene: @unchecked Sendable {
         var pendingPlays: [ALuint] = []
         /// Sources with a fade in progress.
         var fading: [ObjectIdentifier: Source] = [:]
+        /// The voice manager, when ``Scene/virtualizesVoices`` is on.
+        var voices: VoiceManagerState?
         /// Active streaming sources, refilled at each update.
         var streaming: [ObjectIdentifier: Source] = [:]
         /// The scene's groups (weak: sources and the game keep them alive).
@@ -200,6 +202,8 @@ public final class Scene: @unchecked Sendable {
             }
             state.streaming.removeAll()
             state.fading.removeAll()
+            for source in state.voices?.virtual.values ?? [:].values { source.detachForCloseLocked() }
+            state.voices?.virtual.removeAll()
             LiveObjects.sources.subtract(state.allNames.count, ordering: .relaxed)
             state.active.removeAll()
             state.endable.removeAll()
@@ -234,6 +238,7 @@ public final class Scene: @unchecked Sendable {
                     for source in ended { done.append(source.finishLocked(&state, al)) }
                 }
             }
+            done += manageVoicesLocked(&state, lock, now: now)
             var (stops, fades) = advanceGroupsLocked(&state, lock, now: now)
             for (id, source) in state.fading {
                 let step = source.advanceFadeLocked(now: now, lock)
@@ -247,6 +252,14 @@ public final class Scene: @unchecked Sendable {
         for completion in completions { completion() }
         for source in toStop { source.stop() }
         for completion in fadeDone { completion() }
+        deliverVoiceEvents()
+    }
+
+    /// Delivers the voice manager's waiting events to its handler, outside the lock.
+    func deliverVoiceEvents() {
+        let (handler, events) = withState { state, _ in takeVoiceEventsLocked(&state) }
+        guard let handler else { return }
+        for event in events { handler(event) }
     }
 
     /// Crossfades: starts `incoming` at fade level 0 and, over `seconds`, fades it up to 1 while
@@ -302,8 +315,10 @@ public final class Scene: @unchecked Sendable {
     func pauseGroup(_ group: SoundGroup) {
         withState { state, lock in
             group.state.paused = true
-            for source in state.active.values where source.groupLocked?.isWithin(group) == true {
-                if source.pauseLocked(lock) { group.state.pausedSources[ObjectIdentifier(source)] = source }
+            let now = device.mixTime
+            let members = Array(state.active.values) + Array(state.voices?.virtual.values ?? [:].values)
+            for source in members where source.groupLocked?.isWithin(group) == true {
+                if source.pauseLocked(lock, now: now) { group.state.pausedSources[ObjectIdentifier(source)] = source }
             }
         }
     }
@@ -318,7 +333,7 @@ public final class Scene: @unchecked Sendable {
                 if let holder = group.pausingGroupLocked {
                     holder.state.pausedSources[ObjectIdentifier(source)] = source
                 } else {
-                    source.resumeLocked(lock)
+                    source.resumeLocked(lock, now: device.mixTime)
                 }
             }
         }
@@ -404,6 +419,10 @@ public final class Scene: @unchecked Sendable {
             lock.ifOpen { al in
                 for source in state.active.values where source.pauseForSuspensionLocked(al) { paused.append(source) }
             }
+            let now = device.mixTime
+            for source in state.voices?.virtual.values ?? [:].values where source.pauseLocked(lock, now: now) {
+                paused.append(source)
+            }
             state.pausedBySuspension = paused
             return paused
         }
@@ -424,6 +443,8 @@ public final class Scene: @unchecked Sendable {
             lock.ifOpen { al in
                 for source in paused where source.resumeAfterSuspensionLocked(al) { restarted.append(source) }
             }
+            let now = device.mixTime
+            for source in paused where source.isVirtualLocked && source.resumeLocked(lock, now: now) { restarted.append(source) }
             return restarted
         }
     }

@@ -88,6 +88,12 @@ public final class Source: @unchecked Sendable {
         var audioStream: AudioStream?
         /// A fade of ``Properties/fadeGain`` in progress.
         var fade: SoundGroup.Fade?
+        /// While the voice manager keeps it virtual: its playback clock.
+        var virtualClock: VirtualClock?
+        var priority = 0
+        var voiceLimit: VoiceLimit?
+        /// Mix time of its last start (for the `oldest` steal policy).
+        var startedAt = 0.0
         var streams: [Int: AsyncStream<Void>.Continuation] = [:]
         var nextStreamID = 0
     }
@@ -281,30 +287,116 @@ public final class Source: @unchecked Sendable {
     /// ``minGain``…``maxGain``, × the listener's gain. Unspatialized (multi-channel) sources skip
     /// distance and cone. The ranking a voice manager needs; it reads no OpenAL state.
     public var audibility: Float {
-        locked { s, sceneState, _ in
-            let p = s.properties
-            let listener = scene.listener.propertiesLocked
-            var level = p.openALGain
-            let spatialized = (s.audioStream?.channels ?? s.buffer?.channels ?? 1) == 1
-            if spatialized {
-                let relative = p.headRelative ? p.position : p.position - listener.position
-                let distance = relative.length
-                level *= sceneState.distanceModel.gain(distance: distance, referenceDistance: p.referenceDistance,
-                                                       maxDistance: p.maxDistance, rolloff: p.rolloffFactor)
-                let directionLength = p.direction.length
-                if directionLength > 0, distance > 0, p.cone.innerAngle < 360 {
-                    let cosine = max(-1, min(1, p.direction.dot(relative * (-1 / distance)) / directionLength))
-                    let angle = 2 * acosf(cosine) * 180 / .pi
-                    if angle >= p.cone.outerAngle {
-                        level *= p.cone.outerGain
-                    } else if angle > p.cone.innerAngle {
-                        let t = (angle - p.cone.innerAngle) / (p.cone.outerAngle - p.cone.innerAngle)
-                        level *= 1 + (p.cone.outerGain - 1) * t
-                    }
+        locked { s, sceneState, _ in Self.audibility(s, sceneState.distanceModel, scene.listener.propertiesLocked) }
+    }
+
+    /// ``audibility`` with the scene's lock held.
+    func audibilityLocked(_ model: DistanceModel, _ listener: Listener.Properties) -> Float {
+        Self.audibility(state, model, listener)
+    }
+
+    private static func audibility(_ s: SourceState, _ model: DistanceModel, _ listener: Listener.Properties) -> Float {
+        let p = s.properties
+        var level = p.openALGain
+        let spatialized = (s.audioStream?.channels ?? s.buffer?.channels ?? 1) == 1
+        if spatialized {
+            let relative = p.headRelative ? p.position : p.position - listener.position
+            let distance = relative.length
+            level *= model.gain(distance: distance, referenceDistance: p.referenceDistance,
+                                maxDistance: p.maxDistance, rolloff: p.rolloffFactor)
+            let directionLength = p.direction.length
+            if directionLength > 0, distance > 0, p.cone.innerAngle < 360 {
+                let cosine = max(-1, min(1, p.direction.dot(relative * (-1 / distance)) / directionLength))
+                let angle = 2 * acosf(cosine) * 180 / .pi
+                if angle >= p.cone.outerAngle {
+                    level *= p.cone.outerGain
+                } else if angle > p.cone.innerAngle {
+                    let t = (angle - p.cone.innerAngle) / (p.cone.outerAngle - p.cone.innerAngle)
+                    level *= 1 + (p.cone.outerGain - 1) * t
                 }
             }
-            return min(max(level, p.minGain), p.maxGain) * listener.gain * listener.duck
         }
+        return min(max(level, p.minGain), p.maxGain) * listener.gain * listener.duck
+    }
+
+    /// Distance to the listener (scene lock held).
+    func distanceLocked(_ listener: Listener.Properties) -> Float {
+        state.properties.headRelative ? state.properties.position.length : (state.properties.position - listener.position).length
+    }
+
+    // MARK: Voices
+
+    /// Importance for the voice manager (``Scene/virtualizesVoices``): higher wins a real voice
+    /// before any lower one, whatever their audibility. Default 0.
+    public var priority: Int {
+        get { locked { s, _, _ in s.priority } }
+        set { locked { s, _, _ in s.priority = newValue } }
+    }
+
+    /// The per-sound limit the source counts against ("at most 4 footsteps"), if any.
+    public var voiceLimit: VoiceLimit? {
+        get { locked { s, _, _ in s.voiceLimit } }
+        set { locked { s, _, _ in s.voiceLimit = newValue } }
+    }
+
+    /// Whether the voice manager keeps it virtual now: logically playing, its clock running, but
+    /// without an OpenAL source (silent).
+    public var isVirtual: Bool { locked { s, _, _ in s.virtualClock != nil } }
+
+    var priorityLocked: Int { state.priority }
+    var voiceLimitLocked: VoiceLimit? { state.voiceLimit }
+    var startedAtLocked: Double { state.startedAt }
+    var isStreamingLocked: Bool { state.audioStream != nil }
+
+    /// How fast a virtual clock runs: the pitch OpenAL would play at.
+    private static func clockRate(_ s: SourceState) -> Double { Double(s.properties.pitch * s.properties.groupPitch) }
+
+    /// The sound's length in seconds (infinite when looping).
+    private static func length(_ s: SourceState) -> Double {
+        s.properties.looping ? .infinity : (s.buffer?.duration ?? 0) * Double(s.repeatCount + 1)
+    }
+
+    /// Whether a virtual voice's clock ran past the end of its sound (scene lock held).
+    func virtualClockEndedLocked(now: Double) -> Bool {
+        guard let clock = state.virtualClock, clock.since != nil else { return false }
+        return clock.offset(at: now, rate: Self.clockRate(state)) >= Self.length(state)
+    }
+
+    /// Ends a virtual voice that played to its end: its completion work, to run outside the lock.
+    func finishVirtualLocked() -> () -> Void {
+        state.virtualClock = nil
+        state.playback = .stopped
+        return completionWorkLocked()
+    }
+
+    /// Gives up the OpenAL source, keeping the clock running from the current offset (scene lock held).
+    func virtualizeLocked(_ sceneState: inout Scene.SceneState, _ al: borrowing ALCalls, now: Double) {
+        guard let name = state.name else { return }
+        var offset: ALfloat = 0
+        al.must("alGetSourcef(AL_SEC_OFFSET)") { alGetSourcef(name, AL_SEC_OFFSET, &offset) }
+        scene.releaseNameLocked(name, of: self, &sceneState, al)
+        state.name = nil
+        state.virtualClock = VirtualClock(offset: Double(offset), since: now)
+    }
+
+    /// Takes an OpenAL source and plays on at the clock's offset (scene lock held).
+    func realizeLocked(_ sceneState: inout Scene.SceneState, _ al: borrowing ALCalls, now: Double) throws(SoundstageError) {
+        guard let clock = state.virtualClock, state.buffer != nil else { return }
+        var offset = clock.offset(at: now, rate: Self.clockRate(state))
+        if let duration = state.buffer?.duration, duration > 0, state.properties.looping {
+            offset = offset.truncatingRemainder(dividingBy: duration)
+        }
+        let name = try scene.acquireNameLocked(&sceneState, al)
+        state.virtualClock = nil
+        state.properties.groupGain = state.group?.effectiveGainLocked ?? 1
+        state.properties.groupPitch = state.group?.effectivePitchLocked ?? 1
+        try restoreLocked(name, offset: offset, playing: true, startWithBatch: false, &sceneState, al)
+    }
+
+    /// Stops it (a steal): gives back its OpenAL source or ends its virtual clock; no completion.
+    func stopLocked(_ sceneState: inout Scene.SceneState, _ lock: borrowing ContextLock) {
+        releaseNameLocked(&state, &sceneState, lock, playback: .stopped)
+        state.pendingOffset = nil
     }
 
     // MARK: Streaming
@@ -418,20 +510,34 @@ public final class Source: @unchecked Sendable {
     /// Whether it is playing now, as far as Soundstage knows (scene lock held).
     var isPlayingLocked: Bool { state.playback == .playing }
 
-    /// Pauses it if playing (scene lock held); true if it did.
-    func pauseLocked(_ lock: borrowing ContextLock) -> Bool {
-        guard let name = state.name, state.playback == .playing else { return false }
-        lock.ifOpen { al in al.must("alSourcePause") { alSourcePause(name) } }
+    /// Pauses it if playing (scene lock held), freezing a virtual voice's clock; true if it did.
+    func pauseLocked(_ lock: borrowing ContextLock, now: Double) -> Bool {
+        guard state.playback == .playing else { return false }
+        if let clock = state.virtualClock {
+            state.virtualClock = VirtualClock(offset: clock.offset(at: now, rate: Self.clockRate(state)), since: nil)
+        } else {
+            guard let name = state.name else { return false }
+            lock.ifOpen { al in al.must("alSourcePause") { alSourcePause(name) } }
+        }
         state.playback = .paused
         return true
     }
 
-    /// Plays it on if it is still paused (scene lock held).
-    func resumeLocked(_ lock: borrowing ContextLock) {
-        guard let name = state.name, state.playback == .paused else { return }
-        lock.ifOpen { al in al.must("alSourcePlay") { alSourcePlay(name) } }
+    /// Plays it on if it is still paused (scene lock held); a virtual voice's clock runs again.
+    @discardableResult
+    func resumeLocked(_ lock: borrowing ContextLock, now: Double) -> Bool {
+        guard state.playback == .paused else { return false }
+        if state.virtualClock != nil {
+            state.virtualClock!.since = now
+        } else {
+            guard let name = state.name else { return false }
+            lock.ifOpen { al in al.must("alSourcePlay") { alSourcePlay(name) } }
+        }
         state.playback = .playing
+        return true
     }
+
+    var isVirtualLocked: Bool { state.virtualClock != nil }
 
     // MARK: Playback
 
@@ -441,6 +547,7 @@ public final class Source: @unchecked Sendable {
     /// - Throws: `.invalidArgument` without a buffer; `.sourceBudgetExhausted` when the scene's
     ///   budget of OpenAL sources is in use; `.released` when the scene is closed.
     public func play() throws {
+        defer { scene.deliverVoiceEvents() }
         try locked { s, sceneState, lock throws(SoundstageError) in
             guard s.buffer != nil || s.audioStream != nil else {
                 throw SoundstageError(.invalidArgument, "the source has no buffer to play")
@@ -450,6 +557,31 @@ public final class Source: @unchecked Sendable {
                                       "the scene's audio session is inactive or interrupted; play again once it is active")
             }
             let al = try lock.current()
+            let now = scene.device.mixTime
+            if sceneState.voices != nil, s.audioStream == nil {
+                if let limit = s.voiceLimit { try scene.admitLocked(self, under: limit, &sceneState, lock) }
+                if s.name == nil {
+                    // Resuming a paused virtual voice: at its clock's offset.
+                    let resumeAt = s.virtualClock.map { $0.offset(at: now, rate: Self.clockRate(s)) }
+                    if !scene.hasFreeSlotLocked(sceneState) {
+                        s.virtualClock = VirtualClock(offset: resumeAt ?? s.pendingOffset ?? 0, since: now)
+                        s.playback = .playing
+                        s.pendingOffset = nil
+                        s.startedAt = now
+                        s.properties.groupGain = s.group?.effectiveGainLocked ?? 1
+                        s.properties.groupPitch = s.group?.effectivePitchLocked ?? 1
+                        sceneState.voices!.virtual[ObjectIdentifier(self)] = self
+                        return
+                    }
+                    if let resumeAt {
+                        s.virtualClock = nil
+                        sceneState.voices!.virtual.removeValue(forKey: ObjectIdentifier(self))
+                        s.pendingOffset = resumeAt
+                        s.playback = .initial
+                    }
+                }
+            }
+            s.startedAt = now
             let offset = s.playback == .paused ? nil : s.pendingOffset
             let name: ALuint
             s.properties.groupGain = s.group?.effectiveGainLocked ?? 1
@@ -511,6 +643,12 @@ public final class Source: @unchecked Sendable {
     /// Pauses (`alSourcePause`); ``play()`` resumes at the same offset. No-op unless playing.
     public func pause() {
         locked { s, sceneState, lock in
+            if let clock = s.virtualClock, s.playback == .playing {
+                let now = scene.device.mixTime
+                s.virtualClock = VirtualClock(offset: clock.offset(at: now, rate: Self.clockRate(s)), since: nil)
+                s.playback = .paused
+                return
+            }
             guard let name = s.name, s.playback == .playing else { return }
             sceneState.pendingPlays.removeAll { $0 == name }
             lock.ifOpen { al in al.must("alSourcePause") { alSourcePause(name) } }
@@ -565,6 +703,7 @@ public final class Source: @unchecked Sendable {
     /// The play position in seconds (`AL_SEC_OFFSET`); within the whole queue when repeating.
     public var offset: Double {
         locked { s, _, lock in
+            if let clock = s.virtualClock { return clock.offset(at: scene.device.mixTime, rate: Self.clockRate(s)) }
             guard let name = s.name else { return s.pendingOffset ?? 0 }
             var value: ALfloat = 0
             if let stream = s.audioStream {
@@ -636,6 +775,11 @@ public final class Source: @unchecked Sendable {
         }
         state.name = nil
         state.playback = .stopped
+        return completionWorkLocked()
+    }
+
+    /// What a completion runs (handler, streams), to call outside the lock.
+    private func completionWorkLocked() -> () -> Void {
         let handler = state.completionHandler
         let streams = Array(state.streams.values)
         return { [self] in
@@ -733,6 +877,7 @@ public final class Source: @unchecked Sendable {
     /// Called by ``Scene/close()``: forget the OpenAL source (the scene deletes it).
     func detachForCloseLocked() {
         state.name = nil
+        state.virtualClock = nil
         if state.playback == .playing || state.playback == .paused { state.playback = .stopped }
     }
 
@@ -744,6 +889,10 @@ public final class Source: @unchecked Sendable {
 
     private func releaseNameLocked(_ s: inout SourceState, _ sceneState: inout Scene.SceneState,
                                    _ lock: borrowing ContextLock, playback: State) {
+        if s.virtualClock != nil {
+            s.virtualClock = nil
+            sceneState.voices?.virtual.removeValue(forKey: ObjectIdentifier(self))
+        }
         if let name = s.name {
             let stream = s.audioStream
             lock.ifOpen { al in

@@ -1,0 +1,174 @@
+import Foundation
+import NIOConcurrencyHelpers
+@testable import Soundstage
+import SoundFile
+import Testing
+import TestSupport
+
+/// Virtual voices: thousands of sources on a small budget, ranked by priority then audibility.
+@Suite struct VoiceManagementTests {
+    /// 2000 looping sources scattered over a 200 m square on a 64-voice scene.
+    private struct Crowd {
+        let device: Device
+        let scene: Scene
+        let sources: [Source]
+
+        init(count: Int = 2_000, budget: Int = 64) throws {
+            device = try Device.loopback()
+            scene = try device.makeScene(sourceBudget: budget)
+            scene.virtualizesVoices = true
+            let tone = try device.makeBuffer(Signals.sine(440, seconds: 1))
+            var random = SplitMix64(seed: 9)
+            func coordinate() -> Float { Float(Int(random.next() % 20_000)) / 100 - 100 }
+            var made: [Source] = []
+            for index in 0..<count {
+                let source = scene.makeSource(buffer: tone)
+                source.isLooping = true
+                source.position = Vector3(coordinate(), 0, coordinate())
+                source.priority = index % 50 == 0 ? 1 : 0          // 40 important ones
+                try source.play()
+                made.append(source)
+            }
+            sources = made
+        }
+
+        /// The sources that should be real: priority first, then audibility.
+        func expectedReal(_ budget: Int = 64) -> Set<ObjectIdentifier> {
+            let ranked = sources.map { ($0, $0.priority, $0.audibility) }
+                .sorted { $0.1 != $1.1 ? $0.1 > $1.1 : $0.2 > $1.2 }
+            return Set(ranked.prefix(budget).map { ObjectIdentifier($0.0) })
+        }
+
+        var real: Set<ObjectIdentifier> { Set(sources.filter { !$0.isVirtual }.map(ObjectIdentifier.init)) }
+    }
+
+    @Test func theRealVoicesAreExactlyTheMostImportantThenTheLoudest() throws {
+        let crowd = try Crowd()
+        defer { crowd.device.close() }
+        #expect(crowd.sources.allSatisfy { $0.playbackState == .playing }, "every play succeeds, real or virtual")
+        _ = try crowd.device.render(frames: 480)                        // one update ranks them
+        #expect(crowd.real == crowd.expectedReal())
+        let statistics = crowd.scene.voiceStatistics
+        #expect(statistics.realVoices == 64 && statistics.virtualVoices == 1_936)
+        #expect(crowd.device.liveObjects.sources == 64, "never more OpenAL sources than the budget")
+        // Walking elsewhere changes which are real.
+        let before = crowd.real
+        crowd.scene.listener.position = Vector3(80, 0, 80)
+        _ = try crowd.device.render(frames: 480)
+        #expect(crowd.real == crowd.expectedReal())
+        #expect(crowd.real != before)
+        #expect(crowd.scene.voiceStatistics.virtualizations > 0 && crowd.scene.voiceStatistics.realizations > 0)
+    }
+
+    @Test func aVoiceThatTurnsRealAgainResumesAtItsClock() throws {
+        let device = try Device.loopback()
+        defer { device.close() }
+        let scene = try device.makeScene(sourceBudget: 1)
+        scene.virtualizesVoices = true
+        let long = try device.makeBuffer(Signals.sine(440, seconds: 10))
+        let quiet = scene.makeSource(buffer: long)
+        quiet.position = Vector3(0, 0, -10)
+        try quiet.play()
+        _ = try device.render(frames: 48_000)                            // 1 s in, real
+        let loud = scene.makeSource(buffer: long)
+        loud.position = Vector3(0, 0, -1)
+        try loud.play()                                                  // virtual until the update...
+        _ = try device.render(frames: 480)                               // ...which swaps them
+        #expect(quiet.isVirtual && !loud.isVirtual)
+        _ = try device.render(frames: 96_000)                            // 2 s with quiet virtual
+        loud.stop()
+        _ = try device.render(frames: 480)                               // quiet becomes real again
+        #expect(!quiet.isVirtual)
+        // 1 s real + 10 ms + 2 s virtual + 10 ms: its OpenAL offset continues the clock.
+        #expect(abs(quiet.offset - 3.02) < 0.011, "offset \(quiet.offset)")
+        #expect(Signals.rms(try device.render(frames: 4_800), channel: 0) > 0.01, "heard again")
+    }
+
+    @Test func aVirtualVoiceEndsWhenItsClockPassesItsSound() throws {
+        let device = try Device.loopback()
+        defer { device.close() }
+        let scene = try device.makeScene(sourceBudget: 1)
+        scene.virtualizesVoices = true
+        let hold = scene.makeSource(buffer: try device.makeBuffer(Signals.sine(440, seconds: 5)))
+        try hold.play()
+        let short = scene.makeSource(buffer: try device.makeBuffer(Signals.sine(440, seconds: 0.5)))
+        short.position = Vector3(0, 0, -50)
+        let ended = Counter()
+        short.completionHandler = { _ in ended.increment() }
+        try short.play()
+        _ = try device.render(frames: 19_200)
+        #expect(short.isVirtual && ended.value == 0)
+        _ = try device.render(frames: 9_600)
+        #expect(ended.value == 1, "its completion runs although it was never heard")
+        #expect(short.playbackState == .stopped)
+    }
+
+    @Test(arguments: VoiceLimit.StealPolicy.allCases)
+    func aVoiceLimitStealsByItsPolicy(_ policy: VoiceLimit.StealPolicy) throws {
+        let device = try Device.loopback()
+        defer { device.close() }
+        let scene = try device.makeScene(sourceBudget: 16)
+        scene.virtualizesVoices = true
+        let stolen = NIOLockedValueBox<[ObjectIdentifier]>([])
+        scene.voiceEventHandler = { event in
+            if event.kind == .stolen { stolen.withLockedValue { $0.append(ObjectIdentifier(event.source)) } }
+        }
+        let footsteps = scene.makeVoiceLimit("footsteps", maxVoices: 2, steal: policy)
+        let step = try device.makeBuffer(Signals.sine(440, seconds: 2))
+        func footstep(_ position: Vector3, gain: Float) throws -> Source {
+            let source = scene.makeSource(buffer: step)
+            source.position = position
+            source.gain = gain
+            source.voiceLimit = footsteps
+            try source.play()
+            _ = try device.render(frames: 480)
+            return source
+        }
+        let first = try footstep(Vector3(0, 0, -2), gain: 1)       // oldest
+        let second = try footstep(Vector3(0, 0, -8), gain: 1)      // farthest and quietest
+        switch policy {
+        case .none:
+            let error = #expect(throws: SoundstageError.self) { _ = try footstep(Vector3(0, 0, -1), gain: 1) }
+            #expect(error?.code == .voiceLimitReached)
+            #expect(first.playbackState == .playing && second.playbackState == .playing)
+            #expect(stolen.withLockedValue { $0 }.isEmpty)
+        case .oldest, .quietest, .farthest:
+            let third = try footstep(Vector3(0, 0, -1), gain: 1)
+            let victim = policy == .oldest ? first : second
+            let survivor = policy == .oldest ? second : first
+            #expect(victim.playbackState == .stopped)
+            #expect(survivor.playbackState == .playing && third.playbackState == .playing)
+            #expect(stolen.withLockedValue { $0 } == [ObjectIdentifier(victim)])
+            #expect(scene.voiceStatistics.steals == 1)
+        }
+    }
+
+    @Test func pausingAndSuspendingFreezeVirtualClocks() throws {
+        let device = try Device.loopback()
+        defer { device.close() }
+        let scene = try device.makeScene(sourceBudget: 1)
+        scene.virtualizesVoices = true
+        let buffer = try device.makeBuffer(Signals.sine(440, seconds: 10))
+        try scene.makeSource(buffer: buffer).play()
+        let virtual = scene.makeSource(buffer: buffer)
+        virtual.position = Vector3(0, 0, -20)
+        try virtual.play()
+        _ = try device.render(frames: 48_000)
+        #expect(virtual.isVirtual)
+        virtual.pause()
+        let at = virtual.offset
+        _ = try device.render(frames: 48_000)
+        #expect(abs(virtual.offset - at) < 1e-9, "a paused virtual clock stands still")
+        try virtual.play()
+        _ = try device.render(frames: 24_000)
+        #expect(abs(virtual.offset - (at + 0.5)) < 1e-6, "and runs again")
+        let group = scene.makeGroup("all")
+        virtual.group = group
+        group.pause()
+        let held = virtual.offset
+        _ = try device.render(frames: 24_000)
+        #expect(abs(virtual.offset - held) < 1e-9)
+        group.resume()
+        #expect(virtual.playbackState == .playing)
+    }
+}
