@@ -94,6 +94,8 @@ public final class Source: @unchecked Sendable {
         var voiceLimit: VoiceLimit?
         /// Mix time of its last start (for the `oldest` steal policy).
         var startedAt = 0.0
+        /// Whether what it plays is mono (positioned in 3D); kept with the buffer or stream.
+        var spatialized = true
         var streams: [Int: AsyncStream<Void>.Continuation] = [:]
         var nextStreamID = 0
     }
@@ -106,11 +108,13 @@ public final class Source: @unchecked Sendable {
         precondition(buffer == nil || buffer!.device === scene.device, "the buffer belongs to another device")
         self.scene = scene
         state.buffer = buffer
+        state.spatialized = (buffer?.channels ?? 1) == 1
     }
 
     init(scene: Scene, stream: AudioStream) {
         self.scene = scene
         state.audioStream = stream
+        state.spatialized = stream.channels == 1
         state.properties.looping = false        // a stream loops in its decoder, never in OpenAL
     }
 
@@ -132,7 +136,7 @@ public final class Source: @unchecked Sendable {
             let old = locked { s, sceneState, lock in
                 releaseNameLocked(&s, &sceneState, lock, playback: .initial)
                 s.pendingOffset = nil
-                defer { s.buffer = newValue }
+                defer { s.buffer = newValue; s.spatialized = (newValue?.channels ?? 1) == 1 }
                 return s.buffer
             }
             _ = old // the previous buffer may be freed here, outside the scene's lock
@@ -287,18 +291,30 @@ public final class Source: @unchecked Sendable {
     /// ``minGain``…``maxGain``, × the listener's gain. Unspatialized (multi-channel) sources skip
     /// distance and cone. The ranking a voice manager needs; it reads no OpenAL state.
     public var audibility: Float {
-        locked { s, sceneState, _ in Self.audibility(s, sceneState.distanceModel, scene.listener.propertiesLocked) }
+        locked { s, sceneState, _ in
+            Self.audibility(s.properties, spatialized: s.spatialized, sceneState.distanceModel, scene.listener.propertiesLocked)
+        }
     }
 
     /// ``audibility`` with the scene's lock held.
     func audibilityLocked(_ model: DistanceModel, _ listener: Listener.Properties) -> Float {
-        Self.audibility(state, model, listener)
+        Self.audibility(state.properties, spatialized: state.spatialized, model, listener)
     }
 
-    private static func audibility(_ s: SourceState, _ model: DistanceModel, _ listener: Listener.Properties) -> Float {
-        let p = s.properties
+
+    /// The voice manager's ranking key (scene lock held): priority first, then audibility.
+    func rankKeyLocked(_ model: DistanceModel, _ listener: Listener.Properties) -> Double {
+        Self.rankKey(priority: state.priority, state.properties, spatialized: state.spatialized, model, listener)
+    }
+
+    static func rankKey(priority: Int, _ p: Properties, spatialized: Bool, _ model: DistanceModel,
+                        _ listener: Listener.Properties) -> Double {
+        Double(priority) * 1_024 + Double(min(audibility(p, spatialized: spatialized, model, listener), 1_000))
+    }
+
+    private static func audibility(_ p: Properties, spatialized: Bool, _ model: DistanceModel,
+                                   _ listener: Listener.Properties) -> Float {
         var level = p.openALGain
-        let spatialized = (s.audioStream?.channels ?? s.buffer?.channels ?? 1) == 1
         if spatialized {
             let relative = p.headRelative ? p.position : p.position - listener.position
             let distance = relative.length
@@ -349,17 +365,17 @@ public final class Source: @unchecked Sendable {
     var isStreamingLocked: Bool { state.audioStream != nil }
 
     /// How fast a virtual clock runs: the pitch OpenAL would play at.
-    private static func clockRate(_ s: SourceState) -> Double { Double(s.properties.pitch * s.properties.groupPitch) }
+    private static func clockRate(_ p: Properties) -> Double { Double(p.pitch * p.groupPitch) }
 
     /// The sound's length in seconds (infinite when looping).
-    private static func length(_ s: SourceState) -> Double {
-        s.properties.looping ? .infinity : (s.buffer?.duration ?? 0) * Double(s.repeatCount + 1)
+    private static func length(_ p: Properties, buffer: Buffer?, repeats: Int) -> Double {
+        p.looping ? .infinity : (buffer?.duration ?? 0) * Double(repeats + 1)
     }
 
     /// Whether a virtual voice's clock ran past the end of its sound (scene lock held).
     func virtualClockEndedLocked(now: Double) -> Bool {
-        guard let clock = state.virtualClock, clock.since != nil else { return false }
-        return clock.offset(at: now, rate: Self.clockRate(state)) >= Self.length(state)
+        guard !state.properties.looping, let clock = state.virtualClock, clock.since != nil else { return false }
+        return clock.offset(at: now, rate: Self.clockRate(state.properties)) >= Self.length(state.properties, buffer: state.buffer, repeats: state.repeatCount)
     }
 
     /// Ends a virtual voice that played to its end: its completion work, to run outside the lock.
@@ -382,7 +398,7 @@ public final class Source: @unchecked Sendable {
     /// Takes an OpenAL source and plays on at the clock's offset (scene lock held).
     func realizeLocked(_ sceneState: inout Scene.SceneState, _ al: borrowing ALCalls, now: Double) throws(SoundstageError) {
         guard let clock = state.virtualClock, state.buffer != nil else { return }
-        var offset = clock.offset(at: now, rate: Self.clockRate(state))
+        var offset = clock.offset(at: now, rate: Self.clockRate(state.properties))
         if let duration = state.buffer?.duration, duration > 0, state.properties.looping {
             offset = offset.truncatingRemainder(dividingBy: duration)
         }
@@ -514,7 +530,7 @@ public final class Source: @unchecked Sendable {
     func pauseLocked(_ lock: borrowing ContextLock, now: Double) -> Bool {
         guard state.playback == .playing else { return false }
         if let clock = state.virtualClock {
-            state.virtualClock = VirtualClock(offset: clock.offset(at: now, rate: Self.clockRate(state)), since: nil)
+            state.virtualClock = VirtualClock(offset: clock.offset(at: now, rate: Self.clockRate(state.properties)), since: nil)
         } else {
             guard let name = state.name else { return false }
             lock.ifOpen { al in al.must("alSourcePause") { alSourcePause(name) } }
@@ -562,8 +578,10 @@ public final class Source: @unchecked Sendable {
                 if let limit = s.voiceLimit { try scene.admitLocked(self, under: limit, &sceneState, lock) }
                 if s.name == nil {
                     // Resuming a paused virtual voice: at its clock's offset.
-                    let resumeAt = s.virtualClock.map { $0.offset(at: now, rate: Self.clockRate(s)) }
-                    if !scene.hasFreeSlotLocked(sceneState) {
+                    let resumeAt = s.virtualClock.map { $0.offset(at: now, rate: Self.clockRate(s.properties)) }
+                    let key = Self.rankKey(priority: s.priority, s.properties, spatialized: s.spatialized,
+                                           sceneState.distanceModel, scene.listener.propertiesLocked)
+                    if !scene.hasFreeSlotLocked(sceneState) && !scene.preemptForLocked(newcomerKey: key, &sceneState, al, now: now) {
                         s.virtualClock = VirtualClock(offset: resumeAt ?? s.pendingOffset ?? 0, since: now)
                         s.playback = .playing
                         s.pendingOffset = nil
@@ -645,7 +663,7 @@ public final class Source: @unchecked Sendable {
         locked { s, sceneState, lock in
             if let clock = s.virtualClock, s.playback == .playing {
                 let now = scene.device.mixTime
-                s.virtualClock = VirtualClock(offset: clock.offset(at: now, rate: Self.clockRate(s)), since: nil)
+                s.virtualClock = VirtualClock(offset: clock.offset(at: now, rate: Self.clockRate(s.properties)), since: nil)
                 s.playback = .paused
                 return
             }
@@ -703,7 +721,7 @@ public final class Source: @unchecked Sendable {
     /// The play position in seconds (`AL_SEC_OFFSET`); within the whole queue when repeating.
     public var offset: Double {
         locked { s, _, lock in
-            if let clock = s.virtualClock { return clock.offset(at: scene.device.mixTime, rate: Self.clockRate(s)) }
+            if let clock = s.virtualClock { return clock.offset(at: scene.device.mixTime, rate: Self.clockRate(s.properties)) }
             guard let name = s.name else { return s.pendingOffset ?? 0 }
             var value: ALfloat = 0
             if let stream = s.audioStream {

@@ -88,6 +88,9 @@ struct VirtualClock {
 /// The scene's voice-manager state (present when ``Scene/virtualizesVoices`` is on).
 struct VoiceManagerState {
     var virtual: [ObjectIdentifier: Source] = [:]
+    /// Mix time of the last ranking, and how often to rank.
+    var lastRanking: Double?
+    var rankingInterval = 0.05
     var statistics = VoiceStatistics()
     var handler: (@Sendable (VoiceEvent) -> Void)?
     /// Events waiting to be delivered outside the lock.
@@ -106,6 +109,17 @@ extension Scene {
         set { withState { state, _ in
             if newValue { state.voices = state.voices ?? VoiceManagerState() } else { state.voices = nil }
         } }
+    }
+
+    /// How often the voice manager re-ranks the playing sources, in seconds of mix time (default
+    /// 0.05: every fifth 10 ms update). A new play that outranks the weakest real voice takes its
+    /// OpenAL source at once; otherwise it waits, virtual, for the next ranking.
+    public var voiceRankingInterval: Double {
+        get { withState { state, _ in state.voices?.rankingInterval ?? 0.05 } }
+        set {
+            precondition(newValue.isFinite && newValue >= 0, "voiceRankingInterval must be finite and >= 0")
+            withState { state, _ in state.voices?.rankingInterval = newValue }
+        }
     }
 
     /// Called with each ``VoiceEvent``, outside Soundstage's locks.
@@ -159,49 +173,122 @@ extension Scene {
         state.voices?.pending.append(VoiceEvent(kind: .stolen, source: victim))
     }
 
-    /// The voice manager's part of the engine update (scene lock held): ends virtual voices whose
-    /// clocks ran past their sound, then gives the OpenAL sources to the top-ranked playing sources.
+    /// The voice manager's part of the engine update (scene lock held), every
+    /// ``voiceRankingInterval``: ends virtual voices whose clocks ran past their sound, then gives
+    /// the OpenAL sources to the top-ranked playing sources (an O(n) selection, no sort).
     /// Returns completions to run outside the lock.
     func manageVoicesLocked(_ state: inout SceneState, _ lock: borrowing ContextLock, now: Double) -> [() -> Void] {
-        guard state.voices != nil, !state.suspended else { return [] }
+        guard var voices = state.voices, !state.suspended else { return [] }
+        if let last = voices.lastRanking, now - last < voices.rankingInterval - 1e-9 { return [] }
+        state.voices = nil                       // keep `voices` unique while it changes
+        defer { state.voices = voices }
+        voices.lastRanking = now
         let started = DispatchTime.now().uptimeNanoseconds
         var completions: [() -> Void] = []
-        for (id, source) in state.voices!.virtual where source.virtualClockEndedLocked(now: now) {
-            state.voices!.virtual.removeValue(forKey: id)
-            completions.append(source.finishVirtualLocked())
+        let listener = listener.propertiesLocked
+        let model = state.distanceModel
+        var candidates: [Source] = []
+        var keys: [Double] = []
+        candidates.reserveCapacity(state.active.count + voices.virtual.count)
+        keys.reserveCapacity(candidates.capacity)
+        var occupied = 0
+        for source in state.active.values {
+            guard source.isPlayingLocked && !source.isStreamingLocked else { occupied += 1; continue }
+            candidates.append(source)
+            keys.append(source.rankKeyLocked(model, listener))
         }
-        let candidates = state.active.values.filter { $0.isPlayingLocked && !$0.isStreamingLocked }
-            + state.voices!.virtual.values.filter(\.isPlayingLocked)
-        let occupied = state.active.count - state.active.values.filter { $0.isPlayingLocked && !$0.isStreamingLocked }.count
+        // Virtual voices: one pass that ends those whose clocks ran out and ranks the rest.
+        var ended: [ObjectIdentifier] = []
+        for (id, source) in voices.virtual where source.isPlayingLocked {
+            if source.virtualClockEndedLocked(now: now) {
+                ended.append(id)
+                completions.append(source.finishVirtualLocked())
+                continue
+            }
+            candidates.append(source)
+            keys.append(source.rankKeyLocked(model, listener))
+        }
+        for id in ended { voices.virtual.removeValue(forKey: id) }
         let slots = max(0, sourceBudget - occupied)
-        if !(state.voices!.virtual.isEmpty && candidates.count <= slots) {
-            let listener = listener.propertiesLocked
-            let model = state.distanceModel
-            let ranked = candidates.map { (source: $0, priority: $0.priorityLocked, level: $0.audibilityLocked(model, listener)) }
-                .sorted { $0.priority != $1.priority ? $0.priority > $1.priority : $0.level > $1.level }
-            let keep = Set(ranked.prefix(slots).map { ObjectIdentifier($0.source) })
+        if !voices.virtual.isEmpty || candidates.count > slots {
+            let keep = Self.topIndices(keys, count: slots)
             lock.ifOpen { al in
-                for source in state.active.values where source.isPlayingLocked && !source.isStreamingLocked
-                    && !keep.contains(ObjectIdentifier(source)) {
+                for index in candidates.indices where !keep[index] && !candidates[index].isVirtualLocked {
+                    let source = candidates[index]
                     source.virtualizeLocked(&state, al, now: now)
-                    state.voices!.virtual[ObjectIdentifier(source)] = source
-                    state.voices!.statistics.virtualizations += 1
-                    state.voices!.pending.append(VoiceEvent(kind: .virtualized, source: source))
+                    voices.virtual[ObjectIdentifier(source)] = source
+                    voices.statistics.virtualizations += 1
+                    voices.pending.append(VoiceEvent(kind: .virtualized, source: source))
                 }
-                for (id, source) in state.voices!.virtual where keep.contains(id) && source.isPlayingLocked {
+                for index in candidates.indices where keep[index] && candidates[index].isVirtualLocked {
+                    let source = candidates[index]
                     guard (try? source.realizeLocked(&state, al, now: now)) != nil else { continue }
-                    state.voices!.virtual.removeValue(forKey: id)
-                    state.voices!.statistics.realizations += 1
-                    state.voices!.pending.append(VoiceEvent(kind: .realized, source: source))
+                    voices.virtual.removeValue(forKey: ObjectIdentifier(source))
+                    voices.statistics.realizations += 1
+                    voices.pending.append(VoiceEvent(kind: .realized, source: source))
                 }
             }
         }
         let micros = Double(DispatchTime.now().uptimeNanoseconds - started) / 1_000
-        state.voices!.statistics.updates += 1
-        state.voices!.statistics.lastUpdateMicroseconds = micros
-        state.voices!.statistics.totalUpdateMicroseconds += micros
-        state.voices!.statistics.peakUpdateMicroseconds = max(state.voices!.statistics.peakUpdateMicroseconds, micros)
+        voices.statistics.updates += 1
+        voices.statistics.lastUpdateMicroseconds = micros
+        voices.statistics.totalUpdateMicroseconds += micros
+        voices.statistics.peakUpdateMicroseconds = max(voices.statistics.peakUpdateMicroseconds, micros)
         return completions
+    }
+
+    /// Which of `keys` are among the `count` largest (ties broken by position), in O(n) on average.
+    static func topIndices(_ keys: [Double], count: Int) -> [Bool] {
+        guard count < keys.count else { return [Bool](repeating: true, count: keys.count) }
+        guard count > 0 else { return [Bool](repeating: false, count: keys.count) }
+        // Quickselect the count-th largest value.
+        var values = keys
+        var low = 0, high = values.count - 1
+        let target = count - 1
+        var generator = SystemRandomNumberGenerator()
+        while low < high {
+            values.swapAt(Int.random(in: low...high, using: &generator), high)
+            let pivot = values[high]
+            var store = low
+            for i in low..<high where values[i] > pivot {
+                values.swapAt(i, store)
+                store += 1
+            }
+            values.swapAt(store, high)
+            if store == target { break }
+            if store < target { low = store + 1 } else { high = store - 1 }
+        }
+        let threshold = values[target]
+        var keep = [Bool](repeating: false, count: keys.count)
+        var taken = 0
+        for (index, key) in keys.enumerated() where key > threshold {
+            keep[index] = true
+            taken += 1
+        }
+        for (index, key) in keys.enumerated() where key == threshold && taken < count {
+            keep[index] = true
+            taken += 1
+        }
+        return keep
+    }
+
+    /// When a new play (ranked `newcomerKey`) finds no free OpenAL source: if it outranks the weakest real voice, that
+    /// one turns virtual and gives it its source (scene lock held). True if a source was freed.
+    func preemptForLocked(newcomerKey: Double, _ state: inout SceneState, _ al: borrowing ALCalls, now: Double) -> Bool {
+        guard state.voices != nil else { return false }
+        let listener = listener.propertiesLocked
+        let model = state.distanceModel
+        var weakest: (source: Source, key: Double)?
+        for source in state.active.values where source.isPlayingLocked && !source.isStreamingLocked {
+            let key = source.rankKeyLocked(model, listener)
+            if weakest == nil || key < weakest!.key { weakest = (source, key) }
+        }
+        guard let weakest, newcomerKey > weakest.key else { return false }
+        weakest.source.virtualizeLocked(&state, al, now: now)
+        state.voices!.virtual[ObjectIdentifier(weakest.source)] = weakest.source
+        state.voices!.statistics.virtualizations += 1
+        state.voices!.pending.append(VoiceEvent(kind: .virtualized, source: weakest.source))
+        return true
     }
 
     /// Takes the voice events waiting for delivery (scene lock held).

@@ -17,6 +17,11 @@
 // measures request → source playing for `playSound` over the daemon's Unix socket and through
 // the in-process API, p50/p99 over 10,000 requests each, in one run (DaemonLatency.swift).
 //
+//   swift run -c release soundstage-bench voices
+//
+// measures voice management: 10,000 sources on 256 voices, listener moving every 16 ms, against
+// the 256 nearest played directly (VoiceBench.swift).
+//
 //   swift run -c release soundstage-bench streaming
 //
 // measures streaming: CPU per second of streamed audio, and peak memory for a 10- and a
@@ -43,6 +48,10 @@ if systemSoundsMode {
 }
 if daemonMode {
     try await daemonLatency()
+    exit(0)
+}
+if mode == "voices" {
+    try voiceBench()
     exit(0)
 }
 if mode == "streaming" {
