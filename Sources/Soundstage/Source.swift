@@ -701,7 +701,10 @@ public final class Source: @unchecked Sendable {
             guard seconds.isFinite, seconds >= 0, seconds < max(length, .leastNonzeroMagnitude) else {
                 throw SoundstageError(.invalidArgument, "cannot seek to \(seconds) s; the sound is \(length) s long")
             }
-            if let name = s.name, let stream = s.audioStream {
+            if let clock = s.virtualClock {
+                // A virtual voice: its clock jumps there (and keeps running if it was).
+                s.virtualClock = VirtualClock(offset: seconds, since: clock.since.map { _ in scene.device.mixTime })
+            } else if let name = s.name, let stream = s.audioStream {
                 // Requeue from the new position; a playing stream plays on from there.
                 let al = try lock.current()
                 let wasPlaying = s.playback == .playing

@@ -172,5 +172,7 @@ import TestSupport
         #expect(abs(virtual.offset - held) < 1e-9)
         group.resume()
         #expect(virtual.playbackState == .playing)
+        try virtual.seek(to: 7)
+        #expect(abs(virtual.offset - 7) < 1e-9, "a seek moves a virtual clock")
     }
 }
