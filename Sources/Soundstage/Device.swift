@@ -340,6 +340,10 @@ public final class Device: Sendable {
             counts.contexts += 1
             counts.sources += scene.allocatedSourceCount
             counts.buffers += scene.streamBufferCount
+            let effects = scene.effectObjectCounts
+            counts.effectSlots += effects.slots
+            counts.effects += effects.effects
+            counts.filters += effects.filters
         }
         return counts
     }
@@ -409,7 +413,7 @@ public final class Device: Sendable {
 
     static func attributes(kind: Kind, sampleRate: Int, layout: ChannelLayout, hrtf: Bool?, hrtfID: Int?,
                            budget: Int) -> [ALCint] {
-        var list: [ALCint] = [ALC_MONO_SOURCES, ALCint(budget), ALC_STEREO_SOURCES, 0]
+        var list: [ALCint] = [ALC_MONO_SOURCES, ALCint(budget), ALC_STEREO_SOURCES, 0, ALC_MAX_AUXILIARY_SENDS, 4]
         if kind == .loopback {
             list += [ALC_FORMAT_CHANNELS_SOFT, layout.alcValue, ALC_FORMAT_TYPE_SOFT, ALC_FLOAT_SOFT,
                      ALC_FREQUENCY, ALCint(sampleRate), ALC_OUTPUT_LIMITER_SOFT, ALC_FALSE]

@@ -11,21 +11,33 @@ public struct LiveObjectCounts: Sendable, Equatable, CustomStringConvertible {
     public var buffers = 0
     /// Live OpenAL sources (playing, paused or pooled for reuse).
     public var sources = 0
+    /// Live EFX auxiliary effect slots (one per reverb zone).
+    public var effectSlots = 0
+    /// Live EFX effects (one per scene using effects).
+    public var effects = 0
+    /// Live EFX filters (one per scene using effects).
+    public var filters = 0
 
     /// Creates counts.
-    public init(devices: Int = 0, contexts: Int = 0, buffers: Int = 0, sources: Int = 0) {
+    public init(devices: Int = 0, contexts: Int = 0, buffers: Int = 0, sources: Int = 0,
+                effectSlots: Int = 0, effects: Int = 0, filters: Int = 0) {
         self.devices = devices
         self.contexts = contexts
         self.buffers = buffers
         self.sources = sources
+        self.effectSlots = effectSlots
+        self.effects = effects
+        self.filters = filters
     }
 
     /// Whether every count is zero.
     public var isZero: Bool { self == LiveObjectCounts() }
 
-    /// e.g. `devices 1, contexts 2, buffers 3, sources 4`.
+    /// e.g. `devices 1, contexts 2, buffers 3, sources 4` (EFX objects when there are any).
     public var description: String {
-        "devices \(devices), contexts \(contexts), buffers \(buffers), sources \(sources)"
+        let base = "devices \(devices), contexts \(contexts), buffers \(buffers), sources \(sources)"
+        guard effectSlots + effects + filters > 0 else { return base }
+        return base + ", effect slots \(effectSlots), effects \(effects), filters \(filters)"
     }
 }
 
@@ -35,10 +47,15 @@ enum LiveObjects {
     static let contexts = Atomic<Int>(0)
     static let buffers = Atomic<Int>(0)
     static let sources = Atomic<Int>(0)
+    static let effectSlots = Atomic<Int>(0)
+    static let effects = Atomic<Int>(0)
+    static let filters = Atomic<Int>(0)
 
     static var snapshot: LiveObjectCounts {
         LiveObjectCounts(devices: devices.load(ordering: .relaxed), contexts: contexts.load(ordering: .relaxed),
-                         buffers: buffers.load(ordering: .relaxed), sources: sources.load(ordering: .relaxed))
+                         buffers: buffers.load(ordering: .relaxed), sources: sources.load(ordering: .relaxed),
+                         effectSlots: effectSlots.load(ordering: .relaxed), effects: effects.load(ordering: .relaxed),
+                         filters: filters.load(ordering: .relaxed))
     }
 }
 

@@ -55,6 +55,8 @@ public final class Scene: @unchecked Sendable {
         var duckings: [Ducking] = []
         /// The device time of the last engine update (for ramp steps).
         var lastUpdate: Double?
+        /// Reverb zones and the EFX objects behind them and the sources' filters.
+        var effects = SceneEffects()
     }
 
     init(device: Device, context: ContextHandle, sourceBudget: Int) {
@@ -200,6 +202,7 @@ public final class Scene: @unchecked Sendable {
                     for source in state.streaming.values { source.releaseStreamLocked(al) }
                 }
             }
+            lock.ifOpen { al in deleteEffectsLocked(&state, al, forget: true) }
             state.streaming.removeAll()
             state.fading.removeAll()
             for source in state.voices?.virtual.values ?? [:].values { source.detachForCloseLocked() }
@@ -247,6 +250,7 @@ public final class Scene: @unchecked Sendable {
                 if step.stop { stops.append(source) }
                 if let completion = step.completion { fades.append(completion) }
             }
+            updateZonesLocked(state, lock)
             return (done, stops, fades)
         }
         for completion in completions { completion() }
@@ -480,6 +484,8 @@ public final class Scene: @unchecked Sendable {
                     alDeleteSources(ALsizei(names.count), names.baseAddress)
                 }
                 _ = alGetError()
+                // The zones' slots, the filter and the effect are rebuilt on the new device below.
+                deleteEffectsLocked(&state, al, forget: false)
             }
             LiveObjects.sources.subtract(names.count, ordering: .relaxed)
             state.streaming = [:]
@@ -502,6 +508,7 @@ public final class Scene: @unchecked Sendable {
             al.must("alDopplerFactor") { alDopplerFactor(state.dopplerFactor) }
             al.must("alSpeedOfSound") { alSpeedOfSound(state.speedOfSound) }
             listener.reapplyLocked(al)
+            try rebuildEffectsLocked(&state, al)
             for item in captured {
                 let name = try acquireNameLocked(&state, al)
                 try item.source.restoreLocked(name, offset: item.offset, playing: item.playing, startWithBatch: item.deferred,

@@ -68,6 +68,11 @@ public final class Source: @unchecked Sendable {
         var groupPitch: Float = 1
         /// The source's own fade (``Source/fade(to:over:stopAtEnd:completion:)``), 1 when none.
         var fadeGain: Float = 1
+        /// EFX: occlusion and obstruction in dB (≤ 0), air absorption factor, send level to zones.
+        var occlusion: Float = 0
+        var obstruction: Float = 0
+        var airAbsorption: Float = 0
+        var reverbSend: Float = 1
 
         /// The gain OpenAL gets.
         var openALGain: Float { gain * groupGain * fadeGain }
@@ -98,6 +103,8 @@ public final class Source: @unchecked Sendable {
         var spatialized = true
         var streams: [Int: AsyncStream<Void>.Continuation] = [:]
         var nextStreamID = 0
+        /// Send levels to particular reverb zones, overriding `properties.reverbSend`.
+        var zoneSends: [ObjectIdentifier: Float] = [:]
     }
 
     /// The scene the source belongs to; kept alive by the source.
@@ -338,6 +345,117 @@ public final class Source: @unchecked Sendable {
     /// Distance to the listener (scene lock held).
     func distanceLocked(_ listener: Listener.Properties) -> Float {
         state.properties.headRelative ? state.properties.position.length : (state.properties.position - listener.position).length
+    }
+
+    // MARK: Effects
+
+    /// How much a wall between the source and the listener muffles it, in dB at high frequencies
+    /// (−100…0, default 0): a low-pass on both the direct sound and its reverb sends, as
+    /// `AVAudio3DMixing.occlusion` does. −12 lowers the energy above 5 kHz by about 12 dB (the
+    /// shelf is −6 dB at 5 kHz and reaches −12 dB from about 10 kHz up); low frequencies pass.
+    public var occlusion: Float {
+        get { read { $0.occlusion } }
+        set {
+            precondition(newValue.isFinite && (-100...0).contains(newValue), "occlusion must be in -100...0 dB, got \(newValue)")
+            setEffects { $0.properties.occlusion = newValue }
+        }
+    }
+
+    /// How much something between the source and the listener (not the room) muffles the direct
+    /// sound only, in dB at high frequencies (−100…0, default 0); the reverb it sends is untouched,
+    /// as `AVAudio3DMixing.obstruction` does.
+    public var obstruction: Float {
+        get { read { $0.obstruction } }
+        set {
+            precondition(newValue.isFinite && (-100...0).contains(newValue), "obstruction must be in -100...0 dB, got \(newValue)")
+            setEffects { $0.properties.obstruction = newValue }
+        }
+    }
+
+    /// How strongly air absorbs its high frequencies with distance (`AL_AIR_ABSORPTION_FACTOR`,
+    /// 0…10, default 0): 1 is the real atmosphere, about −0.05 dB per metre at 5 kHz.
+    public var airAbsorption: Float {
+        get { read { $0.airAbsorption } }
+        set {
+            precondition(newValue.isFinite && (0...10).contains(newValue), "airAbsorption must be in 0...10, got \(newValue)")
+            setEffects { $0.properties.airAbsorption = newValue }
+        }
+    }
+
+    /// The level the source sends to the scene's reverb zones, 0…1 (default 1); a zone-specific
+    /// level set with ``setReverbSend(_:to:)`` overrides it. 0 keeps the source dry.
+    public var reverbSend: Float {
+        get { read { $0.reverbSend } }
+        set {
+            precondition(newValue.isFinite && (0...1).contains(newValue), "reverbSend must be in 0...1, got \(newValue)")
+            setEffects { $0.properties.reverbSend = newValue }
+        }
+    }
+
+    /// The level the source sends to `zone`.
+    public func reverbSend(to zone: ReverbZone) -> Float {
+        locked { s, _, _ in s.zoneSends[ObjectIdentifier(zone)] ?? s.properties.reverbSend }
+    }
+
+    /// Sets the level the source sends to one zone, 0…1; nil goes back to ``reverbSend``.
+    public func setReverbSend(_ level: Float?, to zone: ReverbZone) {
+        precondition(zone.scene === scene, "the zone belongs to another scene")
+        precondition(level.map { $0.isFinite && (0...1).contains($0) } ?? true, "a send level must be in 0...1")
+        setEffects { $0.zoneSends[ObjectIdentifier(zone)] = level }
+    }
+
+    /// Changes EFX settings and gives the OpenAL source (if it has one) its filters and sends.
+    private func setEffects(_ change: (inout SourceState) -> Void) {
+        locked { s, sceneState, lock in
+            change(&s)
+            lock.ifOpen { al in
+                guard (try? scene.enableEffectsLocked(&sceneState, al)) != nil, let name = s.name else { return }
+                Self.applyEffects(name, s.properties, s.zoneSends, sceneState.effects, al)
+            }
+        }
+    }
+
+    /// Re-applies filters and sends (scene lock held), e.g. when a zone appears.
+    func applyEffectsLocked(_ sceneState: Scene.SceneState, _ al: borrowing ALCalls) {
+        guard let name = state.name else { return }
+        Self.applyEffects(name, state.properties, state.zoneSends, sceneState.effects, al)
+    }
+
+    /// The EFX low-pass `GAINHF` that lowers high frequencies by `decibels`. OpenAL Soft's
+    /// low-pass is a high shelf whose `GAINHF` is the gain at its 5 kHz reference: the shelf keeps
+    /// falling to `GAINHF²` above it. So `GAINHF` is the square root of the wanted gain: the
+    /// energy above 5 kHz drops by about `decibels` (by half of it at 5 kHz itself).
+    static func shelfGain(decibels: Float) -> Float {
+        min(1, max(0, powf(10, decibels / 40)))
+    }
+
+    /// Sets the direct low-pass (occlusion + obstruction), air absorption and a send to every
+    /// zone (level, low-passed by occlusion) on `n`. Nothing while the scene uses no effects.
+    static func applyEffects(_ n: ALuint, _ p: Properties, _ sends: [ObjectIdentifier: Float], _ fx: SceneEffects,
+                             _ al: borrowing ALCalls) {
+        guard fx.inUse else { return }
+        let filter = fx.filter
+        let filterID = ALint(bitPattern: filter)
+        let dryHF = shelfGain(decibels: p.occlusion + p.obstruction)
+        al.must("alFilterf(AL_LOWPASS_GAIN)") { alFilterf(filter, AL_LOWPASS_GAIN, 1) }
+        al.must("alFilterf(AL_LOWPASS_GAINHF)") { alFilterf(filter, AL_LOWPASS_GAINHF, dryHF) }
+        al.must("alSourcei(AL_DIRECT_FILTER)") { alSourcei(n, AL_DIRECT_FILTER, filterID) }
+        al.must("alSourcef(AL_AIR_ABSORPTION_FACTOR)") { alSourcef(n, AL_AIR_ABSORPTION_FACTOR, p.airAbsorption) }
+        let wetHF = shelfGain(decibels: p.occlusion)
+        for index in 0..<fx.sendCount {
+            if index < fx.zones.count, let zone = fx.zones[index] {
+                let level = sends[ObjectIdentifier(zone)] ?? p.reverbSend
+                al.must("alFilterf(AL_LOWPASS_GAIN)") { alFilterf(filter, AL_LOWPASS_GAIN, level) }
+                al.must("alFilterf(AL_LOWPASS_GAINHF)") { alFilterf(filter, AL_LOWPASS_GAINHF, wetHF) }
+                al.must("alSource3i(AL_AUXILIARY_SEND_FILTER)") {
+                    alSource3i(n, AL_AUXILIARY_SEND_FILTER, ALint(bitPattern: zone.state.slot), ALint(index), filterID)
+                }
+            } else {
+                al.must("alSource3i(AL_AUXILIARY_SEND_FILTER)") {
+                    alSource3i(n, AL_AUXILIARY_SEND_FILTER, ALint(AL_EFFECTSLOT_NULL), ALint(index), ALint(AL_FILTER_NULL))
+                }
+            }
+        }
     }
 
     // MARK: Voices
@@ -610,6 +728,7 @@ public final class Source: @unchecked Sendable {
             } else if let stream = s.audioStream {
                 name = try scene.acquireNameLocked(&sceneState, al)
                 Self.applyAll(name, s.properties, al)
+                Self.applyEffects(name, s.properties, s.zoneSends, sceneState.effects, al)
                 do throws(SoundstageError) {
                     try stream.start(name, at: Int64(((offset ?? 0) * Double(stream.sampleRate)).rounded()), al)
                 } catch {
@@ -623,6 +742,7 @@ public final class Source: @unchecked Sendable {
             } else {
                 name = try scene.acquireNameLocked(&sceneState, al)
                 Self.applyAll(name, s.properties, al)
+                Self.applyEffects(name, s.properties, s.zoneSends, sceneState.effects, al)
                 let repeats = s.properties.looping ? 0 : s.repeatCount
                 do throws(SoundstageError) {
                     if repeats == 0 {
@@ -860,6 +980,7 @@ public final class Source: @unchecked Sendable {
                        _ sceneState: inout Scene.SceneState, _ al: borrowing ALCalls) throws(SoundstageError) {
         if let stream = state.audioStream {
             Self.applyAll(name, state.properties, al)
+            Self.applyEffects(name, state.properties, state.zoneSends, sceneState.effects, al)
             try stream.start(name, at: Int64((offset * Double(stream.sampleRate)).rounded()), al)
             Self.startRestored(name, playing: playing, withBatch: startWithBatch, &sceneState, al)
             state.name = name
@@ -870,6 +991,7 @@ public final class Source: @unchecked Sendable {
         }
         guard let buffer = state.buffer else { return }
         Self.applyAll(name, state.properties, al)
+        Self.applyEffects(name, state.properties, state.zoneSends, sceneState.effects, al)
         let repeats = state.properties.looping ? 0 : state.repeatCount
         if repeats == 0 {
             al.must("alSourcei(AL_BUFFER)") { alSourcei(name, AL_BUFFER, ALint(bitPattern: buffer.id)) }

@@ -77,7 +77,7 @@ import TestSupport
                 source.position = Vector3(105, 0, 0)
             }
             let mix = try renderWhile(device) { if batched { scene.batch(teleport) } else { teleport() } }
-            #expect(Signals.rms(mix.channel(1)) > 0.05)
+            #expect(Signals.rms(mix.channel(1)) > 0.01, "the right ear hears the source")
             #expect(!scene.isBatching)
             return Signals.rms(mix.channel(0))
         }
