@@ -20,6 +20,8 @@ public struct SceneDescription: Sendable, Equatable {
     public var listener: ListenerDescription
     /// The sources, in file order.
     public var sources: [SourceDescription]
+    /// Reverb zones, at most ``Scene/maxReverbZones`` (4) per context.
+    public var reverbZones: [ReverbZoneDescription] = []
     /// The directory relative sound paths resolve against (the scene file's).
     public var baseDirectory: String
     /// The scene file this was loaded from, for messages.
@@ -118,10 +120,42 @@ public struct SourceDescription: Sendable, Equatable {
     public var headRelative = false
     /// Movement over time.
     public var path: Motion?
+    /// ``Source/occlusion`` in dB (−100…0).
+    public var occlusion: Float = 0
+    /// ``Source/obstruction`` in dB (−100…0).
+    public var obstruction: Float = 0
+    /// ``Source/airAbsorption`` (0…10).
+    public var airAbsorption: Float = 0
+    /// ``Source/reverbSend`` (0…1).
+    public var reverbSend: Float = 1
 
     /// Creates a source description.
     public init(name: String, sound: SoundDescription) {
         self.name = name
         self.sound = sound
+    }
+}
+
+/// A reverb zone of a scene file (``Scene/makeReverbZone(_:preset:region:gain:)``).
+public struct ReverbZoneDescription: Sendable, Equatable {
+    /// The zone's name (unique in the file).
+    public var name: String
+    /// Its settings: a named preset, possibly with values changed.
+    public var preset: ReverbPreset
+    /// Where the listener hears it.
+    public var region: ReverbRegion = .everywhere
+    /// Its level, 0…1.
+    public var gain: Float = 1
+    /// The context whose sources send to it (default `world`).
+    public var context = "world"
+
+    /// Creates a zone description.
+    public init(name: String, preset: ReverbPreset, region: ReverbRegion = .everywhere, gain: Float = 1,
+                context: String = "world") {
+        self.name = name
+        self.preset = preset
+        self.region = region
+        self.gain = gain
+        self.context = context
     }
 }

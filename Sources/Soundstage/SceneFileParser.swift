@@ -76,7 +76,7 @@ struct SceneFileReader {
 
     func scene(_ root: JSONValue, baseDirectory: String) throws -> SceneDescription {
         let members = try json.object(root, "", allowed: ["format", "duration", "distanceModel", "dopplerFactor", "speedOfSound",
-                                                     "listener", "sources"],
+                                                     "listener", "sources", "reverb"],
                                  required: ["format", "duration", "sources"])
         let version = try json.number(members["format"], "format", in: 1...1e9)
         guard version == Double(SceneDescription.formatVersion) else {
@@ -99,7 +99,68 @@ struct SceneFileReader {
             }
             scene.sources.append(source)
         }
+        if let reverb = members["reverb"] { scene.reverbZones = try reverbZones(reverb) }
         return scene
+    }
+
+    func reverbZones(_ value: JSONValue) throws -> [ReverbZoneDescription] {
+        guard case let .array(items) = value else {
+            throw fail("reverb", "expected an array of reverb zones, got \(value.kind)")
+        }
+        var zones: [ReverbZoneDescription] = []
+        for (index, item) in items.enumerated() {
+            let path = "reverb[\(index)]"
+            let members = try json.object(item, path, allowed: ["name", "preset", "settings", "gain", "region", "context"],
+                                          required: ["name", "preset"])
+            guard let name = try json.string(members["name"], "\(path).name"), !name.isEmpty else {
+                throw fail("\(path).name", "must not be empty")
+            }
+            guard !zones.contains(where: { $0.name == name }) else {
+                throw fail("\(path).name", "'\(name)' is used by an earlier zone; names must be unique")
+            }
+            let presetName = try json.string(members["preset"], "\(path).preset")!
+            guard var preset = ReverbPreset.named(presetName) else {
+                throw fail("\(path).preset", "unknown preset '\(presetName)'; `soundstage reverb-presets` lists the \(ReverbPreset.all.count)")
+            }
+            if let settings = members["settings"] {
+                let keys = ReverbPreset.scalarParameters.map(\.key)
+                let fields = try json.object(settings, "\(path).settings", allowed: Set(keys))
+                for (key, _, keyPath) in ReverbPreset.scalarParameters {
+                    guard let field = fields[key] else { continue }
+                    preset[keyPath: keyPath] = Float(try json.number(field, "\(path).settings.\(key)", in: 0...100_000))
+                }
+            }
+            var zone = ReverbZoneDescription(name: name, preset: preset)
+            zone.gain = Float(try json.number(members["gain"], "\(path).gain", default: 1, in: 0...1))
+            zone.context = try json.string(members["context"], "\(path).context") ?? "world"
+            if let region = members["region"] { zone.region = try self.region(region, "\(path).region") }
+            guard zones.count(where: { $0.context == zone.context }) < 4 else {
+                throw fail(path, "a context holds at most 4 reverb zones (the sends of a source)")
+            }
+            zones.append(zone)
+        }
+        return zones
+    }
+
+    func region(_ value: JSONValue, _ path: String) throws -> ReverbRegion {
+        let members = try json.object(value, path, allowed: ["center", "radius", "min", "max", "fade"])
+        let fade = Float(try json.number(members["fade"], "\(path).fade", default: 0, in: 0...1e6))
+        if members["center"] != nil || members["radius"] != nil {
+            guard members["min"] == nil, members["max"] == nil else {
+                throw fail(path, "a region is a sphere {center, radius} or a box {min, max}, not both")
+            }
+            guard let center = try vector(members["center"], "\(path).center") else { throw fail("\(path).center", "is required for a sphere") }
+            guard members["radius"] != nil else { throw fail("\(path).radius", "is required for a sphere") }
+            let radius = Float(try json.number(members["radius"], "\(path).radius", in: 0...1e6))
+            return .sphere(center: center, radius: radius, fade: fade)
+        }
+        guard let low = try vector(members["min"], "\(path).min"), let high = try vector(members["max"], "\(path).max") else {
+            throw fail(path, "expected a sphere {\"center\": [x, y, z], \"radius\": r} or a box {\"min\": [x, y, z], \"max\": [x, y, z]}")
+        }
+        guard low.x <= high.x, low.y <= high.y, low.z <= high.z else {
+            throw fail("\(path).max", "must be >= min on every axis")
+        }
+        return .box(min: low, max: high, fade: fade)
     }
 
     func listener(_ value: JSONValue, duration: Double) throws -> ListenerDescription {
@@ -119,6 +180,7 @@ struct SceneFileReader {
         let members = try json.object(value, path, allowed: [
             "name", "sound", "context", "loop", "gain", "pitch", "start", "stop", "referenceDistance", "rolloff",
             "maxDistance", "position", "velocity", "direction", "cone", "headRelative", "path", "interpolation",
+            "occlusion", "obstruction", "airAbsorption", "reverbSend",
         ], required: ["name", "sound"])
         guard let name = try json.string(members["name"], "\(path).name"), !name.isEmpty else {
             throw fail("\(path).name", "must not be empty")
@@ -152,6 +214,10 @@ struct SceneFileReader {
             source.cone = Source.Cone(innerAngle: Float(inner), outerAngle: Float(outer), outerGain: Float(outerGain))
         }
         source.headRelative = try json.bool(members["headRelative"], "\(path).headRelative", default: false)
+        source.occlusion = Float(try json.number(members["occlusion"], "\(path).occlusion", default: 0, in: -100...0))
+        source.obstruction = Float(try json.number(members["obstruction"], "\(path).obstruction", default: 0, in: -100...0))
+        source.airAbsorption = Float(try json.number(members["airAbsorption"], "\(path).airAbsorption", default: 0, in: 0...10))
+        source.reverbSend = Float(try json.number(members["reverbSend"], "\(path).reverbSend", default: 1, in: 0...1))
         let interpolation = try json.choice(members["interpolation"], "\(path).interpolation", default: Motion.Interpolation.linear)
         source.path = try motion(members["path"], "\(path).path", interpolation: interpolation, duration: duration)
         return source

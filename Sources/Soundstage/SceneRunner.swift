@@ -47,6 +47,19 @@ public final class SceneRunner {
             scene.speedOfSound = description.speedOfSound
             scenes[name] = scene
         }
+        for zone in description.reverbZones {
+            // A zone's context exists even when no source plays in it (its reverb is then silent).
+            if scenes[zone.context] == nil {
+                let scene = try device.makeScene(sourceBudget: budget)
+                scene.distanceModel = description.distanceModel
+                scenes[zone.context] = scene
+            }
+            do {
+                try scenes[zone.context]!.makeReverbZone(zone.name, preset: zone.preset, region: zone.region, gain: zone.gain)
+            } catch let error as SoundstageError {
+                throw SoundstageError(.invalidScene, "reverb zone '\(zone.name)': \(error.message)", subject: description.file)
+            }
+        }
         if let world = scenes["world"] ?? scenes.values.first {
             world.listener.setOrientation(at: description.listener.at, up: description.listener.up)
             world.listener.gain = description.listener.gain
@@ -63,6 +76,10 @@ public final class SceneRunner {
             source.isHeadRelative = item.headRelative
             if let direction = item.direction { source.direction = direction }
             if let cone = item.cone { source.cone = cone }
+            if item.occlusion != 0 { source.occlusion = item.occlusion }
+            if item.obstruction != 0 { source.obstruction = item.obstruction }
+            if item.airAbsorption != 0 { source.airAbsorption = item.airAbsorption }
+            if item.reverbSend != 1 { source.reverbSend = item.reverbSend }
             sources[item.name] = source
         }
         self.scenes = scenes

@@ -34,6 +34,8 @@ struct PlayCommand: ParsableCommand {
     @Flag(name: .long, help: "Render to --output even if a sound card is present.")
     var render = false
 
+    @OptionGroup var effects: EffectOptions
+
     func validate() throws {
         guard gain.isFinite, gain >= 0 else { throw ValidationError("--gain must be 0 or more") }
         guard pitch.isFinite, pitch > 0 else { throw ValidationError("--pitch must be more than 0") }
@@ -43,11 +45,12 @@ struct PlayCommand: ParsableCommand {
     func run() throws {
         try reportingErrors {
             let audio = try SoundFile.decode(path: file)
-            let playback = Playback(audio: audio, name: file) { source in
+            let playback = Playback(audio: audio, name: file, prepare: effects.prepare, tail: effects.tail) { source in
                 source.position = position
                 source.gain = gain
                 source.pitch = pitch
                 source.repeatCount = loop - 1
+                effects.configure(source)
             }
             let seconds = audio.duration * Double(loop) / Double(pitch)
             try playback.run(seconds: seconds, forceRender: render, output: output ?? Playback.defaultOutput(for: file))
@@ -59,6 +62,10 @@ struct PlayCommand: ParsableCommand {
 struct Playback {
     let audio: AudioBuffer
     let name: String
+    /// Sets up the scene before the source is made (e.g. a reverb zone).
+    var prepare: (Scene) throws -> Void = { _ in }
+    /// Seconds to keep going after the sound ends (a reverb's tail).
+    var tail: Double = 0
     let configure: (Source) -> Void
 
     /// `NAME-render.wav` in the current directory.
@@ -73,7 +80,11 @@ struct Playback {
                 let device = try Device.openDefault(quietly: true)
                 defer { device.close() }
                 let source = try start(on: device)
-                while source.playbackState == .playing { usleep(10_000) }
+                // The source keeps its scene (and the reverb) alive through the tail.
+                withExtendedLifetime(source) {
+                    while source.playbackState == .playing { usleep(10_000) }
+                    if tail > 0 { usleep(useconds_t(tail * 1e6)) }
+                }
                 return
             } catch let error as SoundstageError where error.code == .noOutputDevice {
                 Terminal.renderingInstead(to: output)
@@ -81,13 +92,16 @@ struct Playback {
         }
         let device = try Device.loopback()
         defer { device.close() }
-        _ = try start(on: device)
-        try device.render(seconds: seconds + 0.05, to: output, format: .wavPCM16)
-        Terminal.say("rendered \(String(format: "%.2f", seconds)) s to \(output)")
+        let source = try start(on: device)
+        try withExtendedLifetime(source) {
+            try device.render(seconds: seconds + tail + 0.05, to: output, format: .wavPCM16)
+        }
+        Terminal.say("rendered \(String(format: "%.2f", seconds + tail)) s to \(output)")
     }
 
     private func start(on device: Device) throws -> Source {
         let scene = try device.makeScene()
+        try prepare(scene)
         let source = scene.makeSource(buffer: try device.makeBuffer(audio, name: name))
         configure(source)
         try source.play()

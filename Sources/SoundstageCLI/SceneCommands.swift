@@ -21,9 +21,12 @@ struct RunCommand: ParsableCommand {
     @Flag(name: .long, help: "Binaural mixing (HRTF) for headphones; says whether OpenAL granted it.")
     var hrtf = false
 
+    @Option(name: .long, help: "Add a reverb everywhere in the world context, e.g. cave (see 'soundstage reverb-presets').")
+    var reverb: ReverbPreset?
+
     func run() throws {
         try reportingErrors {
-            let description = try SceneDescription.load(path: scene)
+            let description = try SceneDescription.load(path: scene).addingReverb(reverb)
             do {
                 let device = try Device.openDefault(hrtf: hrtf ? true : nil, quietly: true)
                 if hrtf { try Self.reportHRTF(device) }
@@ -86,6 +89,9 @@ struct RenderCommand: ParsableCommand {
     @Option(name: .long, help: "Begin an audio-session interruption at this time (seconds): the scene goes silent.")
     var interruptAt: Double?
 
+    @Option(name: .long, help: "Add a reverb everywhere in the world context, e.g. cave (see 'soundstage reverb-presets').")
+    var reverb: ReverbPreset?
+
     @Option(name: .long, help: "End the interruption at this time (seconds): what was playing continues from where it was.")
     var resumeAt: Double?
 
@@ -101,7 +107,7 @@ struct RenderCommand: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            let description = try SceneDescription.load(path: scene)
+            let description = try SceneDescription.load(path: scene).addingReverb(reverb)
             let device = try Device.loopback(sampleRate: sampleRate, layout: channels, hrtf: hrtf)
             defer { device.close() }
             let runner = try SceneRunner(description, device: device)
@@ -156,5 +162,15 @@ final class ProgressBar {
         let width = 30, filled = Int(fraction * Double(width))
         Terminal.writeLine("\rrendering [\(String(repeating: "#", count: filled))\(String(repeating: " ", count: width - filled))] \(Int(fraction * 100))%",
                            newline: fraction >= 1)
+    }
+}
+
+extension SceneDescription {
+    /// The scene with an everywhere reverb zone named `--reverb` in its world context, if `preset` is given.
+    func addingReverb(_ preset: ReverbPreset?) -> SceneDescription {
+        guard let preset else { return self }
+        var scene = self
+        scene.reverbZones.append(ReverbZoneDescription(name: "--reverb \(preset.name)", preset: preset))
+        return scene
     }
 }

@@ -278,6 +278,18 @@ import TestSupport
         scene.close()
         #expect(device.liveObjects.effectSlots == 0 && device.liveObjects.effects == 0 && device.liveObjects.filters == 0)
         #expect(base.effectSlots == 0)
+        // A scene dropped without close() goes with its zones (they do not keep it alive).
+        weak var dropped: Scene?
+        var outlived: ReverbZone?
+        do {
+            let other = try device.makeScene()
+            outlived = try other.makeReverbZone("left behind", preset: .room)
+            dropped = other
+        }
+        #expect(dropped == nil)
+        #expect(outlived?.scene == nil && outlived?.isRemoved == true)
+        #expect(throws: SoundstageError.self) { try outlived?.setPreset(.cave) }
+        #expect(device.liveObjects == LiveObjectCounts(devices: 1, contexts: 1, buffers: 1), "only the source's buffer is left")
         device.close()
         #expect(device.liveObjects.isZero)
     }

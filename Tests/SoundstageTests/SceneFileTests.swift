@@ -109,6 +109,26 @@ import TestSupport
         #expect(device.liveObjects.contexts == 1)
     }
 
+    @Test func aSceneFilesReverbZoneRingsAndItsOcclusionMuffles() throws {
+        /// The last 0.5 s of a 1 s scene whose 12 kHz tone stops at 0.4 s, and the tone's level.
+        func render(reverb: String, source extra: String) throws -> (tail: Double, tone: Double) {
+            let json = """
+                {"format": 1, "duration": 1, \(reverb) "sources": [{"name": "t", "position": [0, 0, -1], "start": 0, "stop": 0.4,
+                 "sound": {"tone": {"frequency": 12000, "amplitude": 0.5}} \(extra)}]}
+                """
+            let mix = try self.render(try SceneDescription.parse(Data(json.utf8)))
+            return (Signals.rms(mix.slice(frames: 24_000..<48_000).samples), Signals.rms(mix.slice(frames: 4_800..<14_400).samples))
+        }
+        let dry = try render(reverb: "", source: "")
+        let cave = try render(reverb: #""reverb": [{"name": "cave", "preset": "cave"}],"#, source: "")
+        let quiet = try render(reverb: #""reverb": [{"name": "cave", "preset": "cave", "settings": {"gain": 0.1}}],"#, source: "")
+        let occluded = try render(reverb: "", source: #", "occlusion": -12"#)
+        #expect(dry.tail < 1e-6 && cave.tail > 1e-4, "\(dry.tail) vs \(cave.tail)")
+        // The cave's gain is 0.3162; settings put 0.1 in its place.
+        #expect(abs(quiet.tail / cave.tail - 0.1 / 0.3162) < 0.03, "settings change the preset: \(quiet.tail / cave.tail)")
+        #expect(abs(20 * log10(occluded.tone / dry.tone) + 12) < 1, "a 12 kHz tone occluded by 12 dB: \(occluded.tone / dry.tone)")
+    }
+
     /// (scene JSON, the start of the expected message)
     static let malformed: [(String, String)] = [
         (#"{"format": 1, "duration": 4, "sources": [], "colour": "red"}"#, "colour: unknown key"),
@@ -136,6 +156,21 @@ import TestSupport
         (#"{"format": 1, "duration": 4, "listener": {"at": [0, 0, 0]}, "sources": []}"#, "listener.at: must not be the zero vector"),
         (#"{"format": 1, "duration": 4, "sources": [{"name": "a", "sound": "a.wav", "interpolation": "cubic"}]}"#,
          "sources[0].interpolation: 'cubic' is not one of linear, smooth"),
+        (#"{"format": 1, "duration": 4, "sources": [], "reverb": {}}"#, "reverb: expected an array of reverb zones"),
+        (#"{"format": 1, "duration": 4, "sources": [], "reverb": [{"name": "c", "preset": "crypt"}]}"#,
+         "reverb[0].preset: unknown preset 'crypt'"),
+        (#"{"format": 1, "duration": 4, "sources": [], "reverb": [{"name": "c", "preset": "cave", "settings": {"decay": 2}}]}"#,
+         "reverb[0].settings.decay: unknown key"),
+        (#"{"format": 1, "duration": 4, "sources": [], "reverb": [{"name": "c", "preset": "cave", "region": {"center": [0, 0, 0]}}]}"#,
+         "reverb[0].region.radius: is required for a sphere"),
+        (#"{"format": 1, "duration": 4, "sources": [], "reverb": [{"name": "c", "preset": "cave", "region": {"min": [0, 0, 0], "max": [1, -1, 1]}}]}"#,
+         "reverb[0].region.max: must be >= min"),
+        (#"{"format": 1, "duration": 4, "sources": [], "reverb": [{"name": "c", "preset": "cave"}, {"name": "c", "preset": "room"}]}"#,
+         "reverb[1].name: 'c' is used by an earlier zone"),
+        (#"{"format": 1, "duration": 4, "sources": [], "reverb": [{"name": "a", "preset": "cave"}, {"name": "b", "preset": "cave"}, {"name": "c", "preset": "cave"}, {"name": "d", "preset": "cave"}, {"name": "e", "preset": "cave"}]}"#,
+         "reverb[4]: a context holds at most 4 reverb zones"),
+        (#"{"format": 1, "duration": 4, "sources": [{"name": "a", "sound": "a.wav", "occlusion": 6}]}"#, "sources[0].occlusion: 6 is out of range"),
+        (#"{"format": 1, "duration": 4, "sources": [{"name": "a", "sound": "a.wav", "reverbSend": 2}]}"#, "sources[0].reverbSend: 2 is out of range"),
         (#"{"format": 1, "duration": 4, "sources": [ {"name": "a"}"#, "not valid JSON"),
     ]
 

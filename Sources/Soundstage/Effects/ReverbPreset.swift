@@ -12,7 +12,7 @@ import COpenAL
 ///
 /// Values outside the EFX ranges (see `efx.h`, e.g. `decayTime` 0.1…20 s) are refused when a zone
 /// uses the preset, with an `.invalidArgument` error naming the value.
-public struct ReverbPreset: Sendable, Equatable {
+public struct ReverbPreset: Sendable, Equatable, Codable {
     /// The preset's name in kebab case, e.g. `castle-small-room` (`EFX_REVERB_PRESET_CASTLE_SMALLROOM`).
     public var name: String
     /// Modal density of the late reverb, 0…1.

@@ -57,12 +57,14 @@ public enum ReverbRegion: Sendable, Equatable {
 /// the scene closes. A scene holds at most ``Scene/maxReverbZones`` zones (the device's auxiliary
 /// sends per source).
 public final class ReverbZone: @unchecked Sendable {
-    // @unchecked: `state` is only touched with the scene's lock held.
+    // @unchecked: `state` is only touched with the scene's lock held (or once the scene is gone,
+    // when nothing changes it any more).
 
     /// The zone's name, for people (and scene files).
     public let name: String
-    /// The scene it belongs to.
-    public let scene: Scene
+    /// The scene it belongs to; nil once that scene is gone. (Weak: the scene holds its zones.)
+    public var scene: Scene? { owner }
+    private weak var owner: Scene?
 
     struct ZoneState {
         var preset: ReverbPreset
@@ -81,52 +83,67 @@ public final class ReverbZone: @unchecked Sendable {
 
     init(name: String, scene: Scene, preset: ReverbPreset, region: ReverbRegion, gain: Float, sendIndex: Int) {
         self.name = name
-        self.scene = scene
+        owner = scene
         state = ZoneState(preset: preset, gain: gain, region: region, sendIndex: sendIndex)
+    }
+
+    /// Reads the state under the scene's lock (directly once the scene is gone).
+    private func read<T>(_ get: (ZoneState) -> T) -> T {
+        guard let owner else { return get(state) }
+        return owner.withState { _, _ in get(state) }
+    }
+
+    /// Changes the zone under its scene's lock, with the context current.
+    private func change(_ body: (inout ZoneState, _ effect: ALuint, borrowing ALCalls) throws(SoundstageError) -> Void)
+        throws(SoundstageError) {
+        guard let owner else { throw SoundstageError(.released, "the reverb zone '\(name)' outlived its scene") }
+        try owner.changeZone(self, body)
     }
 
     /// The reverb's settings. Setting one reloads the effect (sources keep their sends).
     /// - Throws: `.invalidArgument` naming a value outside the EFX range (the old preset stays);
-    ///   `.released` once the zone is removed or the scene closed.
+    ///   `.released` once the zone is removed or its scene closed.
     public func setPreset(_ preset: ReverbPreset) throws {
-        try scene.changeZone(self) { state, effect, al throws(SoundstageError) in
-            try scene.loadPresetLocked(preset, effect: effect, into: state.slot, al)
+        try change { state, effect, al throws(SoundstageError) in
+            try Scene.loadPresetLocked(preset, effect: effect, into: state.slot, al)
             state.preset = preset
         }
     }
 
     /// The reverb's settings.
-    public var preset: ReverbPreset { scene.withState { _, _ in state.preset } }
+    public var preset: ReverbPreset { read { $0.preset } }
 
     /// The zone's level (the slot's gain) where it is heard fully, 0…1 (default 1).
     public var gain: Float {
-        get { scene.withState { _, _ in state.gain } }
+        get { read { $0.gain } }
         set {
             precondition(newValue.isFinite && (0...1).contains(newValue), "gain must be in 0...1, got \(newValue)")
-            try? scene.changeZone(self) { state, _, _ in state.gain = newValue }
+            try? change { state, _, _ in state.gain = newValue }
         }
     }
 
     /// Where the listener hears the zone.
     public var region: ReverbRegion {
-        get { scene.withState { _, _ in state.region } }
+        get { read { $0.region } }
         set {
             precondition(newValue.problem == nil, "invalid region: \(newValue.problem ?? "")")
-            try? scene.changeZone(self) { state, _, _ in state.region = newValue }
+            try? change { state, _, _ in state.region = newValue }
         }
     }
 
-    /// How much of the zone the listener hears where it is now, 0…1 (``region``'s weight).
+    /// How much of the zone the listener hears where it is now, 0…1 (``region``'s weight; 0 once
+    /// the scene is gone).
     public var weight: Float {
-        scene.withState { _, _ in state.region.weight(at: scene.listener.propertiesLocked.position) }
+        guard let owner else { return 0 }
+        return owner.withState { _, _ in state.region.weight(at: owner.listener.propertiesLocked.position) }
     }
 
     /// Whether ``remove()`` has run (or the scene closed).
-    public var isRemoved: Bool { scene.withState { _, _ in state.removed } }
+    public var isRemoved: Bool { read { $0.removed } }
 
     /// Takes the zone out of the scene: every source stops sending to it and its effect slot is
     /// freed. Reverb already in the slot ends at once. Idempotent.
     public func remove() {
-        scene.removeZone(self)
+        owner?.removeZone(self)
     }
 }

@@ -66,7 +66,7 @@ extension Scene {
             var slot: ALuint = 0
             try al.call("alGenAuxiliaryEffectSlots") { alGenAuxiliaryEffectSlots(1, &slot) }
             do throws(SoundstageError) {
-                try loadPresetLocked(preset, effect: state.effects.effect, into: slot, al)
+                try Self.loadPresetLocked(preset, effect: state.effects.effect, into: slot, al)
             } catch {
                 alDeleteAuxiliaryEffectSlots(1, &slot)
                 _ = alGetError()
@@ -119,7 +119,7 @@ extension Scene {
     }
 
     /// Loads `preset` into the scratch effect and copies it into `slot`.
-    func loadPresetLocked(_ preset: ReverbPreset, effect: ALuint, into slot: ALuint, _ al: borrowing ALCalls) throws(SoundstageError) {
+    static func loadPresetLocked(_ preset: ReverbPreset, effect: ALuint, into slot: ALuint, _ al: borrowing ALCalls) throws(SoundstageError) {
         try preset.load(into: effect, al)
         al.must("alAuxiliaryEffectSloti(AL_EFFECTSLOT_EFFECT)") {
             alAuxiliaryEffectSloti(slot, AL_EFFECTSLOT_EFFECT, ALint(bitPattern: effect))
@@ -211,7 +211,7 @@ extension Scene {
             try al.call("alGenAuxiliaryEffectSlots") { alGenAuxiliaryEffectSlots(1, &slot) }
             LiveObjects.effectSlots.add(1, ordering: .relaxed)
             zone.state.slot = slot
-            try loadPresetLocked(zone.state.preset, effect: state.effects.effect, into: slot, al)
+            try Self.loadPresetLocked(zone.state.preset, effect: state.effects.effect, into: slot, al)
             applyZoneGainLocked(zone, al)
         }
     }
