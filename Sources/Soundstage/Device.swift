@@ -36,6 +36,9 @@ public final class Device: Sendable {
     let resourceContext: ContextHandle
     let state: NIOLockedValueBox<DeviceState>
     let renderLock = NIOLockedValueBox<Void>(())
+    /// The thread inside ``render(into:)`` now (`pthread_self()`, 0 when none), so work that must
+    /// not overlap a render runs directly when a render's own update asks for it.
+    private let renderingThread = Atomic<UInt>(0)
     /// Route watching: hooks, disconnect state, observers (see DeviceMigration.swift).
     let route = NIOLockedValueBox(RouteState())
     private let poller: Poller?
@@ -197,7 +200,10 @@ public final class Device: Sendable {
             return Self.attributes(kind: kind, sampleRate: sampleRate, layout: layout, hrtf: hrtfRequested,
                                    hrtfID: state.hrtfID, budget: state.largestBudget)
         }
-        guard let raw = alcCreateContext(handle.raw, attributes) else {
+        // OpenAL Soft 1.19 re-initializes a loopback device's mixing state in alcCreateContext
+        // without the lock alcRenderSamplesSOFT holds: creating a context while another thread
+        // renders crashed the daemon (its real-time renderer) now and then. So never overlap them.
+        guard let raw = excludingRender({ alcCreateContext(handle.raw, attributes) }) else {
             let error = alcGetError(handle.raw)
             throw SoundstageError(.openAL, "cannot create a scene",
                                   cause: .openAL(function: "alcCreateContext", error: error, name: OpenAL.alcErrorName(error)))
@@ -276,6 +282,8 @@ public final class Device: Sendable {
         let frames = output.count / channels
         try renderLock.withLock { _ throws(SoundstageError) in
             guard !isClosed else { throw SoundstageError(.released, "the device is closed") }
+            renderingThread.store(pthread_self(), ordering: .relaxed)
+            defer { renderingThread.store(0, ordering: .relaxed) }
             var done = 0
             while done < frames {
                 let count = min(updateFrames, frames - done)
@@ -287,6 +295,14 @@ public final class Device: Sendable {
             }
         }
         checkRoute()
+    }
+
+    /// Runs `body` while no other thread renders this loopback device (on the render's own thread
+    /// — an update's completion handler — directly). Output devices mix on OpenAL's own thread,
+    /// which OpenAL Soft stops and restarts itself around such calls.
+    func excludingRender<R>(_ body: () -> R) -> R {
+        guard kind == .loopback, renderingThread.load(ordering: .relaxed) != pthread_self() else { return body() }
+        return renderLock.withLockedValue { _ in body() }
     }
 
     /// Renders `seconds` of the mix into a file, in chunks (loopback devices only).
@@ -364,7 +380,7 @@ public final class Device: Sendable {
         guard let taken else { return }
         poller?.stop()
         for scene in taken.scenes { scene.close() }
-        renderLock.withLock { _ in
+        excludingRender {
             if !taken.buffers.isEmpty {
                 try? OpenAL.withContext(resourceContext) { al throws(SoundstageError) in
                     taken.buffers.withUnsafeBufferPointer { ids in

@@ -1,4 +1,5 @@
 import Foundation
+import NIOConcurrencyHelpers
 import Testing
 import Soundstage
 import TestSupport
@@ -6,6 +7,37 @@ import TestSupport
 /// The public API used from many threads at once: no crash, no race (run under
 /// `swift test --sanitize=thread`), nothing leaked.
 @Suite struct ConcurrencyTests {
+    /// The daemon's case: clients make and drop scenes while its real-time renderer renders.
+    /// OpenAL Soft 1.19 re-initializes a loopback device in alcCreateContext without the render
+    /// lock; before Soundstage kept the two apart, this crashed in alcRenderSamplesSOFT.
+    @Test func scenesComeAndGoWhileAnotherThreadRenders() async throws {
+        let device = try Device.loopback()
+        let buffer = try device.makeBuffer(Signals.sine(440, seconds: 0.05))
+        let done = ManagedFlag()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                var heard = 0.0
+                while !done.isSet { heard = max(heard, Signals.rms(try device.render(frames: 480).samples)) }
+                #expect(heard > 0.01, "the scenes were heard")
+            }
+            group.addTask {
+                defer { done.set() }
+                for round in 0..<300 {
+                    // Changing budgets make OpenAL Soft re-plan the device's sources each time.
+                    let scene = try device.makeScene(sourceBudget: 1 + (round * 37) % 512)
+                    let source = scene.makeSource(buffer: buffer)
+                    try source.play()
+                    if round % 3 == 0 { scene.close() }
+                }
+            }
+            try await group.waitForAll()
+        }
+        _ = try device.render(frames: 4_800)
+        #expect(device.liveObjects.sources == 0, "every scene closed or dropped: \(device.liveObjects)")
+        device.close()
+        #expect(device.liveObjects.isZero)
+    }
+
     @Test func manyThreadsDriveScenesOnOneDeviceWhileItRenders() async throws {
         let device = try Device.loopback()
         let buffer = try device.makeBuffer(Signals.sine(440, seconds: 0.05))
@@ -122,4 +154,11 @@ final class Counter: Sendable {
     private let count = NIOLockedValueBox(0)
     func increment() { count.withLockedValue { $0 += 1 } }
     var value: Int { count.withLockedValue { $0 } }
+}
+
+/// A flag set once, read from other threads.
+final class ManagedFlag: Sendable {
+    private let value = NIOLockedValueBox(false)
+    var isSet: Bool { value.withLockedValue { $0 } }
+    func set() { value.withLockedValue { $0 = true } }
 }
