@@ -21,7 +21,8 @@ public final class Scene: @unchecked Sendable {
     public let listener: Listener
 
     let context: ContextHandle
-    private var state = SceneState()
+    // Guarded by the context's lock (see `withState`); no runtime exclusivity checks needed.
+    @exclusivity(unchecked) private var state = SceneState()
 
     struct WeakGroup { weak var group: SoundGroup? }
 
@@ -207,6 +208,7 @@ public final class Scene: @unchecked Sendable {
             state.fading.removeAll()
             for source in state.voices?.virtual.values ?? [:].values { source.detachForCloseLocked() }
             state.voices?.virtual.removeAll()
+            state.voices?.table = VoiceTable()
             LiveObjects.sources.subtract(state.allNames.count, ordering: .relaxed)
             state.active.removeAll()
             state.endable.removeAll()
@@ -245,6 +247,7 @@ public final class Scene: @unchecked Sendable {
             var (stops, fades) = advanceGroupsLocked(&state, lock, now: now)
             for (id, source) in state.fading {
                 let step = source.advanceFadeLocked(now: now, lock)
+                source.syncVoiceLocked(&state)
                 guard step.over else { continue }
                 state.fading.removeValue(forKey: id)
                 if step.stop { stops.append(source) }
@@ -274,7 +277,10 @@ public final class Scene: @unchecked Sendable {
         precondition(outgoing.scene === self && incoming.scene === self, "both sources must belong to this scene")
         try batch {
             try incoming.play()
-            withState { _, lock in incoming.setFadeLevelLocked(0, lock) }
+            withState { state, lock in
+                incoming.setFadeLevelLocked(0, lock)
+                incoming.syncVoiceLocked(&state)
+            }
             incoming.fade(to: 1, over: seconds)
             outgoing.fade(to: 0, over: seconds, stopAtEnd: true)
         }
@@ -323,6 +329,7 @@ public final class Scene: @unchecked Sendable {
             let members = Array(state.active.values) + Array(state.voices?.virtual.values ?? [:].values)
             for source in members where source.groupLocked?.isWithin(group) == true {
                 if source.pauseLocked(lock, now: now) { group.state.pausedSources[ObjectIdentifier(source)] = source }
+                source.syncVoiceLocked(&state)
             }
         }
     }
@@ -338,15 +345,19 @@ public final class Scene: @unchecked Sendable {
                     holder.state.pausedSources[ObjectIdentifier(source)] = source
                 } else {
                     source.resumeLocked(lock, now: device.mixTime)
+                    source.syncVoiceLocked(&state)
                 }
             }
         }
     }
 
     private func refreshSourcesLocked(_ state: inout SceneState, _ lock: borrowing ContextLock, within group: SoundGroup?) {
-        for source in state.active.values {
+        // Virtual voices too: their group factors rank them, and they play with them once real.
+        let sources = Array(state.active.values) + Array(state.voices?.virtual.values ?? [:].values)
+        for source in sources {
             guard let own = source.groupLocked, group.map({ own.isWithin($0) }) ?? true else { continue }
             source.refreshGroupFactorsLocked(lock)
+            source.syncVoiceLocked(&state)
         }
     }
 
@@ -428,6 +439,7 @@ public final class Scene: @unchecked Sendable {
                 paused.append(source)
             }
             state.pausedBySuspension = paused
+            for source in paused { source.syncVoiceLocked(&state) }
             return paused
         }
     }
@@ -449,6 +461,7 @@ public final class Scene: @unchecked Sendable {
             }
             let now = device.mixTime
             for source in paused where source.isVirtualLocked && source.resumeLocked(lock, now: now) { restarted.append(source) }
+            for source in restarted { source.syncVoiceLocked(&state) }
             return restarted
         }
     }
@@ -513,6 +526,12 @@ public final class Scene: @unchecked Sendable {
                 let name = try acquireNameLocked(&state, al)
                 try item.source.restoreLocked(name, offset: item.offset, playing: item.playing, startWithBatch: item.deferred,
                                               &state, al)
+            }
+            // Sources that ended just before the move are no longer voices: rebuild the table.
+            if state.voices != nil {
+                for source in state.voices!.table.members { source.forgetVoiceRowLocked() }
+                state.voices!.table = VoiceTable()
+                for source in Array(state.active.values) + Array(state.voices!.virtual.values) { source.syncVoiceLocked(&state) }
             }
         }
     }

@@ -105,11 +105,15 @@ public final class Source: @unchecked Sendable {
         var nextStreamID = 0
         /// Send levels to particular reverb zones, overriding `properties.reverbSend`.
         var zoneSends: [ObjectIdentifier: Float] = [:]
+        /// Its row in the scene's ``VoiceTable`` (−1: none).
+        var voiceRow = -1
     }
 
     /// The scene the source belongs to; kept alive by the source.
     public let scene: Scene
-    private var state = SourceState()
+    // Guarded by the scene's lock (every access is under it), so the runtime's exclusivity
+    // checks would only repeat what the lock ensures; they cost more than the voice ranking's math.
+    @exclusivity(unchecked) private var state = SourceState()
 
     init(scene: Scene, buffer: Buffer?) {
         precondition(buffer == nil || buffer!.device === scene.device, "the buffer belongs to another device")
@@ -128,8 +132,48 @@ public final class Source: @unchecked Sendable {
     /// Runs `body` with the scene's lock held.
     @inline(__always)
     private func locked<R, E: Error>(_ body: (inout SourceState, inout Scene.SceneState, borrowing ContextLock) throws(E) -> R) throws(E) -> R {
-        try scene.withState { sceneState, lock throws(E) -> R in try body(&state, &sceneState, lock) }
+        try scene.withState { sceneState, lock throws(E) -> R in
+            // Whatever the body changed, the voice manager's row follows (even when it throws).
+            defer { if sceneState.voices != nil { Self.syncVoice(self, &state, &sceneState) } }
+            return try body(&state, &sceneState, lock)
+        }
     }
+
+    // MARK: Voice table
+
+    /// Rewrites the source's row in the scene's voice table from its state: adds it when it
+    /// became a managed voice (holding an OpenAL source or a virtual clock, playing or paused,
+    /// not streaming), removes it when it stopped being one (scene lock held).
+    func syncVoiceLocked(_ sceneState: inout Scene.SceneState) {
+        Self.syncVoice(self, &state, &sceneState)
+    }
+
+    private static func syncVoice(_ source: Source, _ s: inout SourceState, _ sceneState: inout Scene.SceneState) {
+        guard sceneState.voices != nil else { s.voiceRow = -1; return }
+        let member = s.audioStream == nil && (s.name != nil || s.virtualClock != nil)
+            && (s.playback == .playing || s.playback == .paused)
+        if member {
+            var endsAt = Double.infinity
+            if s.playback == .playing, !s.properties.looping, let clock = s.virtualClock, let since = clock.since {
+                let rate = clockRate(s.properties)
+                let length = Self.length(s.properties, buffer: s.buffer, repeats: s.repeatCount)
+                endsAt = rate > 0 ? since + (length - clock.offset) / rate : .infinity
+            }
+            let row = VoiceRow(properties: s.properties, priority: s.priority, spatialized: s.spatialized,
+                               playing: s.playback == .playing, virtual: s.virtualClock != nil, endsAt: endsAt)
+            if s.voiceRow >= 0 {
+                sceneState.voices!.table.update(s.voiceRow, row)
+            } else {
+                s.voiceRow = sceneState.voices!.table.append(row, for: source)
+            }
+        } else if s.voiceRow >= 0 {
+            if let moved = sceneState.voices!.table.remove(at: s.voiceRow) { moved.state.voiceRow = s.voiceRow }
+            s.voiceRow = -1
+        }
+    }
+
+    /// The scene dropped its voice table (voice management turned off, or the scene closed).
+    func forgetVoiceRowLocked() { state.voiceRow = -1 }
 
     // MARK: Sound
 
@@ -497,9 +541,10 @@ public final class Source: @unchecked Sendable {
     }
 
     /// Ends a virtual voice that played to its end: its completion work, to run outside the lock.
-    func finishVirtualLocked() -> () -> Void {
+    func finishVirtualLocked(_ sceneState: inout Scene.SceneState) -> () -> Void {
         state.virtualClock = nil
         state.playback = .stopped
+        syncVoiceLocked(&sceneState)
         return completionWorkLocked()
     }
 
@@ -511,6 +556,7 @@ public final class Source: @unchecked Sendable {
         scene.releaseNameLocked(name, of: self, &sceneState, al)
         state.name = nil
         state.virtualClock = VirtualClock(offset: Double(offset), since: now)
+        syncVoiceLocked(&sceneState)
     }
 
     /// Takes an OpenAL source and plays on at the clock's offset (scene lock held).
@@ -525,12 +571,14 @@ public final class Source: @unchecked Sendable {
         state.properties.groupGain = state.group?.effectiveGainLocked ?? 1
         state.properties.groupPitch = state.group?.effectivePitchLocked ?? 1
         try restoreLocked(name, offset: offset, playing: true, startWithBatch: false, &sceneState, al)
+        syncVoiceLocked(&sceneState)
     }
 
     /// Stops it (a steal): gives back its OpenAL source or ends its virtual clock; no completion.
     func stopLocked(_ sceneState: inout Scene.SceneState, _ lock: borrowing ContextLock) {
         releaseNameLocked(&state, &sceneState, lock, playback: .stopped)
         state.pendingOffset = nil
+        syncVoiceLocked(&sceneState)
     }
 
     // MARK: Streaming
@@ -916,6 +964,7 @@ public final class Source: @unchecked Sendable {
         }
         state.name = nil
         state.playback = .stopped
+        syncVoiceLocked(&sceneState)
         return completionWorkLocked()
     }
 
@@ -1019,6 +1068,7 @@ public final class Source: @unchecked Sendable {
 
     /// Called by ``Scene/close()``: forget the OpenAL source (the scene deletes it).
     func detachForCloseLocked() {
+        state.voiceRow = -1
         state.name = nil
         state.virtualClock = nil
         if state.playback == .playing || state.playback == .paused { state.playback = .stopped }
@@ -1053,10 +1103,10 @@ public final class Source: @unchecked Sendable {
 
     @inline(__always)
     private func set(_ change: (inout Properties) -> Void, _ call: (ALuint, borrowing ALCalls) -> Void) {
-        scene.context.withLock { lock in
-            change(&state.properties)
+        locked { s, _, lock in
+            change(&s.properties)
             // A name exists only while the scene is open: close() clears it under this lock.
-            guard let name = state.name else { return }
+            guard let name = s.name else { return }
             lock.ifOpen { al in call(name, al) }
         }
     }
