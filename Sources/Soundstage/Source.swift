@@ -360,30 +360,55 @@ public final class Source: @unchecked Sendable {
 
     static func rankKey(priority: Int, _ p: Properties, spatialized: Bool, _ model: DistanceModel,
                         _ listener: Listener.Properties) -> Double {
-        Double(priority) * 1_024 + Double(min(audibility(p, spatialized: spatialized, model, listener), 1_000))
+        rankKey(priority: Double(priority), audibility: audibility(p, spatialized: spatialized, model, listener))
     }
 
-    private static func audibility(_ p: Properties, spatialized: Bool, _ model: DistanceModel,
-                                   _ listener: Listener.Properties) -> Float {
-        var level = p.openALGain
-        if spatialized {
-            let relative = p.headRelative ? p.position : p.position - listener.position
-            let distance = relative.length
-            level *= model.gain(distance: distance, referenceDistance: p.referenceDistance,
-                                maxDistance: p.maxDistance, rolloff: p.rolloffFactor)
-            let directionLength = p.direction.length
-            if directionLength > 0, distance > 0, p.cone.innerAngle < 360 {
-                let cosine = max(-1, min(1, p.direction.dot(relative * (-1 / distance)) / directionLength))
-                let angle = 2 * acosf(cosine) * 180 / .pi
-                if angle >= p.cone.outerAngle {
-                    level *= p.cone.outerGain
-                } else if angle > p.cone.innerAngle {
-                    let t = (angle - p.cone.innerAngle) / (p.cone.outerAngle - p.cone.innerAngle)
-                    level *= 1 + (p.cone.outerGain - 1) * t
-                }
-            }
+    /// Priority first (each step outweighs any audibility), then audibility.
+    @inline(__always)
+    static func rankKey(priority: Double, audibility: Float) -> Double {
+        priority * 1_024 + Double(min(audibility, 1_000))
+    }
+
+    static func audibility(_ p: Properties, spatialized: Bool, _ model: DistanceModel,
+                           _ listener: Listener.Properties) -> Float {
+        guard spatialized else {
+            return audibility(level: p.openALGain, distance: nil, reference: 0, maxDistance: 0, rolloff: 0, coneFactor: 1,
+                              minGain: p.minGain, maxGain: p.maxGain, model: model, listenerGain: listener.gain * listener.duck)
         }
-        return min(max(level, p.minGain), p.maxGain) * listener.gain * listener.duck
+        let relative = p.headRelative ? p.position : p.position - listener.position
+        let distance = relative.length
+        return audibility(level: p.openALGain, distance: distance, reference: p.referenceDistance, maxDistance: p.maxDistance,
+                          rolloff: p.rolloffFactor, coneFactor: coneFactor(p, relative: relative, distance: distance),
+                          minGain: p.minGain, maxGain: p.maxGain, model: model, listenerGain: listener.gain * listener.duck)
+    }
+
+    /// The formula on plain values: `level` × the distance model at `distance` (nil: not
+    /// spatialized) × the cone, clamped to minGain…maxGain, × the listener's gain.
+    @inline(__always)
+    static func audibility(level: Float, distance: Float?, reference: Float, maxDistance: Float, rolloff: Float,
+                           coneFactor: Float, minGain: Float, maxGain: Float, model: DistanceModel, listenerGain: Float) -> Float {
+        var level = level
+        if let distance {
+            level *= model.gain(distance: distance, referenceDistance: reference, maxDistance: maxDistance, rolloff: rolloff) * coneFactor
+        }
+        return min(max(level, minGain), maxGain) * listenerGain
+    }
+
+    /// Whether the source's cone can change its level (a direction and an inner angle under 360°).
+    static func hasCone(_ p: Properties) -> Bool { p.direction.length > 0 && p.cone.innerAngle < 360 }
+
+    /// The cone's gain for a listener at `relative` (from the source's view, negated) and `distance`.
+    private static func coneFactor(_ p: Properties, relative: Vector3, distance: Float) -> Float {
+        let directionLength = p.direction.length
+        guard directionLength > 0, distance > 0, p.cone.innerAngle < 360 else { return 1 }
+        let cosine = max(-1, min(1, p.direction.dot(relative * (-1 / distance)) / directionLength))
+        let angle = 2 * acosf(cosine) * 180 / .pi
+        if angle >= p.cone.outerAngle { return p.cone.outerGain }
+        if angle > p.cone.innerAngle {
+            let t = (angle - p.cone.innerAngle) / (p.cone.outerAngle - p.cone.innerAngle)
+            return 1 + (p.cone.outerGain - 1) * t
+        }
+        return 1
     }
 
     /// Distance to the listener (scene lock held).
@@ -551,8 +576,8 @@ public final class Source: @unchecked Sendable {
     /// Gives up the OpenAL source, keeping the clock running from the current offset (scene lock held).
     func virtualizeLocked(_ sceneState: inout Scene.SceneState, _ al: borrowing ALCalls, now: Double) {
         guard let name = state.name else { return }
-        var offset: ALfloat = 0
-        al.must("alGetSourcef(AL_SEC_OFFSET)") { alGetSourcef(name, AL_SEC_OFFSET, &offset) }
+        var offset: ALdouble = 0
+        al.must("alGetSourcedSOFT(AL_SEC_OFFSET)") { alGetSourcedSOFT(name, AL_SEC_OFFSET, &offset) }
         scene.releaseNameLocked(name, of: self, &sceneState, al)
         state.name = nil
         state.virtualClock = VirtualClock(offset: Double(offset), since: now)
@@ -806,8 +831,9 @@ public final class Source: @unchecked Sendable {
                 s.name = name
                 scene.markActiveLocked(self, looping: s.properties.looping, &sceneState)
             }
-            if let offset, offset > 0, s.audioStream == nil {
-                try al.call("alSourcef(AL_SEC_OFFSET)") { alSourcef(name, AL_SEC_OFFSET, Float(offset)) }
+            if let offset, offset > 0, s.audioStream == nil, let buffer = s.buffer {
+                try Self.setOffset(name, seconds: offset, buffer: buffer, repeats: s.properties.looping ? 0 : s.repeatCount,
+                                   pitch: s.properties.pitch * s.properties.groupPitch, al)
             }
             if sceneState.batchDepth > 0 {
                 if !sceneState.pendingPlays.contains(name) { sceneState.pendingPlays.append(name) }
@@ -859,7 +885,7 @@ public final class Source: @unchecked Sendable {
         }
     }
 
-    /// Moves the play position to `seconds` (`AL_SEC_OFFSET`). On a stopped or initial source
+    /// Moves the play position to `seconds` (to the nearest frame). On a stopped or initial source
     /// the next ``play()`` starts there.
     ///
     /// - Throws: `.invalidArgument` when `seconds` is outside the buffer (or the repeat queue).
@@ -880,9 +906,10 @@ public final class Source: @unchecked Sendable {
                 al.must("alSourcei(AL_BUFFER)") { alSourcei(name, AL_BUFFER, 0) }
                 try stream.start(name, at: Int64((seconds * Double(stream.sampleRate)).rounded()), al)
                 if wasPlaying { try al.call("alSourcePlay") { alSourcePlay(name) } }
-            } else if let name = s.name {
+            } else if let name = s.name, let buffer = s.buffer {
                 let al = try lock.current()
-                try al.call("alSourcef(AL_SEC_OFFSET)") { alSourcef(name, AL_SEC_OFFSET, Float(seconds)) }
+                try Self.setOffset(name, seconds: seconds, buffer: buffer, repeats: s.properties.looping ? 0 : s.repeatCount,
+                                   pitch: s.properties.pitch * s.properties.groupPitch, al)
             } else {
                 s.pendingOffset = seconds
             }
@@ -1004,13 +1031,13 @@ public final class Source: @unchecked Sendable {
 
     func captureForMigrationLocked(_ al: borrowing ALCalls, pendingInBatch: Bool) -> (offset: Double, playing: Bool)? {
         guard let name = state.name else { return nil }
-        var offset: ALfloat = 0
+        var offset: ALdouble = 0
         var value: ALint = 0
-        al.must("alGetSourcef(AL_SEC_OFFSET)") { alGetSourcef(name, AL_SEC_OFFSET, &offset) }
+        al.must("alGetSourcedSOFT(AL_SEC_OFFSET)") { alGetSourcedSOFT(name, AL_SEC_OFFSET, &offset) }
         al.must("alGetSourcei(AL_SOURCE_STATE)") { alGetSourcei(name, AL_SOURCE_STATE, &value) }
         if let stream = state.audioStream {
             // Its buffers live on the old output: note where it was, free them there.
-            offset = ALfloat(Double(stream.playbackFrame(name, al)) / Double(stream.sampleRate))
+            offset = Double(stream.playbackFrame(name, al)) / Double(stream.sampleRate)
             al.must("alSourceStop") { alSourceStop(name) }
             al.must("alSourcei(AL_BUFFER)") { alSourcei(name, AL_BUFFER, 0) }
             stream.release(al)
@@ -1048,11 +1075,30 @@ public final class Source: @unchecked Sendable {
             var queue = [ALuint](repeating: buffer.id, count: repeats + 1)
             try al.call("alSourceQueueBuffers") { alSourceQueueBuffers(name, ALsizei(queue.count), &queue) }
         }
-        if offset > 0 { try al.call("alSourcef(AL_SEC_OFFSET)") { alSourcef(name, AL_SEC_OFFSET, Float(offset)) } }
+        if offset > 0 {
+            try Self.setOffset(name, seconds: offset, buffer: buffer, repeats: repeats,
+                               pitch: state.properties.pitch * state.properties.groupPitch, al)
+        }
         Self.startRestored(name, playing: playing, withBatch: startWithBatch, &sceneState, al)
         state.name = name
         state.playback = playing ? .playing : .paused
         scene.markActiveLocked(self, looping: state.properties.looping, &sceneState)
+    }
+
+    /// Moves `name` — playing `buffer`, queued `repeats + 1` times, at `pitch` — to `seconds`.
+    /// At pitch 1 the position is rounded to a whole frame: a fractional one would make OpenAL
+    /// Soft 1.19 interpolate the voice for as long as it plays — extra work on every voice a voice
+    /// manager realizes at its clock's offset, and a slight low-pass. At other pitches the voice
+    /// is resampled anyway, so the exact position is kept (in double precision).
+    static func setOffset(_ name: ALuint, seconds: Double, buffer: Buffer, repeats: Int, pitch: Float,
+                          _ al: borrowing ALCalls) throws(SoundstageError) {
+        let last = Double(max(0, buffer.frames * (repeats + 1) - 1))
+        let frames = min(max(0, seconds * Double(buffer.sampleRate)), last)
+        if pitch == 1 {
+            try al.call("alSourcei(AL_SAMPLE_OFFSET)") { alSourcei(name, AL_SAMPLE_OFFSET, ALint(clamping: Int(frames.rounded()))) }
+        } else {
+            try al.call("alSourcedSOFT(AL_SAMPLE_OFFSET)") { alSourcedSOFT(name, AL_SAMPLE_OFFSET, frames) }
+        }
     }
 
     /// Starts a restored source (then pauses it if it was paused), or leaves its start to the open batch.

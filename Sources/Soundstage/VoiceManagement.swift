@@ -69,6 +69,9 @@ public struct VoiceStatistics: Sendable, Equatable {
     public var peakUpdateMicroseconds = 0.0
     /// All rankings together, in microseconds (divide by ``updates`` for the mean).
     public var totalUpdateMicroseconds = 0.0
+    /// Of ``totalUpdateMicroseconds``, the part spent choosing (computing every voice's key and
+    /// selecting the top ones); the rest is OpenAL work for the voices that changed.
+    public var totalSelectionMicroseconds = 0.0
 
     /// Zeroes.
     public init() {}
@@ -85,9 +88,7 @@ struct VirtualClock {
     }
 }
 
-/// A managed voice's ranking inputs: a copy of what its ranking needs, kept by ``VoiceTable`` in
-/// one contiguous array so a ranking of thousands of voices reads memory in order instead of
-/// visiting thousands of `Source` objects (which cost a cache miss each — most of the old cost).
+/// A managed voice's ranking inputs, as ``Source/syncVoiceLocked(_:)`` hands them to the table.
 struct VoiceRow {
     var properties: Source.Properties
     var priority: Int
@@ -100,32 +101,235 @@ struct VoiceRow {
 }
 
 /// The managed voices — sources of a voice-managing scene that hold an OpenAL source or a
-/// virtual clock, except streams — with their rows. A source's row is rewritten from its state
-/// (``Source/syncVoiceLocked(_:)``) whenever that state changes under the scene's lock.
+/// virtual clock, except streams — with their ranking inputs in columns (one contiguous array
+/// per value), so a ranking of thousands of voices streams through memory in order instead of
+/// visiting thousands of `Source` objects (a cache miss each: most of the cost it used to have).
+/// A source's row is rewritten from its state (``Source/syncVoiceLocked(_:)``) whenever that
+/// state changes under the scene's lock.
 struct VoiceTable {
-    private(set) var rows: [VoiceRow] = []
+    struct Flags: OptionSet {
+        let rawValue: UInt8
+        static let playing = Flags(rawValue: 1)
+        static let virtual = Flags(rawValue: 2)
+        static let spatialized = Flags(rawValue: 4)
+        static let headRelative = Flags(rawValue: 8)
+        /// A cone that can change its level: ranked through the full formula.
+        static let cone = Flags(rawValue: 16)
+    }
+
     private(set) var members: [Source] = []
+    private(set) var flags: [Flags] = []
+    private(set) var x: [Float] = [], y: [Float] = [], z: [Float] = []
+    /// gain × groups × fade.
+    private(set) var level: [Float] = []
+    private(set) var reference: [Float] = [], maxDistance: [Float] = [], rolloff: [Float] = []
+    private(set) var minGain: [Float] = [], maxGain: [Float] = []
+    private(set) var priority: [Int] = []
+    /// 1 where the position is in the world (the listener's is subtracted), 0 where head-relative.
+    private(set) var world: [Float] = []
+    /// 1 where the distance model and cone apply (mono sources), 0 elsewhere.
+    private(set) var spatial: [Float] = []
+    private(set) var endsAt: [Double] = []
+    /// Everything, for the rare rows with a cone.
+    private(set) var properties: [Source.Properties] = []
+
+    var count: Int { members.count }
 
     /// Appends a row; returns its index.
     mutating func append(_ row: VoiceRow, for source: Source) -> Int {
-        rows.append(row)
         members.append(source)
-        return rows.count - 1
+        flags.append([]); x.append(0); y.append(0); z.append(0); level.append(0)
+        reference.append(0); maxDistance.append(0); rolloff.append(0); minGain.append(0); maxGain.append(0)
+        priority.append(0); endsAt.append(0); properties.append(row.properties); world.append(1); spatial.append(1)
+        update(members.count - 1, row)
+        return members.count - 1
     }
 
-    mutating func update(_ index: Int, _ row: VoiceRow) { rows[index] = row }
+    mutating func update(_ index: Int, _ row: VoiceRow) {
+        let p = row.properties
+        var f: Flags = []
+        if row.playing { f.insert(.playing) }
+        if row.virtual { f.insert(.virtual) }
+        if row.spatialized { f.insert(.spatialized) }
+        if p.headRelative { f.insert(.headRelative) }
+        if Source.hasCone(p) { f.insert(.cone) }
+        flags[index] = f
+        x[index] = p.position.x; y[index] = p.position.y; z[index] = p.position.z
+        level[index] = p.openALGain
+        reference[index] = p.referenceDistance; maxDistance[index] = p.maxDistance; rolloff[index] = p.rolloffFactor
+        minGain[index] = p.minGain; maxGain[index] = p.maxGain
+        priority[index] = row.priority
+        world[index] = p.headRelative ? 0 : 1
+        spatial[index] = row.spatialized ? 1 : 0
+        endsAt[index] = row.endsAt
+        properties[index] = p
+    }
 
     /// Removes row `index` by moving the last row into it; returns the source that moved (whose
     /// index is now `index`), if any.
     mutating func remove(at index: Int) -> Source? {
-        let last = rows.count - 1
-        if index != last {
-            rows[index] = rows[last]
-            members[index] = members[last]
+        let last = members.count - 1
+        func move<T>(_ column: inout [T]) {
+            if index != last { column[index] = column[last] }
+            column.removeLast()
         }
-        rows.removeLast()
-        members.removeLast()
+        move(&members); move(&flags); move(&x); move(&y); move(&z); move(&level)
+        move(&reference); move(&maxDistance); move(&rolloff); move(&minGain); move(&maxGain)
+        move(&priority); move(&endsAt); move(&properties); move(&world); move(&spatial)
         return index != last ? members[index] : nil
+    }
+
+    /// How many rows play as real voices, how many play at all, and whether any plays virtually.
+    func census() -> (realPlaying: Int, playing: Int, anyVirtual: Bool) {
+        var real = 0, playing = 0, virtual = 0
+        flags.withUnsafeBufferPointer { flags in
+            for f in flags where f.contains(.playing) {
+                playing += 1
+                if f.contains(.virtual) { virtual += 1 } else { real += 1 }
+            }
+        }
+        return (real, playing, virtual > 0)
+    }
+
+    /// Every row's ``Source/audibility`` into `out` (resized to the table), eight rows at a time
+    /// with SIMD for the distance models whose gain is plain arithmetic — the same operations in
+    /// the same order as ``Source/audibility(level:distance:reference:maxDistance:rolloff:coneFactor:minGain:maxGain:model:listenerGain:)``,
+    /// so the results are identical — and row by row for the exponent models and rows with a cone.
+    func audibilities(_ model: DistanceModel, _ listener: Listener.Properties, into out: inout [Float]) {
+        let n = members.count
+        out.removeAll(keepingCapacity: true)
+        out.append(contentsOf: repeatElement(0, count: n))
+        let listenerGain = listener.gain * listener.duck
+        let vectorized: Bool
+        switch model {
+        case .none, .inverse, .inverseClamped, .linear, .linearClamped: vectorized = true
+        case .exponent, .exponentClamped: vectorized = false
+        }
+        var start = 0
+        if vectorized {
+            let lx = SIMD8<Float>(repeating: listener.position.x), ly = SIMD8<Float>(repeating: listener.position.y)
+            let lz = SIMD8<Float>(repeating: listener.position.z), lg = SIMD8<Float>(repeating: listenerGain)
+            let one = SIMD8<Float>(repeating: 1), zero = SIMD8<Float>(repeating: 0)
+            func load(_ column: [Float], _ i: Int) -> SIMD8<Float> {
+                column.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: i * 4, as: SIMD8<Float>.self) }
+            }
+            out.withUnsafeMutableBytes { result in
+                var i = 0
+                while i + 8 <= n {
+                    let w = load(world, i)
+                    let dx = load(x, i) - w * lx, dy = load(y, i) - w * ly, dz = load(z, i) - w * lz
+                    var d = (dx * dx + dy * dy + dz * dz).squareRoot()
+                    let ref = load(reference, i), far = load(maxDistance, i), roll = load(rolloff, i)
+                    var gain = one
+                    switch model {
+                    case .none:
+                        break
+                    case .inverse, .inverseClamped:
+                        if model == .inverseClamped { d = ref.replacing(with: d.replacing(with: far, where: far .< d), where: ref .< d.replacing(with: far, where: far .< d)) }
+                        let denominator = ref + roll * (d - ref)
+                        gain = (ref / denominator).replacing(with: one, where: .!(denominator .> zero))
+                    case .linear, .linearClamped:
+                        if model == .linearClamped { d = ref.replacing(with: d.replacing(with: far, where: far .< d), where: ref .< d.replacing(with: far, where: far .< d)) }
+                        let dd = d.replacing(with: far, where: far .< d)
+                        let linear = one - roll * (dd - ref) / (far - ref)
+                        gain = linear.replacing(with: zero, where: linear .< zero).replacing(with: one, where: far .== ref)
+                    case .exponent, .exponentClamped:
+                        break
+                    }
+                    var level = load(self.level, i)
+                    level = level.replacing(with: level * gain, where: load(spatial, i) .> zero)
+                    let clamped = level.replacing(with: load(minGain, i), where: level .< load(minGain, i))
+                    let audible = clamped.replacing(with: load(maxGain, i), where: load(maxGain, i) .< clamped) * lg
+                    result.storeBytes(of: audible, toByteOffset: i * 4, as: SIMD8<Float>.self)
+                    i += 8
+                }
+                start = i
+            }
+        }
+        for index in start..<n { out[index] = scalarAudibility(index, model, listener, listenerGain: listenerGain) }
+        for index in 0..<start where flags[index].contains(.cone) {
+            out[index] = scalarAudibility(index, model, listener, listenerGain: listenerGain)
+        }
+    }
+
+    /// One row's audibility, the scalar way.
+    private func scalarAudibility(_ index: Int, _ model: DistanceModel, _ listener: Listener.Properties, listenerGain: Float) -> Float {
+        let f = flags[index]
+        if f.contains(.cone) {
+            return Source.audibility(properties[index], spatialized: f.contains(.spatialized), model, listener)
+        }
+        var distance: Float?
+        if f.contains(.spatialized) {
+            let w = world[index]
+            let dx = x[index] - w * listener.position.x, dy = y[index] - w * listener.position.y, dz = z[index] - w * listener.position.z
+            distance = (dx * dx + dy * dy + dz * dz).squareRoot()
+        }
+        return Source.audibility(level: level[index], distance: distance, reference: reference[index], maxDistance: maxDistance[index],
+                                 rolloff: rolloff[index], coneFactor: 1, minGain: minGain[index], maxGain: maxGain[index],
+                                 model: model, listenerGain: listenerGain)
+    }
+
+    /// Which playing rows rank among the top `count` — priority first, then audibility; ties go
+    /// to the earlier row — in one pass keeping the best `count` in a min-heap: O(n) compares
+    /// plus O(count · log count · log n) heap work for rows in any order, no sort. The scratch
+    /// arrays are reused; the result marks rows in `kept` (resized to the table).
+    func top(_ count: Int, _ model: DistanceModel, _ listener: Listener.Properties, audibility: inout [Float],
+             heapKeys: inout [Double], heapRows: inout [Int], kept: inout [Bool]) {
+        audibilities(model, listener, into: &audibility)
+        heapKeys.removeAll(keepingCapacity: true)
+        heapRows.removeAll(keepingCapacity: true)
+        kept.removeAll(keepingCapacity: true)
+        kept.append(contentsOf: repeatElement(false, count: members.count))
+        guard count > 0 else { return }
+        for index in 0..<members.count where flags[index].contains(.playing) {
+            let key = Source.rankKey(priority: Double(priority[index]), audibility: audibility[index])
+            if heapKeys.count < count {
+                heapKeys.append(key)
+                heapRows.append(index)
+                Self.siftUp(&heapKeys, &heapRows, from: heapKeys.count - 1)
+            } else if key > heapKeys[0] {
+                heapKeys[0] = key
+                heapRows[0] = index
+                Self.siftDown(&heapKeys, &heapRows, from: 0)
+            }
+        }
+        for index in heapRows { kept[index] = true }
+    }
+
+    private static func siftUp(_ keys: inout [Double], _ rows: inout [Int], from start: Int) {
+        var child = start
+        while child > 0 {
+            let parent = (child - 1) / 2
+            guard keys[child] < keys[parent] else { return }
+            keys.swapAt(child, parent)
+            rows.swapAt(child, parent)
+            child = parent
+        }
+    }
+
+    private static func siftDown(_ keys: inout [Double], _ rows: inout [Int], from start: Int) {
+        var parent = start
+        let n = keys.count
+        while true {
+            let left = 2 * parent + 1, right = left + 1
+            var smallest = parent
+            if left < n && keys[left] < keys[smallest] { smallest = left }
+            if right < n && keys[right] < keys[smallest] { smallest = right }
+            guard smallest != parent else { return }
+            keys.swapAt(parent, smallest)
+            rows.swapAt(parent, smallest)
+            parent = smallest
+        }
+    }
+
+    func isVirtual(_ index: Int) -> Bool { flags[index].contains(.virtual) }
+    func isPlaying(_ index: Int) -> Bool { flags[index].contains(.playing) }
+
+    /// Rows whose virtual clocks ran out by `now`.
+    func ended(by now: Double) -> [Source] {
+        var sources: [Source] = []
+        for index in 0..<members.count where endsAt[index] <= now { sources.append(members[index]) }
+        return sources
     }
 }
 
@@ -134,8 +338,10 @@ struct VoiceManagerState {
     var virtual: [ObjectIdentifier: Source] = [:]
     var table = VoiceTable()
     /// Scratch space of the ranking, kept between rankings.
-    var keys: [Double] = []
-    var candidates: [Int] = []
+    var audibility: [Float] = []
+    var heapKeys: [Double] = []
+    var heapRows: [Int] = []
+    var kept: [Bool] = []
     /// Mix time of the last ranking, and how often to rank.
     var lastRanking: Double?
     var rankingInterval = 0.05
@@ -240,101 +446,60 @@ extension Scene {
         let started = DispatchTime.now().uptimeNanoseconds
         var completions: [() -> Void] = []
         // Virtual voices whose clocks ran out end (each leaves the table).
-        var ended: [Source] = []
-        for (index, row) in state.voices!.table.rows.enumerated() where row.endsAt <= now {
-            ended.append(state.voices!.table.members[index])
-        }
-        for source in ended {
+        for source in state.voices!.table.ended(by: now) {
             state.voices!.virtual.removeValue(forKey: ObjectIdentifier(source))
             completions.append(source.finishVirtualLocked(&state))
         }
-        // Rank the playing ones; paused real voices and streams keep their OpenAL sources.
-        let listener = listener.propertiesLocked
-        let model = state.distanceModel
-        // Taken out (not copied) so they stay uniquely referenced and keep their capacity.
-        var keys = state.voices!.keys
-        var candidates = state.voices!.candidates
-        state.voices!.keys = []
-        state.voices!.candidates = []
-        keys.removeAll(keepingCapacity: true)
-        candidates.removeAll(keepingCapacity: true)
-        var realPlaying = 0
-        var anyVirtual = false
-        state.voices!.table.rows.withUnsafeBufferPointer { rows in
-            for index in rows.indices where rows[index].playing {
-                let row = rows[index]
-                if row.virtual { anyVirtual = true } else { realPlaying += 1 }
-                candidates.append(index)
-                keys.append(Source.rankKey(priority: row.priority, row.properties, spatialized: row.spatialized, model, listener))
+        // Paused real voices and streams keep their OpenAL sources; the rest go to the best ranked.
+        let census = state.voices!.table.census()
+        let slots = max(0, sourceBudget - (state.active.count - census.realPlaying))
+        if census.anyVirtual || census.playing > slots {
+            // The scratch arrays are taken out (not copied) so they stay unique and keep their capacity.
+            var heapKeys = state.voices!.heapKeys, heapRows = state.voices!.heapRows, kept = state.voices!.kept
+            var audibility = state.voices!.audibility
+            state.voices!.audibility = []
+            state.voices!.heapKeys = []
+            state.voices!.heapRows = []
+            state.voices!.kept = []
+            state.voices!.table.top(slots, state.distanceModel, listener.propertiesLocked, audibility: &audibility,
+                                    heapKeys: &heapKeys, heapRows: &heapRows, kept: &kept)
+            state.voices!.statistics.totalSelectionMicroseconds += Double(DispatchTime.now().uptimeNanoseconds - started) / 1_000
+            // Real voices that lost: virtual (making room), then the virtual ones that won: real.
+            // Neither changes which row a source has.
+            var losers: [Source] = [], winners: [Source] = []
+            do {
+                let table = state.voices!.table        // one copy (of array references), not one per row
+                for index in 0..<table.count where table.isPlaying(index) {
+                    let virtual = table.isVirtual(index)
+                    if kept[index] && virtual { winners.append(table.members[index]) }
+                    if !kept[index] && !virtual { losers.append(table.members[index]) }
+                }
             }
-        }
-        let slots = max(0, sourceBudget - (state.active.count - realPlaying))
-        if anyVirtual || candidates.count > slots {
-            let keep = Self.topIndices(keys, count: slots)
-            let members = state.voices!.table.members
             lock.ifOpen { al in
-                // Make room first, then fill it: virtualizing and realizing keep every row in place.
-                for (position, index) in candidates.enumerated()
-                where !keep[position] && !state.voices!.table.rows[index].virtual {
-                    let source = members[index]
+                for source in losers {
                     source.virtualizeLocked(&state, al, now: now)
                     state.voices!.virtual[ObjectIdentifier(source)] = source
                     state.voices!.statistics.virtualizations += 1
                     state.voices!.pending.append(VoiceEvent(kind: .virtualized, source: source))
                 }
-                for (position, index) in candidates.enumerated()
-                where keep[position] && state.voices!.table.rows[index].virtual {
-                    let source = members[index]
+                for source in winners {
                     guard (try? source.realizeLocked(&state, al, now: now)) != nil else { continue }
                     state.voices!.virtual.removeValue(forKey: ObjectIdentifier(source))
                     state.voices!.statistics.realizations += 1
                     state.voices!.pending.append(VoiceEvent(kind: .realized, source: source))
                 }
             }
+            state.voices!.heapKeys = heapKeys
+            state.voices!.heapRows = heapRows
+            state.voices!.kept = kept
+            state.voices!.audibility = audibility
         }
-        state.voices!.keys = keys
-        state.voices!.candidates = candidates
         let micros = Double(DispatchTime.now().uptimeNanoseconds - started) / 1_000
         state.voices!.statistics.updates += 1
         state.voices!.statistics.lastUpdateMicroseconds = micros
         state.voices!.statistics.totalUpdateMicroseconds += micros
         state.voices!.statistics.peakUpdateMicroseconds = max(state.voices!.statistics.peakUpdateMicroseconds, micros)
         return completions
-    }
-
-    /// Which of `keys` are among the `count` largest (ties broken by position), in O(n) on average.
-    static func topIndices(_ keys: [Double], count: Int) -> [Bool] {
-        guard count < keys.count else { return [Bool](repeating: true, count: keys.count) }
-        guard count > 0 else { return [Bool](repeating: false, count: keys.count) }
-        // Quickselect the count-th largest value.
-        var values = keys
-        var low = 0, high = values.count - 1
-        let target = count - 1
-        var generator = SystemRandomNumberGenerator()
-        while low < high {
-            values.swapAt(Int.random(in: low...high, using: &generator), high)
-            let pivot = values[high]
-            var store = low
-            for i in low..<high where values[i] > pivot {
-                values.swapAt(i, store)
-                store += 1
-            }
-            values.swapAt(store, high)
-            if store == target { break }
-            if store < target { low = store + 1 } else { high = store - 1 }
-        }
-        let threshold = values[target]
-        var keep = [Bool](repeating: false, count: keys.count)
-        var taken = 0
-        for (index, key) in keys.enumerated() where key > threshold {
-            keep[index] = true
-            taken += 1
-        }
-        for (index, key) in keys.enumerated() where key == threshold && taken < count {
-            keep[index] = true
-            taken += 1
-        }
-        return keep
     }
 
     /// When a new play (ranked `newcomerKey`) finds no free OpenAL source: if it outranks the weakest real voice, that

@@ -85,6 +85,56 @@ import TestSupport
         #expect(Signals.rms(try device.render(frames: 4_800), channel: 0) > 0.01, "heard again")
     }
 
+    /// A voice that turns real again starts on a whole frame, so OpenAL plays its samples as they
+    /// are: a fractional start would have OpenAL Soft interpolate the voice for as long as it
+    /// plays (costlier, and a slight low-pass). The mix must be the buffer's samples, exactly
+    /// scaled, at some whole-frame alignment.
+    @Test func aVoiceTurnedRealPlaysItsSamplesUninterpolated() throws {
+        let device = try Device.loopback(layout: .mono)
+        defer { device.close() }
+        let scene = try device.makeScene(sourceBudget: 1)
+        scene.virtualizesVoices = true
+        var random = SplitMix64(seed: 21)
+        let noise = (0..<96_000).map { _ in Float(Int(random.next() % 2_001) - 1_000) / 2_000 }
+        let buffer = try device.makeBuffer(AudioBuffer(samples: noise, channels: 1, sampleRate: 48_000))
+        let voice = scene.makeSource(buffer: buffer)
+        voice.isHeadRelative = true
+        voice.isLooping = true
+        try voice.play()
+        let loud = scene.makeSource(buffer: buffer)
+        loud.isHeadRelative = true
+        try loud.play()                                   // ties: the earlier keeps the voice
+        voice.gain = 0.5
+        loud.gain = 1                                     // now loud outranks: voice turns virtual
+        _ = try device.render(frames: 2_400)
+        #expect(voice.isVirtual)
+        _ = try device.render(frames: 1_237)              // its clock runs on an odd number of frames
+        loud.stop()
+        _ = try device.render(frames: 2_400)              // the next ranking makes it real again
+        #expect(!voice.isVirtual)
+        /// The largest difference between the next 100 ms of mix and the buffer at its best
+        /// whole-frame alignment and gain.
+        func interpolationError() throws -> Double {
+            let window = Array(try device.render(frames: 4_800).samples[480...])
+            var best = (frame: -1, error: Double.infinity)
+            for start in 0..<(noise.count - window.count) where noise[start] != 0 {
+                let scale = window[0] / noise[start]
+                guard scale.isFinite, scale > 0 else { continue }
+                var error = 0.0
+                for index in 0..<64 { error = max(error, Double(abs(window[index] - noise[start + index] * scale))) }
+                if error < best.error { best = (start, error) }
+            }
+            let scale = window[1] / noise[best.frame + 1]
+            return window.indices.map { Double(abs(window[$0] - noise[best.frame + $0] * scale)) }.max() ?? 1
+        }
+        let realized = try interpolationError()
+        #expect(realized < 1e-4, "the mix is the buffer itself, not an interpolation: off by \(realized)")
+        // A seek between two frames lands on one of them.
+        try voice.seek(to: 0.5 + 0.3 / 48_000)
+        let sought = try interpolationError()
+        #expect(sought < 1e-4, "after a seek between frames: off by \(sought)")
+    }
+
     @Test func aVirtualVoiceEndsWhenItsClockPassesItsSound() throws {
         let device = try Device.loopback()
         defer { device.close() }
