@@ -530,10 +530,13 @@ public final class Source: @unchecked Sendable {
     // MARK: Voices
 
     /// Importance for the voice manager (``Scene/virtualizesVoices``): higher wins a real voice
-    /// before any lower one, whatever their audibility. Default 0.
+    /// before any lower one, whatever their audibility. Default 0; within ±1,000,000.
     public var priority: Int {
         get { locked { s, _, _ in s.priority } }
-        set { locked { s, _, _ in s.priority = newValue } }
+        set {
+            precondition(abs(newValue) <= 1_000_000, "priority must be within -1,000,000...1,000,000, got \(newValue)")
+            locked { s, _, _ in s.priority = newValue }
+        }
     }
 
     /// The per-sound limit the source counts against ("at most 4 footsteps"), if any.

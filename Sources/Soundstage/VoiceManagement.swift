@@ -129,24 +129,32 @@ struct VoiceTable {
     private(set) var world: [Float] = []
     /// 1 where the distance model and cone apply (mono sources), 0 elsewhere.
     private(set) var spatial: [Float] = []
+    /// The priority and "playing" (1/0) as floats, for the SIMD gather.
+    private(set) var priorityF: [Float] = [], playingF: [Float] = []
+    /// Playing rows, and of those the real and the virtual ones (kept as rows change).
+    private(set) var playingCount = 0, realPlayingCount = 0, virtualPlayingCount = 0
     private(set) var endsAt: [Double] = []
     /// Everything, for the rare rows with a cone.
     private(set) var properties: [Source.Properties] = []
 
     var count: Int { members.count }
+    /// Rows with a finite ``endsAt`` (virtual voices that will end): none → no scan for ends.
+    private(set) var endingCount = 0
 
     /// Appends a row; returns its index.
     mutating func append(_ row: VoiceRow, for source: Source) -> Int {
         members.append(source)
         flags.append([]); x.append(0); y.append(0); z.append(0); level.append(0)
         reference.append(0); maxDistance.append(0); rolloff.append(0); minGain.append(0); maxGain.append(0)
-        priority.append(0); endsAt.append(0); properties.append(row.properties); world.append(1); spatial.append(1)
+        priority.append(0); endsAt.append(.infinity); properties.append(row.properties); world.append(1); spatial.append(1)
+        priorityF.append(0); playingF.append(0)
         update(members.count - 1, row)
         return members.count - 1
     }
 
     mutating func update(_ index: Int, _ row: VoiceRow) {
         let p = row.properties
+        count(flags[index], -1)
         var f: Flags = []
         if row.playing { f.insert(.playing) }
         if row.virtual { f.insert(.virtual) }
@@ -154,6 +162,9 @@ struct VoiceTable {
         if p.headRelative { f.insert(.headRelative) }
         if Source.hasCone(p) { f.insert(.cone) }
         flags[index] = f
+        count(f, 1)
+        playingF[index] = row.playing ? 1 : 0
+        priorityF[index] = Float(row.priority)
         x[index] = p.position.x; y[index] = p.position.y; z[index] = p.position.z
         level[index] = p.openALGain
         reference[index] = p.referenceDistance; maxDistance[index] = p.maxDistance; rolloff[index] = p.rolloffFactor
@@ -161,6 +172,7 @@ struct VoiceTable {
         priority[index] = row.priority
         world[index] = p.headRelative ? 0 : 1
         spatial[index] = row.spatialized ? 1 : 0
+        endingCount += (row.endsAt.isFinite ? 1 : 0) - (endsAt[index].isFinite ? 1 : 0)
         endsAt[index] = row.endsAt
         properties[index] = p
     }
@@ -169,26 +181,60 @@ struct VoiceTable {
     /// index is now `index`), if any.
     mutating func remove(at index: Int) -> Source? {
         let last = members.count - 1
+        count(flags[index], -1)
+        if endsAt[index].isFinite { endingCount -= 1 }
         func move<T>(_ column: inout [T]) {
             if index != last { column[index] = column[last] }
             column.removeLast()
         }
         move(&members); move(&flags); move(&x); move(&y); move(&z); move(&level)
         move(&reference); move(&maxDistance); move(&rolloff); move(&minGain); move(&maxGain)
-        move(&priority); move(&endsAt); move(&properties); move(&world); move(&spatial)
+        move(&priority); move(&endsAt); move(&properties); move(&world); move(&spatial); move(&priorityF); move(&playingF)
         return index != last ? members[index] : nil
+    }
+
+    /// Adds (`sign` 1) or takes away (−1) a row's flags from the playing counts.
+    private mutating func count(_ f: Flags, _ sign: Int) {
+        guard f.contains(.playing) else { return }
+        playingCount += sign
+        if f.contains(.virtual) { virtualPlayingCount += sign } else { realPlayingCount += sign }
     }
 
     /// How many rows play as real voices, how many play at all, and whether any plays virtually.
     func census() -> (realPlaying: Int, playing: Int, anyVirtual: Bool) {
-        var real = 0, playing = 0, virtual = 0
-        flags.withUnsafeBufferPointer { flags in
-            for f in flags where f.contains(.playing) {
-                playing += 1
-                if f.contains(.virtual) { virtual += 1 } else { real += 1 }
-            }
+        (realPlayingCount, playingCount, virtualPlayingCount > 0)
+    }
+
+    /// Appends every playing row whose key is at least `threshold` to `chosen`, comparing eight
+    /// rows at a time: a key is `priority × 1024 + min(audibility, 1000)`, so it is at least the
+    /// threshold's exactly when its priority is higher, or equal with an audibility at least the
+    /// threshold's — the same answer as comparing the keys.
+    func gather(atLeast threshold: Double, _ audibility: [Float], into chosen: inout [VoiceSelection.Entry]) {
+        let n = members.count
+        let thresholdPriority = (threshold / 1_024).rounded(.down)
+        let thresholdAudibility = threshold - thresholdPriority * 1_024
+        let tp = SIMD8<Float>(repeating: Float(thresholdPriority)), ta = SIMD8<Float>(repeating: Float(thresholdAudibility))
+        let cap = SIMD8<Float>(repeating: 1_000), zero = SIMD8<Float>(repeating: 0)
+        func load(_ column: [Float], _ i: Int) -> SIMD8<Float> {
+            column.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: i * 4, as: SIMD8<Float>.self) }
         }
-        return (real, playing, virtual > 0)
+        func take(_ index: Int) {
+            let key = Source.rankKey(priority: Double(priority[index]), audibility: audibility[index])
+            if key >= threshold { chosen.append(VoiceSelection.Entry(key: key, row: index)) }
+        }
+        var i = 0
+        while i + 8 <= n {
+            let p = load(priorityF, i)
+            let a = load(audibility, i)
+            let capped = a.replacing(with: cap, where: cap .< a)
+            let above = (p .> tp) .| ((p .== tp) .& (capped .>= ta))
+            let hit = above .& (load(playingF, i) .> zero)
+            if any(hit) {
+                for lane in 0..<8 where hit[lane] { take(i + lane) }
+            }
+            i += 8
+        }
+        for index in i..<n where flags[index].contains(.playing) { take(index) }
     }
 
     /// Every row's ``Source/audibility`` into `out` (resized to the table), eight rows at a time
@@ -270,55 +316,80 @@ struct VoiceTable {
     }
 
     /// Which playing rows rank among the top `count` — priority first, then audibility; ties go
-    /// to the earlier row — in one pass keeping the best `count` in a min-heap: O(n) compares
-    /// plus O(count · log count · log n) heap work for rows in any order, no sort. The scratch
-    /// arrays are reused; the result marks rows in `kept` (resized to the table).
-    func top(_ count: Int, _ model: DistanceModel, _ listener: Listener.Properties, audibility: inout [Float],
-             heapKeys: inout [Double], heapRows: inout [Int], kept: inout [Bool]) {
-        audibilities(model, listener, into: &audibility)
-        heapKeys.removeAll(keepingCapacity: true)
-        heapRows.removeAll(keepingCapacity: true)
+    /// to the earlier row — marked in `kept` (resized to the table). The real voices change little
+    /// from one ranking to the next, so `selection.threshold` keeps the key a little below the
+    /// last cut: only rows at or above it are gathered and sorted (a few hundred instead of
+    /// thousands). When fewer than `count` reach it (the listener jumped), a min-heap pass over
+    /// every row chooses them and sets a new threshold. Either way the choice is exact.
+    func top(_ count: Int, _ model: DistanceModel, _ listener: Listener.Properties, selection: inout VoiceSelection,
+             kept: inout [Bool]) {
+        audibilities(model, listener, into: &selection.audibility)
+        let n = members.count
         kept.removeAll(keepingCapacity: true)
-        kept.append(contentsOf: repeatElement(false, count: members.count))
+        kept.append(contentsOf: repeatElement(false, count: n))
         guard count > 0 else { return }
-        for index in 0..<members.count where flags[index].contains(.playing) {
-            let key = Source.rankKey(priority: Double(priority[index]), audibility: audibility[index])
-            if heapKeys.count < count {
-                heapKeys.append(key)
-                heapRows.append(index)
-                Self.siftUp(&heapKeys, &heapRows, from: heapKeys.count - 1)
-            } else if key > heapKeys[0] {
-                heapKeys[0] = key
-                heapRows[0] = index
-                Self.siftDown(&heapKeys, &heapRows, from: 0)
+        let margin = max(16, count / 4)
+        var chosen = selection.chosen
+        selection.chosen = []
+        chosen.removeAll(keepingCapacity: true)
+        let threshold = selection.threshold
+        if threshold > -.infinity { gather(atLeast: threshold, selection.audibility, into: &chosen) }
+        if chosen.count < count {
+            // Not enough above the old threshold: the best count + margin of every row, by heap.
+            chosen.removeAll(keepingCapacity: true)
+            chosen.append(contentsOf: repeatElement(VoiceSelection.Entry(key: 0, row: 0), count: count + margin))
+            var size = 0
+            chosen.withUnsafeMutableBufferPointer { heap in
+                flags.withUnsafeBufferPointer { flags in
+                    selection.audibility.withUnsafeBufferPointer { audibility in
+                        priority.withUnsafeBufferPointer { priority in
+                            for index in 0..<n where flags[index].contains(.playing) {
+                                let entry = VoiceSelection.Entry(
+                                    key: Source.rankKey(priority: Double(priority[index]), audibility: audibility[index]), row: index)
+                                if size < heap.count {
+                                    heap[size] = entry
+                                    size += 1
+                                    Self.siftUp(heap, from: size - 1)
+                                } else if entry.ranksAbove(heap[0]) {
+                                    heap[0] = entry
+                                    Self.siftDown(heap, size: size, from: 0)
+                                }
+                            }
+                        }
+                    }
+                }
             }
+            chosen.removeLast(chosen.count - size)
         }
-        for index in heapRows { kept[index] = true }
+        chosen.sort { $0.ranksAbove($1) }
+        for entry in chosen.prefix(count) { kept[entry.row] = true }
+        // Next time, gather from a little below this cut (or everything, if there were too few).
+        selection.threshold = chosen.count >= count + margin ? chosen[count + margin - 1].key
+            : (chosen.count > count ? chosen[chosen.count - 1].key : -.infinity)
+        selection.chosen = chosen
     }
 
-    private static func siftUp(_ keys: inout [Double], _ rows: inout [Int], from start: Int) {
+    /// A min-heap by rank (the weakest entry on top).
+    private static func siftUp(_ heap: UnsafeMutableBufferPointer<VoiceSelection.Entry>, from start: Int) {
         var child = start
         while child > 0 {
             let parent = (child - 1) / 2
-            guard keys[child] < keys[parent] else { return }
-            keys.swapAt(child, parent)
-            rows.swapAt(child, parent)
+            guard heap[parent].ranksAbove(heap[child]) else { return }
+            heap.swapAt(child, parent)
             child = parent
         }
     }
 
-    private static func siftDown(_ keys: inout [Double], _ rows: inout [Int], from start: Int) {
+    private static func siftDown(_ heap: UnsafeMutableBufferPointer<VoiceSelection.Entry>, size: Int, from start: Int) {
         var parent = start
-        let n = keys.count
         while true {
             let left = 2 * parent + 1, right = left + 1
-            var smallest = parent
-            if left < n && keys[left] < keys[smallest] { smallest = left }
-            if right < n && keys[right] < keys[smallest] { smallest = right }
-            guard smallest != parent else { return }
-            keys.swapAt(parent, smallest)
-            rows.swapAt(parent, smallest)
-            parent = smallest
+            var weakest = parent
+            if left < size && heap[weakest].ranksAbove(heap[left]) { weakest = left }
+            if right < size && heap[weakest].ranksAbove(heap[right]) { weakest = right }
+            guard weakest != parent else { return }
+            heap.swapAt(parent, weakest)
+            parent = weakest
         }
     }
 
@@ -327,10 +398,28 @@ struct VoiceTable {
 
     /// Rows whose virtual clocks ran out by `now`.
     func ended(by now: Double) -> [Source] {
+        guard endingCount > 0 else { return [] }
         var sources: [Source] = []
         for index in 0..<members.count where endsAt[index] <= now { sources.append(members[index]) }
         return sources
     }
+}
+
+/// The ranking's scratch space and memory, kept between rankings.
+struct VoiceSelection {
+    /// A row and its ranking key.
+    struct Entry {
+        var key: Double
+        var row: Int
+        /// Higher key first; on equal keys, the earlier row.
+        @inline(__always)
+        func ranksAbove(_ other: Entry) -> Bool { key > other.key || (key == other.key && row < other.row) }
+    }
+
+    var audibility: [Float] = []
+    var chosen: [Entry] = []
+    /// Rows at or above this key are gathered first (see ``VoiceTable/top(_:_:_:selection:kept:)``).
+    var threshold = -Double.infinity
 }
 
 /// The scene's voice-manager state (present when ``Scene/virtualizesVoices`` is on).
@@ -338,9 +427,7 @@ struct VoiceManagerState {
     var virtual: [ObjectIdentifier: Source] = [:]
     var table = VoiceTable()
     /// Scratch space of the ranking, kept between rankings.
-    var audibility: [Float] = []
-    var heapKeys: [Double] = []
-    var heapRows: [Int] = []
+    var selection = VoiceSelection()
     var kept: [Bool] = []
     /// Mix time of the last ranking, and how often to rank.
     var lastRanking: Double?
@@ -399,6 +486,12 @@ extension Scene {
         }
     }
 
+    /// Zeroes the voice manager's counters (steals, virtualizations, rankings and their costs),
+    /// e.g. to measure from a point on.
+    public func resetVoiceStatistics() {
+        withState { state, _ in state.voices?.statistics = VoiceStatistics() }
+    }
+
     /// Creates a per-sound limit: at most `maxVoices` of the sources under it play at once.
     public func makeVoiceLimit(_ name: String, maxVoices: Int, steal policy: VoiceLimit.StealPolicy) -> VoiceLimit {
         precondition(maxVoices >= 1, "maxVoices must be >= 1")
@@ -454,15 +547,11 @@ extension Scene {
         let census = state.voices!.table.census()
         let slots = max(0, sourceBudget - (state.active.count - census.realPlaying))
         if census.anyVirtual || census.playing > slots {
-            // The scratch arrays are taken out (not copied) so they stay unique and keep their capacity.
-            var heapKeys = state.voices!.heapKeys, heapRows = state.voices!.heapRows, kept = state.voices!.kept
-            var audibility = state.voices!.audibility
-            state.voices!.audibility = []
-            state.voices!.heapKeys = []
-            state.voices!.heapRows = []
+            // The scratch space is taken out (not copied) so it stays unique and keeps its capacity.
+            var selection = state.voices!.selection, kept = state.voices!.kept
+            state.voices!.selection = VoiceSelection()
             state.voices!.kept = []
-            state.voices!.table.top(slots, state.distanceModel, listener.propertiesLocked, audibility: &audibility,
-                                    heapKeys: &heapKeys, heapRows: &heapRows, kept: &kept)
+            state.voices!.table.top(slots, state.distanceModel, listener.propertiesLocked, selection: &selection, kept: &kept)
             state.voices!.statistics.totalSelectionMicroseconds += Double(DispatchTime.now().uptimeNanoseconds - started) / 1_000
             // Real voices that lost: virtual (making room), then the virtual ones that won: real.
             // Neither changes which row a source has.
@@ -489,10 +578,8 @@ extension Scene {
                     state.voices!.pending.append(VoiceEvent(kind: .realized, source: source))
                 }
             }
-            state.voices!.heapKeys = heapKeys
-            state.voices!.heapRows = heapRows
+            state.voices!.selection = selection
             state.voices!.kept = kept
-            state.voices!.audibility = audibility
         }
         let micros = Double(DispatchTime.now().uptimeNanoseconds - started) / 1_000
         state.voices!.statistics.updates += 1
