@@ -35,7 +35,9 @@ public final class Device: Sendable {
     /// A context with no sources, current whenever buffers are created or deleted.
     let resourceContext: ContextHandle
     let state: NIOLockedValueBox<DeviceState>
-    let renderLock = NIOLockedValueBox<Void>(())
+    /// Held while rendering, migrating, closing and creating contexts (a plain lock: it guards
+    /// OpenAL calls, no Swift value).
+    let renderLock = NIOLock()
     /// The thread inside ``render(into:)`` now (`pthread_self()`, 0 when none), so work that must
     /// not overlap a render runs directly when a render's own update asks for it.
     private let renderingThread = Atomic<UInt>(0)
@@ -280,7 +282,7 @@ public final class Device: Sendable {
             throw SoundstageError(.invalidArgument, "the output holds \(output.count) samples, not a whole number of \(channels)-channel frames")
         }
         let frames = output.count / channels
-        try renderLock.withLock { _ throws(SoundstageError) in
+        try renderLock.withTypedLock { () throws(SoundstageError) in
             guard !isClosed else { throw SoundstageError(.released, "the device is closed") }
             renderingThread.store(pthread_self(), ordering: .relaxed)
             defer { renderingThread.store(0, ordering: .relaxed) }
@@ -302,7 +304,7 @@ public final class Device: Sendable {
     /// which OpenAL Soft stops and restarts itself around such calls.
     func excludingRender<R>(_ body: () -> R) -> R {
         guard kind == .loopback, renderingThread.load(ordering: .relaxed) != pthread_self() else { return body() }
-        return renderLock.withLockedValue { _ in body() }
+        return renderLock.withTypedLock { body() }
     }
 
     /// Renders `seconds` of the mix into a file, in chunks (loopback devices only).

@@ -140,7 +140,7 @@ extension Device {
 
     /// Rebuilds everything on the `ALCdevice` that `open` returns, then closes the old one.
     func migrate(_ open: (Device) throws(SoundstageError) -> DeviceHandle) throws(SoundstageError) {
-        try renderLock.withLock { _ throws(SoundstageError) in
+        try renderLock.withTypedLock { () throws(SoundstageError) in
             guard !isClosed else { throw SoundstageError(.released, "the device is closed") }
             let newHandle = try open(self)
             let (attributes, records, scenes) = state.withLock { state in

@@ -5,6 +5,16 @@ import NIOConcurrencyHelpers
 // (FUTEX_LOCK_PI), which ThreadSanitizer cannot see, so `swift test --sanitize=thread`
 // reported false races. pthread mutexes are intercepted by TSan, so its verdict means something.
 
+extension NIOLock {
+    /// `withLock`, keeping the closure's typed error.
+    @inline(__always)
+    func withTypedLock<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
+        lock()
+        defer { unlock() }
+        return try body()
+    }
+}
+
 extension NIOLockedValueBox {
     /// `withLockedValue`, keeping the closure's typed error.
     @inline(__always)
