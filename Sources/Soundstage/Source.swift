@@ -1146,8 +1146,9 @@ public final class Source: @unchecked Sendable {
         s.playback = playback
     }
 
+    /// Reads a property under the scene's lock (no voice-table sync: nothing changes).
     private func read<T>(_ get: (Properties) -> T) -> T {
-        locked { s, _, _ in get(s.properties) }
+        scene.withState { _, _ in get(state.properties) }
     }
 
     @inline(__always)

@@ -124,13 +124,12 @@ struct VoiceTable {
     private(set) var level: [Float] = []
     private(set) var reference: [Float] = [], maxDistance: [Float] = [], rolloff: [Float] = []
     private(set) var minGain: [Float] = [], maxGain: [Float] = []
-    private(set) var priority: [Int] = []
     /// 1 where the position is in the world (the listener's is subtracted), 0 where head-relative.
     private(set) var world: [Float] = []
     /// 1 where the distance model and cone apply (mono sources), 0 elsewhere.
     private(set) var spatial: [Float] = []
-    /// The priority and "playing" (1/0) as floats, for the SIMD gather.
-    private(set) var priorityF: [Float] = [], playingF: [Float] = []
+    /// The priority (exact as a float: priorities are within ±1,000,000) and "playing" (1/0).
+    private(set) var priority: [Float] = [], playing: [Float] = []
     /// Playing rows, and of those the real and the virtual ones (kept as rows change).
     private(set) var playingCount = 0, realPlayingCount = 0, virtualPlayingCount = 0
     private(set) var endsAt: [Double] = []
@@ -146,8 +145,8 @@ struct VoiceTable {
         members.append(source)
         flags.append([]); x.append(0); y.append(0); z.append(0); level.append(0)
         reference.append(0); maxDistance.append(0); rolloff.append(0); minGain.append(0); maxGain.append(0)
-        priority.append(0); endsAt.append(.infinity); properties.append(row.properties); world.append(1); spatial.append(1)
-        priorityF.append(0); playingF.append(0)
+        priority.append(0); playing.append(0); endsAt.append(.infinity); properties.append(row.properties)
+        world.append(1); spatial.append(1)
         update(members.count - 1, row)
         return members.count - 1
     }
@@ -163,13 +162,12 @@ struct VoiceTable {
         if Source.hasCone(p) { f.insert(.cone) }
         flags[index] = f
         count(f, 1)
-        playingF[index] = row.playing ? 1 : 0
-        priorityF[index] = Float(row.priority)
+        playing[index] = row.playing ? 1 : 0
+        priority[index] = Float(row.priority)
         x[index] = p.position.x; y[index] = p.position.y; z[index] = p.position.z
         level[index] = p.openALGain
         reference[index] = p.referenceDistance; maxDistance[index] = p.maxDistance; rolloff[index] = p.rolloffFactor
         minGain[index] = p.minGain; maxGain[index] = p.maxGain
-        priority[index] = row.priority
         world[index] = p.headRelative ? 0 : 1
         spatial[index] = row.spatialized ? 1 : 0
         endingCount += (row.endsAt.isFinite ? 1 : 0) - (endsAt[index].isFinite ? 1 : 0)
@@ -189,7 +187,7 @@ struct VoiceTable {
         }
         move(&members); move(&flags); move(&x); move(&y); move(&z); move(&level)
         move(&reference); move(&maxDistance); move(&rolloff); move(&minGain); move(&maxGain)
-        move(&priority); move(&endsAt); move(&properties); move(&world); move(&spatial); move(&priorityF); move(&playingF)
+        move(&priority); move(&playing); move(&endsAt); move(&properties); move(&world); move(&spatial)
         return index != last ? members[index] : nil
     }
 
@@ -224,11 +222,11 @@ struct VoiceTable {
         }
         var i = 0
         while i + 8 <= n {
-            let p = load(priorityF, i)
+            let p = load(priority, i)
             let a = load(audibility, i)
             let capped = a.replacing(with: cap, where: cap .< a)
             let above = (p .> tp) .| ((p .== tp) .& (capped .>= ta))
-            let hit = above .& (load(playingF, i) .> zero)
+            let hit = above .& (load(playing, i) .> zero)
             if any(hit) {
                 for lane in 0..<8 where hit[lane] { take(i + lane) }
             }

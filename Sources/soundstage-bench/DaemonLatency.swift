@@ -72,14 +72,10 @@ func daemonLatency() async throws {
     pings.sort()
     local.sort()
     print("playSound: request → source playing, \(plays) sequential plays of a registered 0.1 s click (loopback device)")
-    print(String(format: "  over the socket (SoundstageClient): p50 %.1f µs, p99 %.1f µs, max %.1f µs",
-                 percentile(socket, 0.5), percentile(socket, 0.99), percentile(socket, 1)))
-    print(String(format: "  over the socket (blocking client):   p50 %.1f µs, p99 %.1f µs, max %.1f µs",
-                 percentile(blocking, 0.5), percentile(blocking, 0.99), percentile(blocking, 1)))
-    print(String(format: "  ping round trip (blocking client):   p50 %.1f µs, p99 %.1f µs, max %.1f µs",
-                 percentile(pings, 0.5), percentile(pings, 0.99), percentile(pings, 1)))
-    print(String(format: "  in-process (SystemSoundRegistry):   p50 %.1f µs, p99 %.1f µs, max %.1f µs",
-                 percentile(local, 0.5), percentile(local, 0.99), percentile(local, 1)))
+    print("  over the socket (SoundstageClient): \(latencySummary(socket))")
+    print("  over the socket (blocking client):   \(latencySummary(blocking))")
+    print("  ping round trip (blocking client):   \(latencySummary(pings))")
+    print("  in-process (SystemSoundRegistry):   \(latencySummary(local))")
     print(String(format: "  socket / in-process at p50: %.0f× (SoundstageClient), %.0f× (blocking)",
                  percentile(socket, 0.5) / percentile(local, 0.5), percentile(blocking, 0.5) / percentile(local, 0.5)))
 }

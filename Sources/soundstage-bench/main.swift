@@ -194,6 +194,11 @@ func percentile(_ sorted: [UInt64], _ p: Double) -> Double {
     Double(sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))]) / 1_000
 }
 
+/// `p50 …, p99 …, max …` of sorted nanosecond samples, in microseconds.
+func latencySummary(_ sorted: [UInt64]) -> String {
+    String(format: "p50 %.1f µs, p99 %.1f µs, max %.1f µs", percentile(sorted, 0.5), percentile(sorted, 0.99), percentile(sorted, 1))
+}
+
 /// Nanoseconds from `play` to OpenAL reporting the source playing, for each of `plays` plays
 /// (rendering an update every 100 plays, as a game's mixer would run meanwhile).
 func playLatencies(_ registry: SystemSoundRegistry, _ id: SystemSoundID, plays: Int) throws -> [UInt64] {
@@ -255,8 +260,6 @@ func systemSoundLatency() throws {
     engine.sort()
     direct.sort()
     print("system sounds: play → playing, \(plays) plays of a registered 0.1 s click (loopback device)")
-    print(String(format: "  SystemSoundRegistry.play: p50 %.1f µs, p99 %.1f µs, max %.1f µs",
-                 percentile(engine, 0.5), percentile(engine, 0.99), percentile(engine, 1)))
-    print(String(format: "  raw alSourcePlay:         p50 %.1f µs, p99 %.1f µs, max %.1f µs",
-                 percentile(direct, 0.5), percentile(direct, 0.99), percentile(direct, 1)))
+    print("  SystemSoundRegistry.play: \(latencySummary(engine))")
+    print("  raw alSourcePlay:         \(latencySummary(direct))")
 }

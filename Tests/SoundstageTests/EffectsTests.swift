@@ -138,11 +138,18 @@ import TestSupport
         let dry = try tail { source, _ in source.reverbSend = 0 }
         let zoneHalf = try tail { source, zone in source.setReverbSend(0.5, to: zone) }
         let zoneGain = try tail { _, zone in zone.gain = 0.25 }
+        // A preset changed while the zone exists: the stone room's gain 0.3162 replaced by 0.1.
+        let quieter = try tail { _, zone in
+            var preset = ReverbPreset.stoneRoom
+            preset.gain = 0.1
+            try? zone.setPreset(preset)
+        }
         #expect(full > 1e-3)
         #expect(abs(half / full - 0.5) < 0.03, "send 0.5: \(half / full)")
         #expect(dry < 1e-6, "send 0 keeps the source dry: \(dry)")
         #expect(abs(zoneHalf / full - 0.5) < 0.03, "zone send 0.5: \(zoneHalf / full)")
         #expect(abs(zoneGain / full - 0.25) < 0.02, "zone gain 0.25: \(zoneGain / full)")
+        #expect(abs(quieter / full - 0.1 / 0.3162) < 0.03, "a live preset change: \(quieter / full)")
     }
 
     @Test func aZoneIsHeardWhereTheListenerIs() throws {
@@ -174,7 +181,7 @@ import TestSupport
 
     @Test func theListenerWalkingIntoAZoneBringsItsReverbIn() throws {
         let rig = try Rig()
-        try rig.scene.makeReverbZone("cave", preset: .cave, region: .sphere(center: Vector3(0, 0, -50), radius: 10, fade: 0))
+        let cave = try rig.scene.makeReverbZone("cave", preset: .cave, region: .sphere(center: Vector3(0, 0, -50), radius: 10, fade: 0))
         let source = try rig.playing(at: .zero) { $0.isHeadRelative = true }
         _ = try rig.render(0.3)
         source.stop()
@@ -184,6 +191,17 @@ import TestSupport
         _ = try rig.render(0.3)
         source.stop()
         #expect(Signals.rms(try rig.render(0.2).samples) > 1e-3, "inside the cave it rings")
+        // Back outside, then the zone's region moved to cover the plains: it rings there too.
+        rig.scene.listener.position = .zero
+        try source.play()
+        _ = try rig.render(0.3)
+        source.stop()
+        #expect(Signals.rms(try rig.render(0.2).samples) < 1e-6, "outside again: dry")
+        cave.region = .everywhere
+        try source.play()
+        _ = try rig.render(0.3)
+        source.stop()
+        #expect(Signals.rms(try rig.render(0.2).samples) > 1e-3, "a region set while it plays takes effect")
     }
 
     @Test func airAbsorptionDarkensDistantSounds() throws {

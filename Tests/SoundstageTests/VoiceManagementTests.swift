@@ -57,7 +57,15 @@ import TestSupport
         _ = try crowd.device.render(frames: 2_400)                      // the next ranking (every 50 ms)
         #expect(crowd.real == crowd.expectedReal())
         #expect(crowd.real != before)
-        #expect(crowd.scene.voiceStatistics.virtualizations > 0 && crowd.scene.voiceStatistics.realizations > 0)
+        let statistics2 = crowd.scene.voiceStatistics
+        #expect(statistics2.virtualizations > 0 && statistics2.realizations > 0)
+        // The ranking's cost is counted, the choosing part within it; a reset starts afresh.
+        #expect(statistics2.updates >= 2 && statistics2.totalUpdateMicroseconds > 0)
+        #expect(statistics2.totalSelectionMicroseconds > 0 && statistics2.totalSelectionMicroseconds <= statistics2.totalUpdateMicroseconds)
+        crowd.scene.resetVoiceStatistics()
+        let reset = crowd.scene.voiceStatistics
+        #expect(reset.updates == 0 && reset.virtualizations == 0 && reset.totalUpdateMicroseconds == 0)
+        #expect(reset.realVoices == 64 && reset.virtualVoices == 1_936, "the counts of voices are not counters")
     }
 
     @Test func aVoiceThatTurnsRealAgainResumesAtItsClock() throws {
@@ -108,7 +116,9 @@ import TestSupport
         loud.gain = 1                                     // now loud outranks: voice turns virtual
         _ = try device.render(frames: 2_400)
         #expect(voice.isVirtual)
-        _ = try device.render(frames: 1_237)              // its clock runs on an odd number of frames
+        // Its clock runs on for 1.5 s and an odd number of frames: an offset a float number of
+        // seconds cannot hold exactly, so a start at AL_SEC_OFFSET would land between frames.
+        _ = try device.render(frames: 72_000 + 1_237)
         loud.stop()
         _ = try device.render(frames: 2_400)              // the next ranking makes it real again
         #expect(!voice.isVirtual)

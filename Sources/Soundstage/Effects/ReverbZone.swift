@@ -113,7 +113,8 @@ public final class ReverbZone: @unchecked Sendable {
     /// The reverb's settings.
     public var preset: ReverbPreset { read { $0.preset } }
 
-    /// The zone's level (the slot's gain) where it is heard fully, 0…1 (default 1).
+    /// The zone's level (the slot's gain) where it is heard fully, 0…1 (default 1). Setting it on a
+    /// removed zone does nothing.
     public var gain: Float {
         get { read { $0.gain } }
         set {
@@ -122,7 +123,7 @@ public final class ReverbZone: @unchecked Sendable {
         }
     }
 
-    /// Where the listener hears the zone.
+    /// Where the listener hears the zone. Setting it on a removed zone does nothing.
     public var region: ReverbRegion {
         get { read { $0.region } }
         set {

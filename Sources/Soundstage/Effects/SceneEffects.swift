@@ -27,9 +27,18 @@ extension Scene {
     /// How many reverb zones the scene may hold at once: the device's auxiliary sends per source
     /// (Soundstage asks OpenAL Soft for 4).
     public var maxReverbZones: Int {
-        withState { state, lock in
-            lock.isOpen ? ((try? enableEffectsLocked(&state, lock.current())) ?? 0) : 0
-        }
+        withState { state, lock in lock.isOpen ? sendCountLocked(&state) : 0 }
+    }
+
+    /// The device's auxiliary sends per source (0 without ALC_EXT_EFX); creates nothing.
+    private func sendCountLocked(_ state: inout SceneState) -> Int {
+        if state.effects.inUse { return state.effects.sendCount }
+        let device = device.handle.raw
+        if state.effects.available == nil { state.effects.available = alcIsExtensionPresent(device, "ALC_EXT_EFX") != 0 }
+        guard state.effects.available == true else { return 0 }
+        var sends: ALCint = 0
+        alcGetIntegerv(device, ALC_MAX_AUXILIARY_SENDS, 1, &sends)
+        return Int(sends)
     }
 
     /// The scene's reverb zones, in creation order of their sends.
@@ -87,17 +96,14 @@ extension Scene {
     @discardableResult
     func enableEffectsLocked(_ state: inout SceneState, _ al: borrowing ALCalls) throws(SoundstageError) -> Int {
         if state.effects.inUse { return state.effects.sendCount }
-        let device = device.handle.raw
-        if state.effects.available == nil { state.effects.available = alcIsExtensionPresent(device, "ALC_EXT_EFX") != 0 }
+        let sends = sendCountLocked(&state)
         guard state.effects.available == true else {
             throw SoundstageError(.extensionMissing, "the output has no ALC_EXT_EFX: reverb and filters are unavailable")
         }
-        var sends: ALCint = 0
-        alcGetIntegerv(device, ALC_MAX_AUXILIARY_SENDS, 1, &sends)
         try createScratchObjectsLocked(&state, al)
-        state.effects.sendCount = Int(sends)
+        state.effects.sendCount = sends
         state.effects.inUse = true
-        return Int(sends)
+        return sends
     }
 
     private func createScratchObjectsLocked(_ state: inout SceneState, _ al: borrowing ALCalls) throws(SoundstageError) {
