@@ -32,6 +32,10 @@ let package = Package(
             pkgConfig: "sndfile",
             providers: [.apt(["libsndfile1-dev"])]
         ),
+        .systemLibrary(
+            name: "CPulse",
+            providers: [.apt(["libpulse-dev"])]
+        ),
         .target(
             name: "SoundFile",
             dependencies: ["CSndFile"],
@@ -69,7 +73,7 @@ let package = Package(
         .target(
             name: "Soundstage",
             dependencies: [
-                "COpenAL", "SoundFile", "SoundstageJSON",
+                "COpenAL", "CPulse", "SoundFile", "SoundstageJSON",
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ],
             swiftSettings: strict
@@ -105,7 +109,7 @@ let package = Package(
         .executableTarget(name: "interruptions", dependencies: ["ExampleSupport", "Soundstage"], path: "Examples/Interruptions", swiftSettings: strict),
         .target(
             name: "TestSupport",
-            dependencies: ["SoundFile", "SoundstageJSON"],
+            dependencies: ["SoundFile", "SoundstageJSON", .product(name: "NIOConcurrencyHelpers", package: "swift-nio")],
             path: "Tests/TestSupport",
             swiftSettings: strict
         ),
@@ -124,6 +128,11 @@ let package = Package(
             name: "ServerTests",
             dependencies: ["Soundstage", "SoundstageServer", "SoundstageClient", "SoundstageProtocol", "TestSupport",
                            .product(name: "NIOConcurrencyHelpers", package: "swift-nio")],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "DesktopTests",
+            dependencies: ["Soundstage", "TestSupport", .product(name: "NIOConcurrencyHelpers", package: "swift-nio")],
             swiftSettings: strict
         ),
         .testTarget(

@@ -53,6 +53,9 @@ public struct SoundstageError: Error, Sendable, Equatable, CustomStringConvertib
         public static let sourceBudgetExhausted = Code(rawValue: "sourceBudgetExhausted")
         /// A source's ``voice limit`` is full and its steal policy is `none`: the new play was refused.
         public static let voiceLimitReached = Code(rawValue: "voiceLimitReached")
+        /// The desktop audio server (PulseAudio or PipeWire) refused or dropped the output stream;
+        /// ``SoundstageError/cause`` carries libpulse's error.
+        public static let audioServer = Code(rawValue: "audioServer")
         /// The object was used after being released (or its device/scene was released).
         public static let released = Code(rawValue: "released")
     }
@@ -65,6 +68,8 @@ public struct SoundstageError: Error, Sendable, Equatable, CustomStringConvertib
         case openAL(function: String, error: Int32, name: String)
         /// A system call and the `errno` it set.
         case posix(function: String, errno: Int32)
+        /// Another C library's function (libpulse's `pa_*`), its error number and message.
+        case library(function: String, code: Int, message: String)
 
         /// A short text naming the library, the function and its message.
         public var description: String {
@@ -75,6 +80,8 @@ public struct SoundstageError: Error, Sendable, Equatable, CustomStringConvertib
                 return "\(function) failed with \(name) (0x\(String(error, radix: 16, uppercase: true)))"
             case let .posix(function, errno):
                 return "\(function): \(String(cString: strerror(errno)))"
+            case let .library(function, code, message):
+                return "\(function) failed with error \(code): \(message)"
             }
         }
     }

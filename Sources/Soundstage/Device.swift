@@ -16,6 +16,9 @@ public final class Device: Sendable {
         case output
         /// An offline renderer: audio is produced only by ``Device/render(frames:)``.
         case loopback
+        /// Soundstage's own stream on the desktop audio server (PulseAudio, or PipeWire through
+        /// pipewire-pulse): the engine renders the mix itself and writes it there, in real time.
+        case desktop
     }
 
     /// Whether this is a real output or a loopback renderer.
@@ -26,8 +29,10 @@ public final class Device: Sendable {
     public let layout: ChannelLayout
     /// Whether HRTF was requested when the device was opened (see ``info`` for the actual state).
     public let hrtfRequested: Bool?
-    /// Frames mixed between two engine updates (completion checks) on a loopback device.
+    /// Frames mixed between two engine updates (completion checks) on a loopback or desktop device.
     public let updateFrames: Int
+    /// The desktop server's stream, for ``Kind/desktop`` devices.
+    let desktop: DesktopOutput?
 
     let handleBox: NIOLockedValueBox<DeviceHandle>
     /// The `ALCdevice` now in use (a migration replaces it).
@@ -69,9 +74,10 @@ public final class Device: Sendable {
     }
 
     private init(handle: DeviceHandle, kind: Kind, sampleRate: Int, layout: ChannelLayout, hrtf: Bool?,
-                 hrtfID: Int?, updateFrames: Int) throws {
+                 hrtfID: Int?, updateFrames: Int, desktop: DesktopOutput? = nil) throws {
         self.handleBox = NIOLockedValueBox(handle)
         self.kind = kind
+        self.desktop = desktop
         self.layout = layout
         self.hrtfRequested = hrtf
         self.updateFrames = updateFrames
@@ -99,6 +105,10 @@ public final class Device: Sendable {
     deinit {
         close()
     }
+
+    /// Whether the engine renders this device's mix itself (a loopback `ALCdevice`, offline or
+    /// written to the desktop server) rather than OpenAL Soft's own mixer thread.
+    var rendersInEngine: Bool { kind != .output }
 
     // MARK: Opening
 
@@ -135,6 +145,56 @@ public final class Device: Sendable {
         }
         return try Device(handle: DeviceHandle(raw: raw), kind: .output, sampleRate: 0, layout: .stereo,
                           hrtf: hrtf, hrtfID: nil, updateFrames: 0)
+    }
+
+    /// Opens the best output there is: Soundstage's own stream on the desktop server when one
+    /// answers (``openDesktop(_:)``), else OpenAL Soft's own output (ALSA).
+    ///
+    /// - Parameters:
+    ///   - backend: `.automatic` tries the desktop server, then OpenAL; the others only that one.
+    ///   - desktop: how to open the desktop stream (application name, role, latency, server).
+    ///   - quietly: hide what ALSA and OpenAL Soft print while probing (see ``openDefault(hrtf:quietly:)``).
+    /// - Throws: `.noOutputDevice` when nothing opens (render to a file instead); `.audioServer`
+    ///   when a server answers but refuses the stream.
+    public static func openOutput(backend: OutputBackend = .automatic, desktop: DesktopOutputOptions = DesktopOutputOptions(),
+                                  quietly: Bool = false) throws -> Device {
+        switch backend {
+        case .desktop:
+            return try openDesktop(desktop)
+        case .openAL:
+            return try openDefault(hrtf: desktop.hrtf, quietly: quietly)
+        case .automatic:
+            do {
+                return try openDesktop(desktop)
+            } catch let error as SoundstageError where error.code == .noOutputDevice {
+                return try openDefault(hrtf: desktop.hrtf, quietly: quietly)
+            }
+        }
+    }
+
+    /// Opens Soundstage's own playback stream on the desktop audio server — PulseAudio, or
+    /// PipeWire through pipewire-pulse — and renders the mix into it on a thread of its own.
+    ///
+    /// Unlike OpenAL Soft's PulseAudio backend, the stream follows the default sink, carries on
+    /// (at the same offsets) when its sink is pulled, names the game and its `media.role`, uses
+    /// the latency in `options` (20 ms by default), pauses when the server asks
+    /// (``OutputEvent/pauseRequested``) and plays out every tail before closing (``drain(timeout:)``).
+    /// - Throws: `.noOutputDevice` when no server answers; `.audioServer` when it refuses the
+    ///   stream; `.invalidArgument` for a latency outside 0.005...0.5 s or a bad format.
+    public static func openDesktop(_ options: DesktopOutputOptions = DesktopOutputOptions()) throws -> Device {
+        guard options.sampleRate >= 8_000, options.sampleRate <= 192_000 else {
+            throw SoundstageError(.invalidArgument, "sample rate \(options.sampleRate) is outside 8000...192000")
+        }
+        let output = try DesktopOutput(options: options, sampleRate: options.sampleRate, channels: options.layout.channelCount)
+        guard let raw = alcLoopbackOpenDeviceSOFT(nil) else {
+            throw SoundstageError(.extensionMissing, "ALC_SOFT_loopback is not available")
+        }
+        let update = options.updateFrames ?? max(1, options.sampleRate / 200)
+        let device = try Device(handle: DeviceHandle(raw: raw), kind: .desktop, sampleRate: options.sampleRate,
+                                layout: options.layout, hrtf: options.hrtf, hrtfID: nil, updateFrames: update,
+                                desktop: output)
+        output.start(rendering: device)
+        return device
     }
 
     /// Opens an offline renderer (ALC_SOFT_loopback) that mixes float samples into memory,
@@ -277,6 +337,11 @@ public final class Device: Sendable {
         guard kind == .loopback else {
             throw SoundstageError(.invalidArgument, "render needs a loopback device; this one plays in real time")
         }
+        try renderForOutput(into: output)
+    }
+
+    /// Renders the mix (a loopback `ALCdevice`): for ``render(into:)`` and the desktop output's thread.
+    func renderForOutput(into output: UnsafeMutableBufferPointer<Float>) throws {
         let channels = layout.channelCount
         guard output.count % channels == 0 else {
             throw SoundstageError(.invalidArgument, "the output holds \(output.count) samples, not a whole number of \(channels)-channel frames")
@@ -303,7 +368,7 @@ public final class Device: Sendable {
     /// — an update's completion handler — directly). Output devices mix on OpenAL's own thread,
     /// which OpenAL Soft stops and restarts itself around such calls.
     func excludingRender<R>(_ body: () -> R) -> R {
-        guard kind == .loopback, renderingThread.load(ordering: .relaxed) != pthread_self() else { return body() }
+        guard rendersInEngine, renderingThread.load(ordering: .relaxed) != pthread_self() else { return body() }
         return renderLock.withTypedLock { body() }
     }
 
@@ -337,10 +402,11 @@ public final class Device: Sendable {
         for scene in scenes { scene.update(at: now) }
     }
 
-    /// The device's clock in seconds: audio rendered so far on a loopback device (so fades are
-    /// sample-exact and deterministic), time since opening on a real output.
+    /// The device's clock in seconds: audio rendered so far on a loopback or desktop device (so
+    /// fades are sample-exact, and the clock stops while the desktop server is gone), time since
+    /// opening on an OpenAL output.
     public var mixTime: Double {
-        kind == .loopback ? Double(renderedFrames.load(ordering: .relaxed)) / Double(sampleRate)
+        rendersInEngine ? Double(renderedFrames.load(ordering: .relaxed)) / Double(sampleRate)
                           : Double(DispatchTime.now().uptimeNanoseconds) / 1e9 - openedAt
     }
 
@@ -369,6 +435,8 @@ public final class Device: Sendable {
     /// Closes every scene, frees every buffer and closes the OpenAL device. Idempotent.
     /// Objects still referenced afterwards report `.released` errors.
     public func close() {
+        // Play out what the desktop stream still holds before anything goes (no cut tails).
+        desktop?.stop(drain: true)
         // The cache's buffers are taken out too, so their deinit runs after the lock is released.
         let taken = state.withLock { state -> (scenes: [Scene], buffers: [ALuint], cache: [String: Buffer])? in
             guard !state.closed else { return nil }
@@ -403,6 +471,7 @@ public final class Device: Sendable {
     /// Pauses or resumes a real output's mixing (ALC_SOFT_pause_device); used by the session
     /// center when no session may sound. Loopback devices only mix when rendered.
     func setOutputPaused(_ paused: Bool) {
+        if let desktop { return desktop.setPaused(paused) }
         guard kind == .output, !isClosed, alcIsExtensionPresent(handle.raw, "ALC_SOFT_pause_device") != 0 else { return }
         if paused { alcDevicePauseSOFT(handle.raw) } else { alcDeviceResumeSOFT(handle.raw) }
         _ = alcGetError(handle.raw)
@@ -432,7 +501,7 @@ public final class Device: Sendable {
     static func attributes(kind: Kind, sampleRate: Int, layout: ChannelLayout, hrtf: Bool?, hrtfID: Int?,
                            budget: Int) -> [ALCint] {
         var list: [ALCint] = [ALC_MONO_SOURCES, ALCint(budget), ALC_STEREO_SOURCES, 0, ALC_MAX_AUXILIARY_SENDS, 4]
-        if kind == .loopback {
+        if kind != .output {
             list += [ALC_FORMAT_CHANNELS_SOFT, layout.alcValue, ALC_FORMAT_TYPE_SOFT, ALC_FLOAT_SOFT,
                      ALC_FREQUENCY, ALCint(sampleRate), ALC_OUTPUT_LIMITER_SOFT, ALC_FALSE]
         }
@@ -471,6 +540,8 @@ private final class Poller: Sendable {
     func start(_ device: Device) {
         running.store(true, ordering: .relaxed)
         let thread = Thread { [weak device, self] in
+            // No context may stay current on a thread that ends (OpenAL Soft warns, and keeps it).
+            defer { Soundstage.detachCurrentThread() }
             while self.running.load(ordering: .relaxed) {
                 guard let device else { return }
                 device.update()

@@ -5,7 +5,7 @@ import COpenAL
 public struct DeviceInfo: Sendable, Codable, Equatable {
     /// The device's name (`ALC_DEVICE_SPECIFIER`, or `ALC_ALL_DEVICES_SPECIFIER`).
     public var name: String
-    /// `"output"` or `"loopback"`.
+    /// `"output"` (OpenAL Soft's own), `"desktop"` (Soundstage's stream on PulseAudio/PipeWire) or `"loopback"`.
     public var kind: String
     /// `AL_VERSION`, e.g. `1.1 ALSOFT 1.19.1`.
     public var version: String
@@ -32,7 +32,8 @@ public struct DeviceInfo: Sendable, Codable, Equatable {
     public var deviceExtensions: [String]
     /// AL (context) extensions.
     public var extensions: [String]
-    /// Output latency in seconds (`ALC_DEVICE_LATENCY_SOFT`, ALC_SOFT_device_clock), if reported.
+    /// Output latency in seconds, if reported: what the desktop server reports for Soundstage's
+    /// stream (`pa_stream_get_latency`), or `ALC_DEVICE_LATENCY_SOFT` (ALC_SOFT_device_clock).
     public var latency: Double?
     /// Whether a capture (input) device exists.
     public var captureAvailable: Bool
@@ -73,20 +74,21 @@ extension Device {
             case ALC_HRTF_UNSUPPORTED_FORMAT_SOFT: status = "unsupported output format"
             default: status = "unknown"
             }
+            let desktopStatus = desktop?.status
             return DeviceInfo(
-                name: alcString(nameToken),
-                kind: kind == .loopback ? "loopback" : "output",
+                name: desktopStatus.map { "\($0.server): \($0.sink ?? "no sink")" } ?? alcString(nameToken),
+                kind: kind == .output ? "output" : kind == .desktop ? "desktop" : "loopback",
                 version: version, renderer: renderer, vendor: vendor,
                 sampleRate: sampleRate,
                 layout: layout.rawValue,
-                updateFrames: kind == .loopback ? updateFrames : (refresh > 0 ? sampleRate / refresh : 0),
+                updateFrames: rendersInEngine ? updateFrames : (refresh > 0 ? sampleRate / refresh : 0),
                 hrtfEnabled: alcInt(ALC_HRTF_SOFT) != 0,
                 hrtfStatus: status,
                 hrtfNames: Device.hrtfNames(handle.raw),
                 sourceLimit: alcInt(ALC_MONO_SOURCES) + alcInt(ALC_STEREO_SOURCES),
                 deviceExtensions: alcString(ALC_EXTENSIONS).split(separator: " ").map(String.init),
                 extensions: extensions.split(separator: " ").map(String.init),
-                latency: latency(),
+                latency: desktopStatus.map { $0.latency } ?? latency(),
                 captureAvailable: alcGetString(nil, ALC_CAPTURE_DEVICE_SPECIFIER).map { $0.pointee != 0 } ?? false)
         }
     }

@@ -68,7 +68,9 @@ extension Device {
     ///   `.noOutputDevice` when it cannot be opened (nothing changes then).
     public func switchOutput(to name: String?, reason: RouteChange.Reason = .override) throws {
         guard kind == .output else {
-            throw SoundstageError(.invalidArgument, "a loopback device has no output to switch")
+            throw SoundstageError(.invalidArgument, kind == .desktop
+                ? "a desktop stream follows the default sink; choose another with DesktopOutputOptions.sink or the desktop's sound settings"
+                : "a loopback device has no output to switch")
         }
         guard reason == .override || reason == .categoryChange else {
             throw SoundstageError(.invalidArgument, "switchOutput posts .override or .categoryChange, not .\(reason.rawValue)")
@@ -85,7 +87,8 @@ extension Device {
         guard !isClosed else { return }
         let (hooks, wasDisconnected) = route.withLockedValue { ($0.hooks, $0.disconnected) }
         // Loopback devices without injected hooks are never disconnected: skip the probe.
-        if kind == .loopback && hooks.isConnected == nil && !wasDisconnected { return }
+        // The desktop output watches its own route (DesktopOutput).
+        if rendersInEngine && hooks.isConnected == nil && !wasDisconnected { return }
         let now = hooks.clock()
         if !wasDisconnected {
             let connected = hooks.isConnected.map { $0(self) } ?? defaultIsConnected()
@@ -102,7 +105,7 @@ extension Device {
         do {
             try migrate { device throws(SoundstageError) in
                 if let open = hooks.openReplacement { return try open(device) }
-                return device.kind == .loopback ? try Device.openLoopbackHandle() : try Device.openOutputHandle(nil)
+                return device.rendersInEngine ? try Device.openLoopbackHandle() : try Device.openOutputHandle(nil)
             }
             route.withLockedValue { route in
                 route.disconnected = false
@@ -133,8 +136,13 @@ extension Device {
     }
 
     private func post(_ reason: RouteChange.Reason, at time: Double? = nil) {
-        let (observers, now) = route.withLockedValue { (Array($0.observers.values), time ?? $0.hooks.clock()) }
-        let change = RouteChange(reason: reason, time: now)
+        let now = route.withLockedValue { time ?? $0.hooks.clock() }
+        postRoute(RouteChange(reason: reason, time: now))
+    }
+
+    /// Tells every route observer about `change` (outside Soundstage's locks).
+    func postRoute(_ change: RouteChange) {
+        let observers = route.withLockedValue { Array($0.observers.values) }
         for observer in observers { observer(change) }
     }
 

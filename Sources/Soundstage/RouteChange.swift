@@ -13,6 +13,9 @@ public struct RouteChange: Sendable, Equatable, CustomStringConvertible {
         case override
         /// A session's category change moved the output.
         case categoryChange
+        /// The desktop server moved Soundstage's stream to another sink (the default sink
+        /// changed, or the user moved it); the sound went on there without a restart.
+        case outputMoved
     }
 
     /// Why.
@@ -20,12 +23,22 @@ public struct RouteChange: Sendable, Equatable, CustomStringConvertible {
     /// When, on the device's clock (seconds).
     public let time: Double
 
+    /// The output before the change (a sink's name on the desktop server), if known.
+    public let previousOutput: String?
+    /// The output after the change, if known (nil while none is there).
+    public let output: String?
+
     /// Creates a route change.
-    public init(reason: Reason, time: Double) {
+    public init(reason: Reason, time: Double, previousOutput: String? = nil, output: String? = nil) {
         self.reason = reason
         self.time = time
+        self.previousOutput = previousOutput
+        self.output = output
     }
 
-    /// e.g. `oldDeviceUnavailable at 1.5`.
-    public var description: String { "\(reason.rawValue) at \(time)" }
+    /// e.g. `oldDeviceUnavailable at 1.5 (A -> none)`.
+    public var description: String {
+        guard previousOutput != nil || output != nil else { return "\(reason.rawValue) at \(time)" }
+        return "\(reason.rawValue) at \(time) (\(previousOutput ?? "none") -> \(output ?? "none"))"
+    }
 }

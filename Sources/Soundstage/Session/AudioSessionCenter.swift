@@ -38,6 +38,8 @@ public final class AudioSessionCenter: Sendable {
         case application
         case session(ObjectIdentifier)
         case device
+        /// The desktop server asked the output to pause (a phone call).
+        case server
     }
 
     struct WeakScene { weak var scene: Scene? }
@@ -59,6 +61,35 @@ public final class AudioSessionCenter: Sendable {
         self.duckGain = duckGain
         self.clock = clock
         device.addRouteObserver { [weak self] change in self?.routeChanged(change) }
+        device.addOutputObserver { [weak self] event in self?.outputEvent(event) }
+    }
+
+    /// The desktop server's cork requests, as iOS treats a phone call: every sounding session is
+    /// interrupted (`.systemRequest`) and pauses exactly what plays; when the server lets go, the
+    /// interruption ends with `shouldResume` and those sources play on from their offsets.
+    private func outputEvent(_ event: OutputEvent) {
+        switch event {
+        case .pauseRequested:
+            run { state, events in
+                for id in state.order {
+                    guard var session = state.sessions[id], session.active, session.interruption == nil else { continue }
+                    session.interruption = .server
+                    state.sessions[id] = session
+                    events.append((id, .interruptionBegan(.systemRequest)))
+                }
+            }
+        case .resumeRequested:
+            run { state, events in
+                for id in state.order {
+                    guard var session = state.sessions[id], session.interruption == .server else { continue }
+                    session.interruption = nil
+                    state.sessions[id] = session
+                    events.append((id, .interruptionEnded(shouldResume: true)))
+                }
+            }
+        case .volumeChanged, .underrun, .serverLost, .serverReconnected:
+            break
+        }
     }
 
     /// Like iOS when the headphones are pulled: `playback` sessions pause when the output goes
@@ -85,7 +116,7 @@ public final class AudioSessionCenter: Sendable {
                     events.append((id, .interruptionEnded(shouldResume: false)))
                 }
             }
-        case .override, .categoryChange:
+        case .override, .categoryChange, .outputMoved:
             break
         }
     }
@@ -271,10 +302,10 @@ public final class AudioSessionCenter: Sendable {
             }
             // Pause a real output when nothing may sound (loopback devices are paused by not rendering).
             let pause = sounding.isEmpty
-            if device.kind == .output && pause != wasPaused { device.setOutputPaused(pause) }
+            if device.kind != .loopback && pause != wasPaused { device.setOutputPaused(pause) }
             let now = clock()
             deliveries = state.withLockedValue { state in
-                state.devicePaused = pause && device.kind == .output
+                state.devicePaused = pause && device.kind != .loopback
                 for (id, value) in ducked { state.sessions[id]?.ducked = value }
                 return kinds.flatMap { id, kind in
                     (state.sessions[id]?.observers.values.map { $0 } ?? []).map { ($0, SessionEvent(kind: kind, time: now)) }

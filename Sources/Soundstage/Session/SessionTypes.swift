@@ -43,6 +43,10 @@ public enum InterruptionReason: String, Sendable, Codable {
     case otherSessionActivated
     /// The output device went away.
     case deviceUnavailable
+    /// The desktop audio server asked Soundstage's stream to pause (`PA_STREAM_EVENT_REQUEST_CORK`,
+    /// which `module-role-cork` sends while a `phone` stream plays): the Linux counterpart of an
+    /// incoming call on iOS.
+    case systemRequest
 }
 
 /// Something that happened to a session, in order, stamped with the center's clock.
