@@ -23,6 +23,8 @@ extension Device {
         var disconnected = false
         var nextAttempt = 0.0
         var backoff = 0.1
+        /// The mix time the disconnect was noticed (OpenAL outputs), for the sources' offsets.
+        var lostAt: Double?
         var lastRecoveryError: SoundstageError?
         var observers: [Int: @Sendable (RouteChange) -> Void] = [:]
         var nextObserver = 0
@@ -93,10 +95,12 @@ extension Device {
         if !wasDisconnected {
             let connected = hooks.isConnected.map { $0(self) } ?? defaultIsConnected()
             guard !connected else { return }
+            let mix = mixTime
             route.withLockedValue { route in
                 route.disconnected = true
                 route.nextAttempt = now
                 route.backoff = 0.1
+                route.lostAt = kind == .output ? mix : nil
             }
             post(.oldDeviceUnavailable, at: now)
         }
@@ -110,6 +114,7 @@ extension Device {
             route.withLockedValue { route in
                 route.disconnected = false
                 route.lastRecoveryError = nil
+                route.lostAt = nil
             }
             post(.newDeviceAvailable, at: hooks.clock())
         } catch {
@@ -119,6 +124,12 @@ extension Device {
                 route.backoff = min(route.backoff * 2, 5)
             }
         }
+    }
+
+    /// Whether the OpenAL output is still connected (ALC_EXT_disconnect); true where it cannot tell.
+    func isOutputConnected() -> Bool {
+        let hooks = route.withLockedValue { $0.hooks }
+        return hooks.isConnected.map { $0(self) } ?? defaultIsConnected()
     }
 
     private func defaultIsConnected() -> Bool {
@@ -178,7 +189,8 @@ extension Device {
             }
             for (key, id) in uploaded { records[key]?.buffer?.replaceID(id) }
             // 2. The scenes, with their listeners and sources (which bind the new buffer names).
-            for scene in scenes { try scene.migrate(to: newHandle.raw, attributes: attributes) }
+            let lostAt = route.withLockedValue { $0.disconnected ? $0.lostAt : nil }
+            for scene in scenes { try scene.migrate(to: newHandle.raw, attributes: attributes, lostAt: lostAt) }
             // 3. The old buffers, the old resource context and the old device go.
             for (_, record) in records { Buffer.delete(record.id, in: resourceContext) }
             state.withLock { state in

@@ -229,7 +229,11 @@ public final class Scene: @unchecked Sendable {
         let (completions, toStop, fadeDone): ([() -> Void], [Source], [@Sendable () -> Void]) = withState { state, lock in
             guard state.batchDepth == 0 else { return ([], [], []) }
             var done: [() -> Void] = []
-            if !state.endable.isEmpty || !state.streaming.isEmpty {
+            // On an OpenAL output, a disconnect stops every source at offset 0: nothing may end
+            // then, and offsets are noted while it is connected so a migration resumes from them.
+            let watchesRoute = device.kind == .output
+            if !state.endable.isEmpty || !state.streaming.isEmpty || (watchesRoute && !state.active.isEmpty),
+               !watchesRoute || device.isOutputConnected() {
                 lock.ifOpen { al in
                     // Streams refill first (and restart after an underrun); one that played to its end ends.
                     var ended: [Source] = []
@@ -240,6 +244,13 @@ public final class Scene: @unchecked Sendable {
                     for source in state.endable.values where source.hasEndedLocked(al) {
                         ended.append(source)
                     }
+                    let notes = watchesRoute ? state.active.values.compactMap { source in
+                        source.noteOffsetLocked(al, now: now).map { (source, $0) }
+                    } : []
+                    // Connected still, after reading: what was read is true (OpenAL Soft marks a
+                    // device disconnected before it stops the sources).
+                    guard !watchesRoute || device.isOutputConnected() else { return }
+                    for (source, note) in notes { source.keepOffsetNoteLocked(note) }
                     for source in ended { done.append(source.finishLocked(&state, al)) }
                 }
             }
@@ -477,7 +488,7 @@ public final class Scene: @unchecked Sendable {
     /// and state, deletes the old OpenAL sources, creates a context on `newDevice`, and restores
     /// physics, listener and sources — in one deferred update (AL_SOFT_deferred_updates), so they
     /// start together. Buffers must already have their new names.
-    func migrate(to newDevice: OpaquePointer, attributes: [ALCint]) throws(SoundstageError) {
+    func migrate(to newDevice: OpaquePointer, attributes: [ALCint], lostAt: Double? = nil) throws(SoundstageError) {
         try withState { state, lock throws(SoundstageError) in
             guard lock.isOpen else { return }
             var captured: [(source: Source, offset: Double, playing: Bool, deferred: Bool)] = []
@@ -488,7 +499,7 @@ public final class Scene: @unchecked Sendable {
             lock.ifOpen { al in
                 for source in state.active.values {
                     let deferred = source.nameLocked.map { pending.contains($0) } ?? false
-                    if let capture = source.captureForMigrationLocked(al, pendingInBatch: deferred) {
+                    if let capture = source.captureForMigrationLocked(al, pendingInBatch: deferred, lostAt: lostAt) {
                         captured.append((source, capture.offset, capture.playing, deferred))
                     }
                 }

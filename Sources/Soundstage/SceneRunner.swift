@@ -128,10 +128,14 @@ public final class SceneRunner {
     }
 
     /// Plays the scene on a real-time output device, advancing every 10 ms, and returns at its end.
+    /// On a device the engine renders (the desktop output), scene time is the device's mix time,
+    /// so the scene waits with the audio while the desktop server is away.
     public func playInRealTime() throws {
         let start = Date()
+        let mixStart = device.mixTime
+        let onMixClock = device.kind == .desktop
         while true {
-            let t = Date().timeIntervalSince(start)
+            let t = onMixClock ? device.mixTime - mixStart : Date().timeIntervalSince(start)
             try advance(to: min(t, description.duration))
             if t >= description.duration { break }
             usleep(10_000)

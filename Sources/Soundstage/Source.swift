@@ -95,6 +95,10 @@ public final class Source: @unchecked Sendable {
         var fade: SoundGroup.Fade?
         /// While the voice manager keeps it virtual: its playback clock.
         var virtualClock: VirtualClock?
+        /// On an OpenAL output: its offset (seconds) at the last update while the output was
+        /// connected, and that update's mix time. A disconnect zeroes OpenAL's offsets, so a
+        /// migration resumes from this instead.
+        var offsetNote: (offset: Double, time: Double)?
         var priority = 0
         var voiceLimit: VoiceLimit?
         /// Mix time of its last start (for the `oldest` steal policy).
@@ -1032,12 +1036,39 @@ public final class Source: @unchecked Sendable {
     /// The OpenAL source it holds (scene lock held).
     var nameLocked: ALuint? { state.name }
 
-    func captureForMigrationLocked(_ al: borrowing ALCalls, pendingInBatch: Bool) -> (offset: Double, playing: Bool)? {
+    /// Notes the offset OpenAL reports now (scene lock held; OpenAL outputs, every update).
+    func noteOffsetLocked(_ al: borrowing ALCalls, now: Double) -> (offset: Double, time: Double)? {
+        guard let name = state.name, state.audioStream == nil else { return nil }
+        var offset: ALdouble = 0
+        al.must("alGetSourcedSOFT(AL_SEC_OFFSET)") { alGetSourcedSOFT(name, AL_SEC_OFFSET, &offset) }
+        return (offset, now)
+    }
+
+    /// Keeps a note taken while the output was still connected.
+    func keepOffsetNoteLocked(_ note: (offset: Double, time: Double)) { state.offsetNote = note }
+
+    /// - Parameter lostAt: the mix time a disconnect was noticed, when the output went away:
+    ///   OpenAL has stopped every source at offset 0 by then, so the offset comes from the last
+    ///   note, advanced to that time, and the state from the engine's own bookkeeping.
+    func captureForMigrationLocked(_ al: borrowing ALCalls, pendingInBatch: Bool,
+                                   lostAt: Double? = nil) -> (offset: Double, playing: Bool)? {
         guard let name = state.name else { return nil }
         var offset: ALdouble = 0
         var value: ALint = 0
         al.must("alGetSourcedSOFT(AL_SEC_OFFSET)") { alGetSourcedSOFT(name, AL_SEC_OFFSET, &offset) }
         al.must("alGetSourcei(AL_SOURCE_STATE)") { alGetSourcei(name, AL_SOURCE_STATE, &value) }
+        if let lostAt, state.audioStream == nil, state.playback != .stopped {
+            let playing = state.playback == .playing
+            var estimate = state.offsetNote.map { note in
+                note.offset + (playing ? max(0, lostAt - note.time) * Double(state.properties.pitch * state.properties.groupPitch) : 0)
+            } ?? 0
+            if state.properties.looping, let buffer = state.buffer, buffer.duration > 0 {
+                estimate = estimate.truncatingRemainder(dividingBy: buffer.duration)
+            }
+            state.name = nil
+            state.offsetNote = nil
+            return (estimate, playing || pendingInBatch)
+        }
         if let stream = state.audioStream {
             // Its buffers live on the old output: note where it was, free them there.
             offset = Double(stream.playbackFrame(name, al)) / Double(stream.sampleRate)

@@ -2,14 +2,17 @@ import ArgumentParser
 import Foundation
 import Soundstage
 
-/// `soundstage info`: OpenAL version and renderer, devices, extensions, HRTFs, source limit.
+/// `soundstage info`: the output in use and its latency, OpenAL version and renderer, devices,
+/// extensions, HRTFs, source limit.
 struct InfoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "info",
-        abstract: "Show OpenAL's version, output devices, extensions, HRTFs and the source limit.")
+        abstract: "Show the output in use and its latency, OpenAL's version, output devices, extensions, HRTFs and the source limit.")
 
     @Flag(name: .long, help: "Print JSON instead of text.")
     var json = false
+
+    @OptionGroup var outputOptions: OutputOptions
 
     struct Report: Codable {
         var outputDevices: [String]
@@ -17,17 +20,25 @@ struct InfoCommand: ParsableCommand {
         var defaultOutputOpens: Bool
         var defaultOutputError: String?
         var output: DeviceInfo?
+        var outputStatus: OutputStatus?
         var loopback: DeviceInfo
     }
 
     func run() throws {
         try reportingErrors {
             var report = Report(outputDevices: Device.outputDeviceNames(), defaultOutputDevice: Device.defaultOutputDeviceName(),
-                                defaultOutputOpens: false, defaultOutputError: nil, output: nil,
+                                defaultOutputOpens: false, defaultOutputError: nil, output: nil, outputStatus: nil,
                                 loopback: try Self.loopbackInfo())
             do {
-                let device = try Device.openDefault(quietly: true)
+                let device = try outputOptions.open(role: .game)
                 report.output = try device.info
+                // Let the stream run a moment so the server's latency figure is measured, not estimated.
+                // Read the latency once the stream plays (an idle sink may take a moment to start pulling).
+                if device.kind == .desktop {
+                    let start = Date()
+                    while device.mixTime < 0.1, Date().timeIntervalSince(start) < 3 { usleep(10_000) }
+                }
+                report.outputStatus = device.outputStatus
                 report.defaultOutputOpens = true
                 device.close()
             } catch let error as SoundstageError {
@@ -47,15 +58,23 @@ struct InfoCommand: ParsableCommand {
         return try device.info
     }
 
+    private static func milliseconds(_ seconds: Double?) -> String {
+        seconds.map { String(format: "%.1f ms", $0 * 1_000) } ?? "unknown"
+    }
+
     private func printText(_ report: Report) {
         let l = report.loopback
         print("OpenAL:         \(l.version) (\(l.renderer), \(l.vendor))")
         print("Output devices: \(report.outputDevices.isEmpty ? "none" : report.outputDevices.joined(separator: ", "))")
-        if let output = report.output {
-            print("Default output: \(output.name), \(output.sampleRate) Hz, \(output.updateFrames) frames per update, "
+        if let output = report.output, let status = report.outputStatus {
+            let backend = status.backend == "desktop" ? "Soundstage's own stream on the desktop server" : "OpenAL Soft's own output"
+            print("Output:         \(backend): \(output.name)")
+            print("Latency:        \(Self.milliseconds(status.latency)) reported by the output"
+                  + (status.targetLatency.map { " (target \(Self.milliseconds($0)))" } ?? ""))
+            print("Output format:  \(output.sampleRate) Hz \(output.layout), \(output.updateFrames) frames per update, "
                   + "HRTF \(output.hrtfStatus), up to \(output.sourceLimit) sources per scene")
         } else {
-            print("Default output: cannot be opened — \(report.defaultOutputError ?? "unknown reason")")
+            print("Output:         none can be opened — \(report.defaultOutputError ?? "unknown reason"); commands render to files")
         }
         print("Loopback:       \(l.sampleRate) Hz \(l.layout), HRTF \(l.hrtfStatus), up to \(l.sourceLimit) sources per scene by default")
         print("HRTFs:          \(l.hrtfNames.isEmpty ? "none" : l.hrtfNames.joined(separator: ", "))")

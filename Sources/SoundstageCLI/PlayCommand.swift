@@ -36,6 +36,8 @@ struct PlayCommand: ParsableCommand {
 
     @OptionGroup var effects: EffectOptions
 
+    @OptionGroup var outputOptions: OutputOptions
+
     func validate() throws {
         guard gain.isFinite, gain >= 0 else { throw ValidationError("--gain must be 0 or more") }
         guard pitch.isFinite, pitch > 0 else { throw ValidationError("--pitch must be more than 0") }
@@ -53,7 +55,8 @@ struct PlayCommand: ParsableCommand {
                 effects.configure(source)
             }
             let seconds = audio.duration * Double(loop) / Double(pitch)
-            try playback.run(seconds: seconds, forceRender: render, output: output ?? Playback.defaultOutput(for: file))
+            try playback.run(seconds: seconds, forceRender: render, output: output ?? Playback.defaultOutput(for: file),
+                             outputOptions: outputOptions)
         }
     }
 }
@@ -74,17 +77,19 @@ struct Playback {
         return "\(base)-render.wav"
     }
 
-    func run(seconds: Double, forceRender: Bool, output: String) throws {
+    func run(seconds: Double, forceRender: Bool, output: String, outputOptions: OutputOptions) throws {
         if !forceRender {
             do {
-                let device = try Device.openDefault(quietly: true)
+                let device = try outputOptions.open(role: .game)
                 defer { device.close() }
                 let source = try start(on: device)
                 // The source keeps its scene (and the reverb) alive through the tail.
                 withExtendedLifetime(source) {
-                    while source.playbackState == .playing { usleep(10_000) }
+                    while source.playbackState == .playing { usleep(5_000) }
                     if tail > 0 { usleep(useconds_t(tail * 1e6)) }
                 }
+                // Return only once the last sample has reached the output.
+                device.drain()
                 return
             } catch let error as SoundstageError where error.code == .noOutputDevice {
                 Terminal.renderingInstead(to: output)

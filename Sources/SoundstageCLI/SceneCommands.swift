@@ -24,16 +24,19 @@ struct RunCommand: ParsableCommand {
     @Option(name: .long, help: "Add a reverb everywhere in the world context, e.g. cave (see 'soundstage reverb-presets').")
     var reverb: ReverbPreset?
 
+    @OptionGroup var outputOptions: OutputOptions
+
     func run() throws {
         try reportingErrors {
             let description = try SceneDescription.load(path: scene).addingReverb(reverb)
             do {
-                let device = try Device.openDefault(hrtf: hrtf ? true : nil, quietly: true)
+                let device = try outputOptions.open(role: .game, hrtf: hrtf ? true : nil)
                 if hrtf { try Self.reportHRTF(device) }
                 defer { device.close() }
                 let runner = try SceneRunner(description, device: device)
                 defer { runner.close() }
                 try runner.playInRealTime()
+                device.drain()
                 return
             } catch let error as SoundstageError where error.code == .noOutputDevice {
                 let path = output ?? Playback.defaultOutput(for: scene)

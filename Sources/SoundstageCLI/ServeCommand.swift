@@ -29,6 +29,8 @@ struct ServeCommand: ParsableCommand {
     @Option(name: .long, help: "System sounds one client may have sounding at once.")
     var maxConcurrent: Int = 1
 
+    @OptionGroup var outputOptions: OutputOptions
+
     func validate() throws {
         guard coalescingWindow >= 0, coalescingWindow <= 10 else { throw ValidationError("--coalescing-window must be 0...10 s") }
         guard (1...64).contains(maxConcurrent) else { throw ValidationError("--max-concurrent must be 1...64") }
@@ -40,7 +42,10 @@ struct ServeCommand: ParsableCommand {
             let isDefault = socket == nil && ProcessInfo.processInfo.environment[ServerProtocol.socketEnvironmentVariable] == nil
             let device: Device
             do {
-                device = try Device.openDefault(quietly: true)
+                device = try outputOptions.open(role: .event, defaultLatency: 0.010)
+                let status = device.outputStatus
+                Terminal.say("output: \(status.backend) (\(status.server))" + (status.sink.map { ", sink \($0)" } ?? "")
+                             + ", latency \(status.latency.map { String(format: "%.1f ms", $0 * 1_000) } ?? "unknown")")
             } catch let error as SoundstageError where error.code == .noOutputDevice {
                 device = try Device.loopback()
             }

@@ -54,6 +54,8 @@ struct SoundPlayCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Play in this process even if a daemon runs.")
     var noDaemon = false
 
+    @OptionGroup var outputOptions: OutputOptions
+
     func validate() throws {
         guard (id == nil) != (file == nil) else { throw ValidationError("give exactly one of --id EVENT or --file FILE") }
         guard volume.isFinite, volume <= 24 else { throw ValidationError("--volume must be at most 24 dB") }
@@ -111,7 +113,7 @@ struct SoundPlayCommand: AsyncParsableCommand {
             var rendering = false
             let device: Device
             do {
-                device = try Device.openDefault(quietly: true)
+                device = try outputOptions.open(role: .event, defaultLatency: 0.010)
             } catch let error as SoundstageError where error.code == .noOutputDevice {
                 device = try Device.loopback()
                 rendering = true
@@ -124,7 +126,8 @@ struct SoundPlayCommand: AsyncParsableCommand {
             let sound = try id.map { try registry.register(event: $0) } ?? registry.register(file: file!)
             if alert { try registry.playAlert(sound) } else { try registry.play(sound) }
             guard rendering else {
-                while registry.playingCount > 0 { usleep(10_000) }
+                while registry.playingCount > 0 { usleep(5_000) }
+                device.drain()    // return only once the last sample reached the output
                 return
             }
             let path = output ?? "\(name)-render.wav"

@@ -17,6 +17,12 @@
 // measures request → source playing for `playSound` over the daemon's Unix socket and through
 // the in-process API, p50/p99 over 10,000 requests each, in one run (DaemonLatency.swift).
 //
+//   swift run -c release soundstage-bench ear [--pipewire] [--plays N]
+//
+// measures time to the ear — request → first sample at the sink — on a throw-away PulseAudio
+// (or PipeWire) server: source.play(), SystemSoundRegistry.play, a warm daemon, a cold CLI and
+// libcanberra beside them (EarLatency.swift).
+//
 //   swift run -c release soundstage-bench voices
 //
 // measures voice management: 10,000 sources on 256 voices, listener moving every 16 ms, against
@@ -48,6 +54,10 @@ if systemSoundsMode {
 }
 if daemonMode {
     try await daemonLatency()
+    exit(0)
+}
+if mode == "ear" {
+    try earLatency(arguments: Array(CommandLine.arguments.dropFirst(2)))
     exit(0)
 }
 if mode == "voices" {

@@ -31,6 +31,8 @@ public final class AudioServerFixture: @unchecked Sendable {
     public struct Unavailable: Error, CustomStringConvertible {
         /// What went wrong.
         public let description: String
+        /// Creates one.
+        public init(description: String) { self.description = description }
     }
 
     /// Which server runs.

@@ -15,13 +15,15 @@ public final class ChildProcess: @unchecked Sendable {
     public let pid: pid_t
     private var status: Int32?
 
-    /// Starts `path` with `arguments`; stdout and stderr go to the given descriptors (or /dev/null).
+    /// Starts `path` with `arguments`; stdin, stdout and stderr are the given descriptors (or /dev/null).
     public init(_ path: String, _ arguments: [String], environment: [String: String],
-                stdout: Int32? = nil, stderr: Int32? = nil) throws {
+                stdin: Int32? = nil, stdout: Int32? = nil, stderr: Int32? = nil) throws {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        if let stdin { posix_spawn_file_actions_adddup2(&actions, stdin, 0) } else {
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        }
         if let stdout { posix_spawn_file_actions_adddup2(&actions, stdout, 1) } else {
             posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
         }

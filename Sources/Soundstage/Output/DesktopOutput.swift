@@ -121,7 +121,7 @@ final class DesktopOutput: Sendable {
 
     /// The output's state now.
     var status: OutputStatus {
-        let latency = connection.withLockedValue { $0 }.flatMap { connection in connection.withLock { connection.latencyLocked } }
+        let latency = connection.withLockedValue { $0 }.flatMap { connection in connection.withLock { connection.latencyLocked(sampleRate: sampleRate) } }
         return control.withLockedValue { control in
             OutputStatus(backend: OutputBackend.desktop.rawValue, server: control.server, sink: control.sink,
                          targetLatency: options.latency, latency: latency ?? control.latency, underruns: control.underruns,
@@ -267,7 +267,7 @@ final class DesktopOutput: Sendable {
     /// The server went away (or killed the stream): drop the connection, freeze the clock (nothing
     /// renders), and say so. Sources keep their exact offsets: the loopback device never stops them.
     private func lose(_ device: Device, connection lost: PulseConnection, why: String) {
-        let (sink, latency) = lost.withLock { (lost.sinkNameLocked, lost.latencyLocked) }
+        let (sink, latency) = lost.withLock { (lost.sinkNameLocked, lost.latencyLocked(sampleRate: sampleRate)) }
         connection.withLockedValue { $0 = nil }
         control.withLockedValue { control in
             control.connected = false

@@ -34,8 +34,6 @@ final class PulseConnection: @unchecked Sendable {
     private var sinkIndex: UInt32 = UInt32.max
     private var sinkName: String?
     private var lastVolume: (Float, Bool)?
-    private var operationDone = false
-    private var operationSucceeded = false
     /// Bytes per frame of the stream.
     let frameBytes: Int
     /// The server's name and version, e.g. `pulseaudio 16.1`.
@@ -289,12 +287,7 @@ final class PulseConnection: @unchecked Sendable {
     func drainLocked(timeout: Double) -> Bool {
         guard let stream, failure == nil else { return false }
         return runOperationLocked(timeout: timeout) { userdata in
-            pa_stream_drain(stream, { _, success, userdata in
-                let connection = PulseConnection.from(userdata)
-                connection.operationDone = true
-                connection.operationSucceeded = success != 0
-                connection.signal()
-            }, userdata)
+            pa_stream_drain(stream, { _, success, userdata in Operation.finish(userdata, success) }, userdata)
         }
     }
 
@@ -303,37 +296,71 @@ final class PulseConnection: @unchecked Sendable {
     func corkLocked(_ corked: Bool, timeout: Double = 2) -> Bool {
         guard let stream, failure == nil else { return false }
         return runOperationLocked(timeout: timeout) { userdata in
-            pa_stream_cork(stream, corked ? 1 : 0, { _, success, userdata in
-                let connection = PulseConnection.from(userdata)
-                connection.operationDone = true
-                connection.operationSucceeded = success != 0
-                connection.signal()
-            }, userdata)
+            pa_stream_cork(stream, corked ? 1 : 0, { _, success, userdata in Operation.finish(userdata, success) }, userdata)
         }
     }
 
-    private func runOperationLocked(timeout: Double, _ start: (UnsafeMutableRawPointer) -> OpaquePointer?) -> Bool {
-        operationDone = false
-        guard let operation = start(Unmanaged.passUnretained(self).toOpaque()) else { return false }
-        defer { pa_operation_unref(operation) }
+
+    /// One asynchronous libpulse operation's result, its own per call (the render thread and a
+    /// status reader may each wait for one at the same time).
+    private final class Operation {
+        let connection: PulseConnection
+        var done = false
+        var succeeded = false
+        var value: Double?
+        init(_ connection: PulseConnection) { self.connection = connection }
+
+        static func finish(_ userdata: UnsafeMutableRawPointer?, _ success: Int32) {
+            let operation = Unmanaged<Operation>.fromOpaque(userdata!).takeUnretainedValue()
+            operation.done = true
+            operation.succeeded = success != 0
+            operation.connection.signal()
+        }
+    }
+
+    private func runOperationLocked(timeout: Double, into state: Operation? = nil,
+                                    _ start: (UnsafeMutableRawPointer) -> OpaquePointer?) -> Bool {
+        let state = state ?? Operation(self)
+        let userdata = Unmanaged.passRetained(state).toOpaque()
+        guard let operation = start(userdata) else {
+            Unmanaged<Operation>.fromOpaque(userdata).release()
+            return false
+        }
         let deadline = Date().addingTimeInterval(timeout)
-        while !operationDone, failure == nil, pa_operation_get_state(operation) == PA_OPERATION_RUNNING {
+        var finished = true
+        while !state.done, failure == nil, pa_operation_get_state(operation) == PA_OPERATION_RUNNING {
             if !waitLocked(until: deadline) {
                 pa_operation_cancel(operation)
-                return false
+                finished = false
+                break
             }
         }
-        return operationDone && operationSucceeded
+        pa_operation_unref(operation)
+        // A cancelled operation's callback never runs; a finished one has run: either way the
+        // state is ours to release now.
+        Unmanaged<Operation>.fromOpaque(userdata).release()
+        return finished && state.done && state.succeeded
     }
 
     /// The latency the server reports for the stream (seconds), from the write pointer to the
     /// speaker: our queued audio plus the sink's own.
-    var latencyLocked: Double? {
-        guard let stream, failure == nil else { return nil }
-        var usec: pa_usec_t = 0
-        var negative: Int32 = 0
-        guard pa_stream_get_latency(stream, &usec, &negative) == 0 else { return nil }
-        return negative != 0 ? 0 : Double(usec) / 1e6
+    /// What the server says of the stream now (`pa_context_get_sink_input_info`, as `pactl list
+    /// sink-inputs` shows it): its buffer latency plus its sink's latency.
+    func latencyLocked(sampleRate: Int) -> Double? {
+        guard let stream, let context, failure == nil else { return nil }
+        let index = pa_stream_get_index(stream)
+        let query = Operation(self)
+        let answered = runOperationLocked(timeout: 0.5, into: query) { userdata in
+            pa_context_get_sink_input_info(context, index, { _, info, eol, userdata in
+                let operation = Unmanaged<Operation>.fromOpaque(userdata!).takeUnretainedValue()
+                if let info {
+                    operation.value = Double(info.pointee.buffer_usec + info.pointee.sink_usec) / 1e6
+                } else if eol != 0 {
+                    Operation.finish(userdata, 1)
+                }
+            }, userdata)
+        }
+        return answered ? query.value : nil
     }
 
     /// The sink the stream plays on now.

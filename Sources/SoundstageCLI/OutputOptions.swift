@@ -1,0 +1,45 @@
+import ArgumentParser
+import Foundation
+import Soundstage
+
+/// `--backend` and `--latency`: where a command plays, shared by play, run, sound play and serve.
+struct OutputOptions: ParsableArguments {
+    @Option(name: .long, help: "Where to play: automatic (the desktop server — PulseAudio or PipeWire — else OpenAL's own ALSA output), desktop or openal.")
+    var backend: OutputBackend = .automatic
+
+    @Option(name: .long, help: "Target latency on the desktop server, in milliseconds (5...500; default 20, serve 10).")
+    var latency: Double?
+
+    func validate() throws {
+        if let latency, !(latency.isFinite && (5...500).contains(latency)) {
+            throw ValidationError("--latency must be between 5 and 500 ms")
+        }
+    }
+
+    /// Opens the output; says on stderr when the desktop server goes away and comes back.
+    /// - Throws: `.noOutputDevice` when nothing opens (the caller renders to a file).
+    func open(role: MediaRole, hrtf: Bool? = nil, defaultLatency: Double = 0.020) throws -> Device {
+        let options = DesktopOutputOptions(applicationName: "soundstage", applicationID: "org.soundstage.cli",
+                                           role: role, latency: latency.map { $0 / 1_000 } ?? defaultLatency, hrtf: hrtf)
+        let device = try Device.openOutput(backend: backend, desktop: options, quietly: true)
+        device.addOutputObserver { event in
+            switch event {
+            case let .serverLost(reason): Terminal.say("\(reason); waiting for an audio server to answer again")
+            case .serverReconnected: Terminal.say("the audio server answers again; playing on")
+            default: break
+            }
+        }
+        return device
+    }
+}
+
+extension OutputBackend: ExpressibleByArgument {
+    /// Accepts `automatic`, `desktop` and `openal` (any case).
+    public init?(argument: String) {
+        guard let backend = Self.allCases.first(where: { $0.rawValue.lowercased() == argument.lowercased() }) else { return nil }
+        self = backend
+    }
+
+    /// The names `--help` lists.
+    public static var allValueStrings: [String] { allCases.map { $0.rawValue.lowercased() } }
+}
