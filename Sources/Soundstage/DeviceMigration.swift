@@ -126,6 +126,10 @@ extension Device {
         }
     }
 
+    /// False only for an OpenAL output whose device has gone (OpenAL then reports every source
+    /// stopped at offset 0); true for every other device.
+    var isOutputConnectedIfWatched: Bool { kind != .output || isOutputConnected() }
+
     /// Whether the OpenAL output is still connected (ALC_EXT_disconnect); true where it cannot tell.
     func isOutputConnected() -> Bool {
         let hooks = route.withLockedValue { $0.hooks }

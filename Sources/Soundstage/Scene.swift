@@ -241,7 +241,8 @@ public final class Scene: @unchecked Sendable {
                         ended.append(source)
                     }
                     // Looping sources never end by themselves; ask OpenAL about the others only.
-                    for source in state.endable.values where source.hasEndedLocked(al) {
+                    for source in state.endable.values
+                    where source.hasEndedLocked(al) && (!watchesRoute || source.endLooksRealLocked(now: now)) {
                         ended.append(source)
                     }
                     let notes = watchesRoute ? state.active.values.compactMap { source in

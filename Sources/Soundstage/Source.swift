@@ -928,6 +928,8 @@ public final class Source: @unchecked Sendable {
         locked { s, _, lock in
             if let clock = s.virtualClock { return clock.offset(at: scene.device.mixTime, rate: Self.clockRate(s.properties)) }
             guard let name = s.name else { return s.pendingOffset ?? 0 }
+            // A disconnected OpenAL output has zeroed every offset: the last note is the truth.
+            if s.audioStream == nil, let note = s.offsetNote, !scene.device.isOutputConnectedIfWatched { return note.offset }
             var value: ALfloat = 0
             if let stream = s.audioStream {
                 var frame: Int64 = 0
@@ -939,10 +941,11 @@ public final class Source: @unchecked Sendable {
         }
     }
 
-    /// The playback state, as OpenAL reports it now.
+    /// The playback state, as OpenAL reports it now (while an OpenAL output is disconnected,
+    /// and OpenAL reports every source stopped, the engine's own: what resumes after the migration).
     public var playbackState: State {
         locked { s, _, lock in
-            guard let name = s.name else { return s.playback }
+            guard let name = s.name, scene.device.isOutputConnectedIfWatched else { return s.playback }
             var value: ALint = 0
             lock.ifOpen { al in al.must("alGetSourcei(AL_SOURCE_STATE)") { alGetSourcei(name, AL_SOURCE_STATE, &value) } }
             switch value {
@@ -1036,12 +1039,27 @@ public final class Source: @unchecked Sendable {
     /// The OpenAL source it holds (scene lock held).
     var nameLocked: ALuint? { state.name }
 
-    /// Notes the offset OpenAL reports now (scene lock held; OpenAL outputs, every update).
+    /// Notes the offset OpenAL reports now, if OpenAL says it plays or is paused (scene lock
+    /// held; OpenAL outputs, every update). OpenAL Soft 1.19 stops every source at offset 0 when
+    /// its output dies, some milliseconds before `ALC_CONNECTED` reads 0: such a reading is no note.
     func noteOffsetLocked(_ al: borrowing ALCalls, now: Double) -> (offset: Double, time: Double)? {
         guard let name = state.name, state.audioStream == nil else { return nil }
         var offset: ALdouble = 0
+        var value: ALint = 0
         al.must("alGetSourcedSOFT(AL_SEC_OFFSET)") { alGetSourcedSOFT(name, AL_SEC_OFFSET, &offset) }
+        al.must("alGetSourcei(AL_SOURCE_STATE)") { alGetSourcei(name, AL_SOURCE_STATE, &value) }
+        guard value == AL_PLAYING || value == AL_PAUSED else { return nil }
         return (offset, now)
+    }
+
+    /// Whether OpenAL's "stopped" can be the sound's real end: its own clock (the last note,
+    /// advanced at its pitch) has reached the end. An early stop is what a dying output looks
+    /// like; the route check then migrates it. Half a second on, still connected, it is believed.
+    func endLooksRealLocked(now: Double) -> Bool {
+        guard let note = state.offsetNote, state.playback == .playing else { return true }
+        let predicted = note.offset + max(0, now - note.time) * Self.clockRate(state.properties)
+        let length = Self.length(state.properties, buffer: state.buffer, repeats: state.repeatCount)
+        return predicted >= length - 0.05 || now - note.time > 0.5
     }
 
     /// Keeps a note taken while the output was still connected.

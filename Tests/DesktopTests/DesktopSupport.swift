@@ -73,3 +73,56 @@ func waitFor(_ seconds: Double, _ condition: () -> Bool) -> Bool {
     }
     return true
 }
+
+/// Collects a device's route changes and output events, and a session's events, thread-safely.
+final class Observed: @unchecked Sendable {
+    // @unchecked: every field is guarded by `lock`.
+    private let lock = NSLock()
+    private var routeChanges: [RouteChange] = []
+    private var outputEvents: [OutputEvent] = []
+    private var sessionEvents: [SessionEvent.Kind] = []
+
+    init(_ device: Device) {
+        device.addRouteObserver { [self] change in lock.withLock { routeChanges.append(change) } }
+        device.addOutputObserver { [self] event in lock.withLock { outputEvents.append(event) } }
+    }
+
+    func watch(_ session: AudioSession) {
+        session.addObserver { [self] event in lock.withLock { sessionEvents.append(event.kind) } }
+    }
+
+    var routes: [RouteChange] { lock.withLock { routeChanges } }
+    var outputs: [OutputEvent] { lock.withLock { outputEvents } }
+    var sessions: [SessionEvent.Kind] { lock.withLock { sessionEvents } }
+}
+
+/// A mono sine as a playable source on `scene` (head-relative, in front).
+func toneSource(_ scene: Scene, _ device: Device, _ audio: AudioBuffer) throws -> Source {
+    let source = scene.makeSource(buffer: try device.makeBuffer(audio))
+    source.position = Vector3(0, 0, -1)
+    return source
+}
+
+/// The frequency heard in the first `seconds` of sound in a recording, starting `skip` seconds in.
+func firstFrequency(_ samples: [Float], skip: Double = 0.02, seconds: Double = 0.2) -> Double? {
+    guard let span = soundingSpan(samples) else { return nil }
+    let start = span.first + Int(skip * 48_000)
+    return frequency(samples, channel: 0, frames: start..<(start + Int(seconds * 48_000)))
+}
+
+/// The frequency heard in the last `seconds` of sound in a recording, ending `skip` seconds before its end.
+func lastFrequency(_ samples: [Float], skip: Double = 0.02, seconds: Double = 0.2) -> Double? {
+    guard let span = soundingSpan(samples) else { return nil }
+    let end = span.last - Int(skip * 48_000)
+    return frequency(samples, channel: 0, frames: (end - Int(seconds * 48_000))..<end)
+}
+
+/// The last frame of the last 50 ms window whose frequency is within 5 Hz of `frequency`.
+func lastIndexAbove(_ samples: [Float], frequency target: Double) -> Int? {
+    var last: Int?
+    for start in stride(from: 0, to: samples.count / 2 - 2_400, by: 2_400)
+    where abs(frequency(samples, channel: 0, frames: start..<(start + 2_400)) - target) < 5 {
+        last = start + 2_400
+    }
+    return last
+}

@@ -246,7 +246,9 @@ public final class MonitorRecording: @unchecked Sendable {
         guard ChildProcess.makePipe(&fds) else { throw AudioServerFixture.Unavailable(description: "pipe failed") }
         do {
             process = try ChildProcess(parec, ["-d", device, "--format=float32le", "--rate=48000", "--channels=2", "--raw",
-                                               "--latency-msec=2"], environment: environment, stdout: fds[1])
+                                               "--latency-msec=2",
+                                               // PipeWire: stay on this monitor (never follow a move or a new default).
+                                               "--property=node.dont-reconnect=true"], environment: environment, stdout: fds[1])
         } catch {
             close(fds[0]); close(fds[1])
             throw error

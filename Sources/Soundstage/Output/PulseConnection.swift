@@ -345,7 +345,8 @@ final class PulseConnection: @unchecked Sendable {
     /// The latency the server reports for the stream (seconds), from the write pointer to the
     /// speaker: our queued audio plus the sink's own.
     /// What the server says of the stream now (`pa_context_get_sink_input_info`, as `pactl list
-    /// sink-inputs` shows it): its buffer latency plus its sink's latency.
+    /// sink-inputs` shows it): its buffer latency plus its sink's latency; where the server does
+    /// not say (PipeWire), the stream's timing info.
     func latencyLocked(sampleRate: Int) -> Double? {
         guard let stream, let context, failure == nil else { return nil }
         let index = pa_stream_get_index(stream)
@@ -360,7 +361,16 @@ final class PulseConnection: @unchecked Sendable {
                 }
             }, userdata)
         }
-        return answered ? query.value : nil
+        if answered, let value = query.value, value > 0 { return value }
+        // PipeWire's pulse server reports no buffer or sink latency for a sink input: read the
+        // stream's own timing then (the sink's latency plus what is written but not yet read).
+        guard runOperationLocked(timeout: 0.5, { userdata in
+                  pa_stream_update_timing_info(stream, { _, success, userdata in Operation.finish(userdata, success) }, userdata)
+              }),
+              let timing = pa_stream_get_timing_info(stream),
+              timing.pointee.write_index_corrupt == 0, timing.pointee.read_index_corrupt == 0 else { return nil }
+        let queued = max(0, timing.pointee.write_index - timing.pointee.read_index)
+        return Double(timing.pointee.sink_usec) / 1e6 + Double(queued) / Double(frameBytes * sampleRate)
     }
 
     /// The sink the stream plays on now.
