@@ -1,10 +1,15 @@
 #!/usr/bin/env bash
 # Installs what Soundstage needs from Debian (12 "bookworm" and later), when it is missing:
-# OpenAL Soft and libsndfile with their headers, and OpenAL Soft's HRTF data.
+# OpenAL Soft, libsndfile and libpulse with their headers, and OpenAL Soft's HRTF data.
+# With --tests, also what the tests start and use: PulseAudio, PipeWire (with pipewire-pulse,
+# WirePlumber and a D-Bus daemon), pactl/parec, and libcanberra-dev (the latency benchmark's peer).
 # Needs a Swift 6.2+ toolchain on PATH (https://www.swift.org/install/linux/).
 set -euo pipefail
 
-packages=(libopenal-dev libsndfile1-dev libopenal-data sound-theme-freedesktop pkg-config)
+packages=(libopenal-dev libsndfile1-dev libpulse-dev libopenal-data sound-theme-freedesktop pkg-config)
+if [ "${1:-}" = "--tests" ]; then
+    packages+=(pulseaudio pulseaudio-utils pipewire pipewire-pulse wireplumber dbus libcanberra-dev)
+fi
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Sets up and runs the whole test suite: once normally (tests run in parallel), then again
 # under ThreadSanitizer, then the README's demo command end to end. Fails if anything fails.
-# Warnings are errors (see Package.swift).
+# Warnings are errors (see Package.swift). The desktop tests start their own throw-away
+# PulseAudio and PipeWire servers (installed by setup.sh --tests); nothing else is needed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/setup.sh
+scripts/setup.sh --tests
 swift build --build-tests
 swift test
 swift test --sanitize=thread --scratch-path .build-tsan

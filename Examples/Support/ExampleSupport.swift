@@ -9,8 +9,8 @@ public func asset(_ name: String) -> String {
         .appendingPathComponent("assets/sounds").appendingPathComponent(name).path
 }
 
-/// Runs an example: opens the default output (or, with `--render [FILE]` or without a sound
-/// card, a loopback renderer), lets `setUp` build the scene, then calls the returned `tick`
+/// Runs an example: opens the best output (the desktop server, else the sound card; with
+/// `--render [FILE]` or with neither, a loopback renderer), lets `setUp` build the scene, then calls the returned `tick`
 /// with the time in seconds 60 times a second for `seconds` — like a game loop.
 public func runExample(_ name: String, seconds: Double, about: String,
                        setUp: (Device) throws -> (Double) -> Void) {
@@ -20,7 +20,8 @@ public func runExample(_ name: String, seconds: Double, about: String,
         renderPath = index + 1 < arguments.count ? arguments[index + 1] : "\(name).wav"
     }
     do {
-        if renderPath == nil, let device = try? Device.openDefault(quietly: true) {
+        if renderPath == nil,
+           let device = try? Device.openOutput(desktop: DesktopOutputOptions(applicationName: name), quietly: true) {
             defer { device.close() }
             let tick = try setUp(device)
             print("\(about) (\(Int(seconds)) s)")

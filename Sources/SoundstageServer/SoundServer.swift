@@ -13,7 +13,7 @@ import SoundstageProtocol
 /// when it disconnects. Requests from one client run in order; each gets exactly one answer.
 ///
 /// ```swift
-/// let server = SoundServer(device: try Device.openDefault())
+/// let server = SoundServer(device: try Device.openOutput(desktop: DesktopOutputOptions(role: .event, latency: 0.010)))
 /// try server.start(socketPath: ServerProtocol.defaultSocketPath())
 /// server.waitUntilStopped()
 /// ```

@@ -53,6 +53,26 @@ import TestSupport
     }
 
     @Test(arguments: servers)
+    func runReturnsAfterTheScenesLastSample(_ kind: AudioServerFixture.Kind) throws {
+        let fixture = try AudioServerFixture(kind)
+        let scene = "\(fixture.directory)/tone.json"
+        try """
+            {"format": 1, "duration": 0.6, "sources": [
+              {"name": "tone", "sound": {"tone": {"frequency": 700, "amplitude": 0.5}}, "position": [0, 0, -1], "start": 0.05, "stop": 0.55}]}
+            """.write(toFile: scene, atomically: true, encoding: .utf8)
+        let recording = try fixture.record(sink: "A")
+        let result = try run(fixture, ["run", scene])
+        #expect(result.status == 0, "\(result.output)")
+        usleep(200_000)
+        let samples = recording.stop()
+        let found = span(samples)
+        let heard = try #require(found)
+        #expect(abs(Double(heard.last - heard.first + 1) / 48_000 - 0.5) < 0.005, "the whole 0.5 s tone")
+        let lastAt = try #require(recording.time(ofFrame: heard.last))
+        #expect(lastAt <= result.exitedAt + 0.03)
+    }
+
+    @Test(arguments: servers)
     func soundPlayPlaysTheWholeClick(_ kind: AudioServerFixture.Kind) throws {
         let fixture = try AudioServerFixture(kind)
         let file = "\(fixture.directory)/click.wav"

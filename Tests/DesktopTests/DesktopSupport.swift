@@ -126,3 +126,12 @@ func lastIndexAbove(_ samples: [Float], frequency target: Double) -> Int? {
     }
     return last
 }
+
+/// The first frame of the first 50 ms window whose frequency is within 5 Hz of `frequency`.
+func firstIndexNear(_ samples: [Float], frequency target: Double) -> Int? {
+    for start in stride(from: 0, to: samples.count / 2 - 2_400, by: 2_400)
+    where abs(frequency(samples, channel: 0, frames: start..<(start + 2_400)) - target) < 5 {
+        return start
+    }
+    return nil
+}

@@ -324,3 +324,21 @@ public final class MonitorRecording: @unchecked Sendable {
         }
     }
 }
+
+extension MonitorRecording {
+    /// Seconds of sound (any channel above `threshold`) recorded so far.
+    public func secondsHeard(threshold: Float = 0.02) -> Double {
+        let samples = snapshot
+        var frames = 0
+        var frame = 0
+        while (frame + 1) * channels <= samples.count {
+            if abs(samples[frame * channels]) > threshold || abs(samples[frame * channels + 1]) > threshold { frames += 1 }
+            frame += 1
+        }
+        return Double(frames) / Double(sampleRate)
+    }
+}
+
+/// Whether this process runs under ThreadSanitizer (its runtime is linked in): timing bounds in
+/// tests against a real server are widened then, as the sanitizer slows every thread severalfold.
+public let runningUnderSanitizer: Bool = dlsym(nil, "__tsan_init") != nil
