@@ -45,7 +45,7 @@ import TestSupport
         let samples = recording.stop()
         let found = span(samples)
         let heard = try #require(found)
-        #expect(abs(Double(heard.last - heard.first + 1) / 48_000 - 0.4) < 0.003, "the whole tone, tail included")
+        #expect(abs(Signals.soundingSeconds(samples) - 0.4) < 0.003, "the whole tone, tail included")
         // The last sample reached the sink before the command returned (the recorder dates it a
         // little late, by its pipe and fragment).
         let lastAt = try #require(recording.time(ofFrame: heard.last))
@@ -67,7 +67,7 @@ import TestSupport
         let samples = recording.stop()
         let found = span(samples)
         let heard = try #require(found)
-        #expect(abs(Double(heard.last - heard.first + 1) / 48_000 - 0.5) < 0.005, "the whole 0.5 s tone")
+        #expect(abs(Signals.soundingSeconds(samples) - 0.5) < 0.005, "the whole 0.5 s tone")
         let lastAt = try #require(recording.time(ofFrame: heard.last))
         #expect(lastAt <= result.exitedAt + 0.03)
     }
@@ -81,9 +81,42 @@ import TestSupport
         let result = try run(fixture, ["sound", "play", "--no-daemon", "--file", file])
         #expect(result.status == 0, "\(result.output)")
         usleep(200_000)
-        let found = span(recording.stop())
-        let heard = try #require(found)
-        #expect(abs(Double(heard.last - heard.first + 1) / 48_000 - 0.1395) < 0.003)
+        #expect(abs(Signals.soundingSeconds(recording.stop()) - 0.1395) < 0.003)
+    }
+
+    /// The daemon plays on the desktop server: two clients' clicks arrive whole at the sink, it
+    /// says which output it uses, and it stops cleanly on SIGTERM with nothing left alive.
+    @Test(arguments: servers)
+    func theDaemonPlaysOnTheDesktopServer(_ kind: AudioServerFixture.Kind) throws {
+        let fixture = try AudioServerFixture(kind)
+        let file = "\(fixture.directory)/click.wav"
+        try write(tone(2_000, seconds: 0.1), to: file)
+        let socket = "\(fixture.directory)/soundstage/socket"
+        let recording = try fixture.record(sink: "A")
+        var fds: [Int32] = [0, 0]
+        #expect(ChildProcess.makePipe(&fds))
+        let daemon = try ChildProcess(CLIRunner.binary.path, ["serve", "--socket", socket],
+                                      environment: fixture.environment, stderr: fds[1])
+        close(fds[1])
+        for _ in 0..<500 where !FileManager.default.fileExists(atPath: socket) { usleep(10_000) }
+        for _ in 0..<2 {
+            let result = try run(fixture, ["sound", "play", "--file", file, "--socket", socket])
+            #expect(result.status == 0, "\(result.output)")
+            usleep(300_000)
+        }
+        daemon.send(SIGTERM)
+        #expect(daemon.wait() == 0)
+        var bytes = [UInt8](repeating: 0, count: 8_192)
+        let count = read(fds[0], &bytes, bytes.count)
+        close(fds[0])
+        let said = String(decoding: bytes.prefix(max(0, count)), as: UTF8.self)
+        #expect(said.contains("output: desktop"), "\(said)")
+        #expect(said.contains("OpenAL objects still live: none"), "\(said)")
+        usleep(100_000)
+        let samples = recording.stop()
+        let runs = Signals.separateSounds(samples)
+        #expect(runs.count == 2, "\(runs)")
+        #expect(abs(Signals.soundingSeconds(samples) - 0.2) < 0.004, "two whole 0.1 s clicks")
     }
 
     @Test(arguments: servers)

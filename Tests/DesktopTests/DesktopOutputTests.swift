@@ -44,8 +44,7 @@ import TestSupport
         device.close()          // right after the end: close must play out what is queued
         usleep(150_000)
         let samples = recording.stop()
-        let span = try #require(soundingSpan(samples))
-        let heard = Double(span.last - span.first + 1) / 48_000
+        let heard = Signals.soundingSeconds(samples)
         #expect(abs(heard - 0.3) < 0.003, "heard \(heard) s of a 0.3 s tone")
     }
 
@@ -75,15 +74,12 @@ import TestSupport
         usleep(100_000)
         let samples = recording.stop()
         // Two whole tones with silence between them: the first one was not split by the pause.
-        var runs: [(Int, Int)] = []
-        var start: Int?, last = -1_000
-        for frame in 0..<(samples.count / 2) where abs(samples[2 * frame]) > 0.01 {
-            if frame - last > 480 { if let start { runs.append((start, last)) }; start = frame }
-            last = frame
-        }
-        if let start { runs.append((start, last)) }
+        let runs = Signals.separateSounds(samples)
         #expect(runs.count == 2, "\(runs)")
-        for run in runs { #expect(abs(Double(run.1 - run.0 + 1) / 48_000 - 0.3) < 0.003, "\(runs)") }
+        for run in runs {
+            let heard = Signals.soundingSeconds(Array(samples[(2 * run.0)..<(2 * run.1 + 2)]))
+            #expect(abs(heard - 0.3) < 0.003, "\(runs): \(heard) s")
+        }
     }
 
     /// The sink is pulled mid-sound: the stream carries on on the new default at the offset it
@@ -114,7 +110,7 @@ import TestSupport
         let ends = completions.withLockedValue { $0 }
         #expect(ends.count == 1 && ends[0] >= 3.99, "completions at \(ends)")
         // Nothing lost, nothing played twice: what A and B heard adds up to the 4 s sound.
-        let heard = Double(soundingFrames(a) + soundingFrames(b)) / 48_000
+        let heard = Double(Signals.soundingFrames(a) + Signals.soundingFrames(b)) / 48_000
         #expect(abs(heard - 4) < 0.1, "A and B heard \(heard) s of 4 s")
         // B goes on where A stopped (A's last step, or the next), not from the start (300 Hz).
         let lastOnA = try #require(lastFrequency(a, seconds: 0.05))
@@ -148,7 +144,7 @@ import TestSupport
         let routes = observed.routes
         #expect(routes.contains { $0.reason == .outputMoved && $0.previousOutput == "A" && $0.output == "B" }, "\(routes)")
         #expect(!routes.contains { $0.reason == .oldDeviceUnavailable })
-        let heard = Double(soundingFrames(a) + soundingFrames(b)) / 48_000
+        let heard = Double(Signals.soundingFrames(a) + Signals.soundingFrames(b)) / 48_000
         #expect(abs(heard - 3) < 0.1, "A and B heard \(heard) s of 3 s")
         let lastOnA = try #require(lastFrequency(a, seconds: 0.05))
         let first = try #require(firstFrequency(b, seconds: 0.05))
@@ -195,7 +191,7 @@ import TestSupport
         #expect(observed.outputs.contains(.pauseRequested) && observed.outputs.contains(.resumeRequested))
         #expect(pausedAt < 3)
         // The game was silent while the phone played (1 s at 1500 Hz), and the game's 3 s all sounded.
-        let total = Double(soundingFrames(samples)) / 48_000
+        let total = Double(Signals.soundingFrames(samples)) / 48_000
         #expect(abs(total - 4) < 0.15, "heard \(total) s: 3 s of game + 1 s of phone")
         // After the call the game went on where it paused (the step before the call, or the
         // next), not from the start (300 Hz), and played to its last step (500 Hz).
@@ -243,7 +239,7 @@ import TestSupport
         let samples = recording.stop()
         #expect(completions.withLockedValue { $0 } == 1)
         let remaining = 4 - frozen
-        let heard = Double(soundingFrames(samples)) / 48_000
+        let heard = Double(Signals.soundingFrames(samples)) / 48_000
         #expect(abs(heard - remaining) < 0.2, "heard \(heard) s after the restart, \(remaining) s were left")
         // The new server goes on where the old one stopped (its last step, or the next).
         let lastBefore = try #require(lastFrequency(heardBefore, seconds: 0.05))
@@ -348,8 +344,7 @@ import TestSupport
         device.close()
         usleep(100_000)
         let samples = recording.stop()
-        let span = try #require(soundingSpan(samples))
-        #expect(abs(Double(span.last - span.first + 1) / 48_000 - 0.5) < 0.003)
+        #expect(abs(Signals.soundingSeconds(samples) - 0.5) < 0.003)
         #expect(device.outputStatus.targetLatency == 0.005)
     }
 }

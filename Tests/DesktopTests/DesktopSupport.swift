@@ -38,24 +38,6 @@ func soundingSpan(_ samples: [Float], threshold: Float = 0.01) -> (first: Int, l
     return (first, last)
 }
 
-/// Counts the frames in which either channel sounds (|sample| above `threshold`), allowing for
-/// zero crossings: a frame counts if any sample within ±`window` frames passes the threshold.
-func soundingFrames(_ samples: [Float], threshold: Float = 0.02, window: Int = 24) -> Int {
-    let frames = samples.count / 2
-    var loud = [Bool](repeating: false, count: frames)
-    for frame in 0..<frames where abs(samples[2 * frame]) > threshold || abs(samples[2 * frame + 1]) > threshold {
-        loud[frame] = true
-    }
-    var count = 0, lastLoud = -1_000_000
-    var nextLoud = [Int](repeating: Int.max, count: frames + 1)
-    for frame in stride(from: frames - 1, through: 0, by: -1) { nextLoud[frame] = loud[frame] ? frame : nextLoud[frame + 1] }
-    for frame in 0..<frames {
-        if loud[frame] { lastLoud = frame }
-        if frame - lastLoud <= window && nextLoud[frame] - frame <= window { count += 1 } else if loud[frame] { count += 1 }
-    }
-    return count
-}
-
 /// The dominant frequency of one channel within frames `range` (zero crossings).
 func frequency(_ samples: [Float], channel index: Int, frames range: Range<Int>) -> Double {
     let mono = channel(samples, index)

@@ -41,4 +41,42 @@ public enum Signals {
     public static func frequency(_ buffer: AudioBuffer, channel: Int = 0) -> Double {
         frequency(buffer.channel(channel), rate: buffer.sampleRate)
     }
+
+    /// Frames of interleaved stereo `samples` in which either channel sounds (|sample| above
+    /// `threshold`), counting the low samples around zero crossings (within ±`window` frames of a
+    /// loud one). A cut tail shortens it; a gap (an underrun's silence) inside a sound does not
+    /// lengthen it, as a first-to-last span would.
+    public static func soundingFrames(_ samples: [Float], threshold: Float = 0.02, window: Int = 24) -> Int {
+        let frames = samples.count / 2
+        var loud = [Bool](repeating: false, count: frames)
+        for frame in 0..<frames where abs(samples[2 * frame]) > threshold || abs(samples[2 * frame + 1]) > threshold {
+            loud[frame] = true
+        }
+        var nextLoud = [Int](repeating: Int.max, count: frames + 1)
+        for frame in stride(from: frames - 1, through: 0, by: -1) { nextLoud[frame] = loud[frame] ? frame : nextLoud[frame + 1] }
+        var count = 0, lastLoud = -1_000_000
+        for frame in 0..<frames {
+            if loud[frame] { lastLoud = frame }
+            if loud[frame] || (frame - lastLoud <= window && nextLoud[frame] - frame <= window) { count += 1 }
+        }
+        return count
+    }
+
+    /// ``soundingFrames(_:threshold:window:)`` in seconds at `rate`.
+    public static func soundingSeconds(_ samples: [Float], rate: Int = rate) -> Double {
+        Double(soundingFrames(samples)) / Double(rate)
+    }
+
+    /// Sounds separated by more than `gap` seconds of silence: (first, last) frame of each.
+    public static func separateSounds(_ samples: [Float], gap: Double = 0.1, threshold: Float = 0.01, rate: Int = rate) -> [(Int, Int)] {
+        var runs: [(Int, Int)] = []
+        var start: Int?, last = Int.min / 2
+        let gapFrames = Int(gap * Double(rate))
+        for frame in 0..<(samples.count / 2) where abs(samples[2 * frame]) > threshold || abs(samples[2 * frame + 1]) > threshold {
+            if frame - last > gapFrames { if let start { runs.append((start, last)) }; start = frame }
+            last = frame
+        }
+        if let start { runs.append((start, last)) }
+        return runs
+    }
 }
