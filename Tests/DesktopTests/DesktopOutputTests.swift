@@ -26,7 +26,11 @@ import TestSupport
         let heard = Array(samples[(2 * span.first)..<(2 * span.last)])
         #expect(Signals.rms(channel(heard, 0)) < 0.001)
         #expect(Signals.rms(channel(heard, 1)) > 0.05)
-        #expect(abs(Signals.frequency(channel(heard, 1)) - 440) < 1)
+        // Median over 50 ms windows: a window holding an underrun's gap (under load) is an outlier.
+        let right = channel(heard, 1)
+        let windows = stride(from: 0, to: right.count - 2_400, by: 2_400).map { Signals.frequency(Array(right[$0..<($0 + 2_400)])) }
+        let pitch = windows.sorted()[windows.count / 2]
+        #expect(abs(pitch - 440) < 1, "median \(pitch) Hz")
         #expect(device.liveObjects.isZero)
     }
 
