@@ -40,7 +40,8 @@ import TestSupport
     func everyTailReachesTheSink(_ kind: AudioServerFixture.Kind) throws {
         let fixture = try AudioServerFixture(kind)
         let recording = try fixture.record(sink: "A")
-        let device = try desktopDevice(on: fixture)
+        // A 100 ms target: without the drain, closing would cut far more than the tolerance.
+        let device = try desktopDevice(on: fixture, latency: 0.1)
         let scene = try device.makeScene()
         let source = try toneSource(scene, device, Signals.sine(1_000, seconds: 0.3))
         try source.play()
@@ -49,7 +50,7 @@ import TestSupport
         usleep(150_000)
         let samples = recording.stop()
         let heard = Signals.soundingSeconds(samples)
-        #expect(abs(heard - 0.3) < 0.003, "heard \(heard) s of a 0.3 s tone")
+        #expect(abs(heard - 0.3) < 0.010, "heard \(heard) s of a 0.3 s tone")
     }
 
     /// When no session may sound the output is paused — after its queue has played out, so no
@@ -82,7 +83,7 @@ import TestSupport
         #expect(runs.count == 2, "\(runs)")
         for run in runs {
             let heard = Signals.soundingSeconds(Array(samples[(2 * run.0)..<(2 * run.1 + 2)]))
-            #expect(abs(heard - 0.3) < 0.003, "\(runs): \(heard) s")
+            #expect(abs(heard - 0.3) < 0.010, "\(runs): \(heard) s")
         }
     }
 
@@ -348,7 +349,7 @@ import TestSupport
         device.close()
         usleep(100_000)
         let samples = recording.stop()
-        #expect(abs(Signals.soundingSeconds(samples) - 0.5) < 0.003)
+        #expect(abs(Signals.soundingSeconds(samples) - 0.5) < 0.010)
         #expect(device.outputStatus.targetLatency == 0.005)
     }
 }

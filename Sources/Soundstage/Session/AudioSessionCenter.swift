@@ -70,23 +70,9 @@ public final class AudioSessionCenter: Sendable {
     private func outputEvent(_ event: OutputEvent) {
         switch event {
         case .pauseRequested:
-            run { state, events in
-                for id in state.order {
-                    guard var session = state.sessions[id], session.active, session.interruption == nil else { continue }
-                    session.interruption = .server
-                    state.sessions[id] = session
-                    events.append((id, .interruptionBegan(.systemRequest)))
-                }
-            }
+            interruptSounding(by: .server, reason: .systemRequest) { _ in true }
         case .resumeRequested:
-            run { state, events in
-                for id in state.order {
-                    guard var session = state.sessions[id], session.interruption == .server else { continue }
-                    session.interruption = nil
-                    state.sessions[id] = session
-                    events.append((id, .interruptionEnded(shouldResume: true)))
-                }
-            }
+            endInterruptions(by: .server, shouldResume: true)
         case .volumeChanged, .underrun, .serverLost, .serverReconnected:
             break
         }
@@ -98,26 +84,37 @@ public final class AudioSessionCenter: Sendable {
     private func routeChanged(_ change: RouteChange) {
         switch change.reason {
         case .oldDeviceUnavailable:
-            run { state, events in
-                for id in state.order {
-                    guard var session = state.sessions[id], session.category == .playback,
-                          session.active, session.interruption == nil else { continue }
-                    session.interruption = .device
-                    state.sessions[id] = session
-                    events.append((id, .interruptionBegan(.deviceUnavailable)))
-                }
-            }
+            interruptSounding(by: .device, reason: .deviceUnavailable) { $0.category == .playback }
         case .newDeviceAvailable:
-            run { state, events in
-                for id in state.order {
-                    guard var session = state.sessions[id], session.interruption == .device else { continue }
-                    session.interruption = nil
-                    state.sessions[id] = session
-                    events.append((id, .interruptionEnded(shouldResume: false)))
-                }
-            }
+            endInterruptions(by: .device, shouldResume: false)
         case .override, .categoryChange, .outputMoved:
             break
+        }
+    }
+
+    /// Interrupts every active, uninterrupted session that `matches`, on behalf of `interrupter`.
+    private func interruptSounding(by interrupter: Interrupter, reason: InterruptionReason,
+                                   where matches: (SessionState) -> Bool) {
+        run { state, events in
+            for id in state.order {
+                guard var session = state.sessions[id], session.active, session.interruption == nil,
+                      matches(session) else { continue }
+                session.interruption = interrupter
+                state.sessions[id] = session
+                events.append((id, .interruptionBegan(reason)))
+            }
+        }
+    }
+
+    /// Ends every interruption `interrupter` began.
+    private func endInterruptions(by interrupter: Interrupter, shouldResume: Bool) {
+        run { state, events in
+            for id in state.order {
+                guard var session = state.sessions[id], session.interruption == interrupter else { continue }
+                session.interruption = nil
+                state.sessions[id] = session
+                events.append((id, .interruptionEnded(shouldResume: shouldResume)))
+            }
         }
     }
 
