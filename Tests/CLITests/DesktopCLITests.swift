@@ -5,7 +5,7 @@ import TestSupport
 
 /// The CLI on a real desktop server the test starts: it finds the server (PULSE_SERVER), plays
 /// on Soundstage's own stream, and returns only after the last sample reached the sink.
-@Suite struct DesktopCLITests {
+@Suite(.serialized) struct DesktopCLITests {   // one real server at a time (see DesktopOutputTests)
     static let servers = AudioServerFixture.Kind.allCases.filter(\.isInstalled)
 
     private func write(_ samples: [Float], to path: String) throws {

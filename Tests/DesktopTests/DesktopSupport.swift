@@ -85,18 +85,29 @@ func toneSource(_ scene: Scene, _ device: Device, _ audio: AudioBuffer) throws -
     return source
 }
 
-/// The frequency heard in the first `seconds` of sound in a recording, starting `skip` seconds in.
+/// The frequency heard in the first `seconds` of sound, starting `skip` seconds in: the median of
+/// its 50 ms windows (a window holding a glitch of the move or an underrun is an outlier).
 func firstFrequency(_ samples: [Float], skip: Double = 0.02, seconds: Double = 0.2) -> Double? {
     guard let span = soundingSpan(samples) else { return nil }
     let start = span.first + Int(skip * 48_000)
-    return frequency(samples, channel: 0, frames: start..<(start + Int(seconds * 48_000)))
+    return medianFrequency(samples, frames: start..<min(span.last, start + Int(seconds * 48_000)))
 }
 
-/// The frequency heard in the last `seconds` of sound in a recording, ending `skip` seconds before its end.
+/// The frequency heard in the last `seconds` of sound, ending `skip` seconds before its end
+/// (median of 50 ms windows).
 func lastFrequency(_ samples: [Float], skip: Double = 0.02, seconds: Double = 0.2) -> Double? {
     guard let span = soundingSpan(samples) else { return nil }
     let end = span.last - Int(skip * 48_000)
-    return frequency(samples, channel: 0, frames: (end - Int(seconds * 48_000))..<end)
+    return medianFrequency(samples, frames: max(span.first, end - Int(seconds * 48_000))..<end)
+}
+
+/// The median of the frequencies of the 50 ms windows in `frames` (channel 0).
+func medianFrequency(_ samples: [Float], frames: Range<Int>) -> Double? {
+    let windows = stride(from: frames.lowerBound, to: frames.upperBound - 2_399, by: 2_400).map {
+        frequency(samples, channel: 0, frames: $0..<($0 + 2_400))
+    }
+    guard !windows.isEmpty else { return nil }
+    return windows.sorted()[windows.count / 2]
 }
 
 /// The last frame of the last 50 ms window whose frequency is within 5 Hz of `frequency`.
