@@ -185,6 +185,7 @@ public final class Device: Sendable {
         guard options.sampleRate >= 8_000, options.sampleRate <= 192_000 else {
             throw SoundstageError(.invalidArgument, "sample rate \(options.sampleRate) is outside 8000...192000")
         }
+        try validateUpdateFrames(options.updateFrames, sampleRate: options.sampleRate)
         let output = try DesktopOutput(options: options, sampleRate: options.sampleRate, channels: options.layout.channelCount)
         guard let raw = alcLoopbackOpenDeviceSOFT(nil) else {
             throw SoundstageError(.extensionMissing, "ALC_SOFT_loopback is not available")
@@ -211,6 +212,7 @@ public final class Device: Sendable {
         guard sampleRate >= 8_000, sampleRate <= 192_000 else {
             throw SoundstageError(.invalidArgument, "loopback sample rate \(sampleRate) is outside 8000...192000")
         }
+        try validateUpdateFrames(updateFrames, sampleRate: sampleRate)
         guard let raw = alcLoopbackOpenDeviceSOFT(nil) else {
             throw SoundstageError(.extensionMissing, "ALC_SOFT_loopback is not available")
         }
@@ -230,6 +232,14 @@ public final class Device: Sendable {
         let update = updateFrames ?? max(1, sampleRate / 100)
         return try Device(handle: DeviceHandle(raw: raw), kind: .loopback, sampleRate: sampleRate, layout: layout,
                           hrtf: hrtfName != nil ? true : hrtf, hrtfID: hrtfID, updateFrames: update)
+    }
+
+    /// An update interval must be at least one frame and at most a second (0 would never advance).
+    private static func validateUpdateFrames(_ frames: Int?, sampleRate: Int) throws {
+        guard let frames else { return }
+        guard frames >= 1, frames <= sampleRate else {
+            throw SoundstageError(.invalidArgument, "updateFrames \(frames) is outside 1...\(sampleRate) (one second)")
+        }
     }
 
     /// Names of the output devices OpenAL can open (`ALC_ALL_DEVICES_SPECIFIER`).

@@ -320,6 +320,28 @@ import TestSupport
         #expect { try Device.openDesktop(options) } throws: { ($0 as? SoundstageError)?.code == .noOutputDevice }
     }
 
+    /// An update interval of 0 would never advance the render loop: refused, never a stall.
+    @Test func anUpdateIntervalOutsideTheRangeIsRefused() throws {
+        for frames in [0, -5, 48_001] {
+            #expect { try Device.openDesktop(DesktopOutputOptions(server: "unix:/nonexistent/native", updateFrames: frames)) } throws: {
+                ($0 as? SoundstageError)?.code == .invalidArgument
+            }
+            #expect { try Device.loopback(updateFrames: frames) } throws: { ($0 as? SoundstageError)?.code == .invalidArgument }
+        }
+    }
+
+    /// With the server gone, a drain cannot reach a sink: it says so.
+    @Test(arguments: installedServers)
+    func aDrainWithoutAServerSaysItFailed(_ kind: AudioServerFixture.Kind) throws {
+        let fixture = try AudioServerFixture(kind)
+        let device = try desktopDevice(on: fixture)
+        #expect(device.drain())
+        fixture.kill()
+        #expect(waitFor(5) { !device.outputStatus.connected })
+        #expect(!device.drain(timeout: 1))
+        device.close()
+    }
+
     @Test func aLatencyOutsideTheRangeIsRefused() throws {
         for latency in [0.001, 0.9, .nan, .infinity] {
             #expect { try Device.openDesktop(DesktopOutputOptions(latency: latency)) } throws: {

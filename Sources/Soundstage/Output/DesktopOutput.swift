@@ -27,6 +27,8 @@ final class DesktopOutput: Sendable {
         var corked = false
         var drainTickets = 0
         var drainsDone = 0
+        /// Whether the last drain reached the server's end of the queue.
+        var lastDrainSucceeded = true
         var connected = true
         var sink: String?
         var server = ""
@@ -116,10 +118,11 @@ final class DesktopOutput: Sendable {
             guard Date() < deadline else { return false }
             usleep(1_000)
         }
-        return true
+        return control.withLockedValue { $0.lastDrainSucceeded }
     }
 
-    /// The output's state now.
+    /// The output's state now; the latency is asked of the server (a round trip, up to 0.5 s
+    /// when it is slow to answer).
     var status: OutputStatus {
         let latency = connection.withLockedValue { $0 }.flatMap { connection in connection.withLock { connection.latencyLocked(sampleRate: sampleRate) } }
         return control.withLockedValue { control in
@@ -158,7 +161,8 @@ final class DesktopOutput: Sendable {
             let wanted = control.withLockedValue { $0 }
             guard let connection = connection.withLockedValue({ $0 }) else {
                 if wanted.stopping { break }
-                if wanted.drainTickets > completedTickets { completedTickets = finishDrains(upTo: wanted.drainTickets) }
+                // No server: nothing is queued anywhere, but nothing reached a sink either.
+                if wanted.drainTickets > completedTickets { completedTickets = finishDrains(upTo: wanted.drainTickets, succeeded: false) }
                 if Date() >= nextAttempt { reconnect(device, backoff: &backoff, nextAttempt: &nextAttempt) } else { usleep(5_000) }
                 continue
             }
@@ -190,8 +194,8 @@ final class DesktopOutput: Sendable {
                 break
             }
             if now.drainTickets > completedTickets {
-                _ = connection.withLock { connection.drainLocked(timeout: 5) }
-                completedTickets = finishDrains(upTo: now.drainTickets)
+                let drained = connection.withLock { connection.drainLocked(timeout: 5) }
+                completedTickets = finishDrains(upTo: now.drainTickets, succeeded: drained)
                 continue
             }
             let shouldCork = now.enginePaused || now.serverPaused
@@ -213,16 +217,22 @@ final class DesktopOutput: Sendable {
                 return true
             }
             guard rendered else { break }
+            // A refused write means the stream or the connection failed: libpulse's state
+            // callback records that, and the next turn of the loop handles it as a loss.
             try? scratch.withUnsafeBufferPointer { buffer in
                 try connection.withLock { try connection.writeLocked(UnsafeBufferPointer(rebasing: buffer[0..<(count * channels)])) }
             }
         }
         let pending = control.withLockedValue { $0.drainTickets }
-        _ = finishDrains(upTo: pending)
+        _ = finishDrains(upTo: pending, succeeded: false)
     }
 
-    private func finishDrains(upTo ticket: Int) -> Int {
-        control.withLockedValue { $0.drainsDone = max($0.drainsDone, ticket) }
+    private func finishDrains(upTo ticket: Int, succeeded: Bool) -> Int {
+        control.withLockedValue { control in
+            guard ticket > control.drainsDone else { return }
+            control.drainsDone = ticket
+            control.lastDrainSucceeded = succeeded
+        }
         return ticket
     }
 

@@ -3,6 +3,7 @@ import Foundation
 extension Device {
     /// The state of the output: which backend, which server and sink, the latency it reports,
     /// underruns, the volume the user set, and whether it is paused or waiting for a server.
+    /// The latency is asked of the server (a round trip): read it when you need it, not every frame.
     public var outputStatus: OutputStatus {
         if let desktop { return desktop.status }
         let latency = kind == .output ? (try? info)?.latency : nil
