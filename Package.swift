@@ -88,7 +88,8 @@ let package = Package(
         ),
         .executableTarget(
             name: "soundstage-bench",
-            dependencies: ["Soundstage", "COpenAL", "TestSupport", "SoundstageServer", "SoundstageClient"],
+            dependencies: ["Soundstage", "COpenAL", "TestSupport", "SoundstageServer", "SoundstageClient",
+                           .product(name: "NIOConcurrencyHelpers", package: "swift-nio")],
             swiftSettings: strict
         ),
         .executableTarget(

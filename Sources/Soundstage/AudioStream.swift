@@ -18,38 +18,58 @@ public struct StreamOptions: Sendable, Equatable {
     public init() {}
 }
 
-/// The decoder side of a streaming source: a file read in chunks into a small queue of OpenAL
-/// buffers that the engine's update refills. Memory is the queue plus one chunk, whatever the
-/// file's length. Its state is guarded by the scene's lock (it lives inside its ``Source``).
+/// The OpenAL side of a streaming source: a small queue of OpenAL buffers, refilled by the
+/// engine's update from chunks the ``StreamDecoder`` thread decoded ahead. Nothing here reads the
+/// file, so starting, seeking and refilling never wait on a decode. Memory is the queue plus the
+/// chunks decoded ahead, whatever the file's length. Its state is guarded by the scene's lock (it
+/// lives inside its ``Source``).
 final class AudioStream {
-    let file: SoundFile
     let path: String
     let options: StreamOptions
     let channels: Int
     let sampleRate: Int
     let format: ALenum
-    let bufferFrames: Int
-    /// Loop points in frames.
-    let loopStart: Int64
-    let loopEnd: Int64?
+    /// The file's length in seconds.
+    let duration: Double
+    /// Where the file's chunks come from.
+    let feed: StreamFeed
     /// Whether it loops (changeable through `Source.isLooping`).
-    var loops: Bool
+    var loops: Bool {
+        didSet { feed.setLoops(loops) }
+    }
 
     /// OpenAL buffers generated for the queue, and those not queued now.
     private var buffers: [ALuint] = []
     private var idle: [ALuint] = []
+    /// Buffers handed to a refill now (filled outside the scene's lock), and those of them
+    /// released meanwhile, deleted when the refill brings them back.
+    private var filling: [ALuint] = []
+    private var orphans: [ALuint] = []
+    /// The device the buffers were made on.
+    private var bufferDevice: OpaquePointer?
+    /// The decoder generation of the current start or seek.
+    private var feedGeneration = 0
     /// What is queued on the source, in play order: the buffer and the file frame it starts at.
     private(set) var queued: [(id: ALuint, start: Int64, frames: Int)] = []
-    /// The next file frame to decode.
-    private var position: Int64 = 0
-    /// The decoder reached the end and does not loop.
-    private(set) var exhausted = false
+    /// The file frame playback starts from when nothing is queued yet.
+    private var startFrame: Int64 = 0
+    /// Asked to play before its first chunk was decoded: the update starts it once one is queued.
+    var startsWhenReady = false
     /// Times the queue ran dry and the source was restarted.
     private(set) var underruns = 0
+    /// Why decoding stopped early, if it failed.
+    private(set) var failure: SoundstageError?
 
     init(path: String, options: StreamOptions) throws {
-        precondition(options.bufferDuration > 0 && options.bufferDuration <= 10, "bufferDuration must be in (0, 10] s")
-        precondition((2...64).contains(options.bufferCount), "bufferCount must be in 2...64")
+        guard options.bufferDuration.isFinite, options.bufferDuration > 0, options.bufferDuration <= 10 else {
+            throw SoundstageError(.invalidArgument, "bufferDuration must be in (0, 10] s, got \(options.bufferDuration)", subject: path)
+        }
+        guard (2...64).contains(options.bufferCount) else {
+            throw SoundstageError(.invalidArgument, "bufferCount must be in 2...64, got \(options.bufferCount)", subject: path)
+        }
+        guard options.loopStart.isFinite, options.loopEnd?.isFinite ?? true else {
+            throw SoundstageError(.invalidArgument, "loop points must be finite", subject: path)
+        }
         let file = try SoundFile(path: path)
         guard let format = Buffer.alFormat(channels: file.format.channels) else {
             throw SoundstageError(.unsupportedFormat, "\(file.format.channels)-channel audio cannot be played", subject: path)
@@ -61,145 +81,185 @@ final class AudioStream {
             throw SoundstageError(.invalidArgument, "loop points \(options.loopStart)…\(options.loopEnd.map { "\($0)" } ?? "end") s "
                                   + "do not fit the file", subject: path)
         }
-        self.file = file
         self.path = path
         self.options = options
         channels = file.format.channels
         sampleRate = rate
         self.format = format
-        bufferFrames = max(1, Int(options.bufferDuration * Double(rate)))
-        loopStart = start
-        loopEnd = end
+        duration = file.format.duration
         loops = options.loops
+        feed = StreamFeed(file: file, path: path, chunkFrames: max(1, Int(options.bufferDuration * Double(rate))),
+                          capacity: options.bufferCount, loopStart: start, loopEnd: end, loops: options.loops)
     }
+
+    deinit { feed.close() }
 
     /// OpenAL buffers it holds now.
     var allocatedBufferCount: Int { buffers.count }
 
-    /// The file's length in seconds.
-    var duration: Double { file.format.duration }
+    /// Whether anything is queued on the source (so `alSourcePlay` would sound).
+    var hasQueued: Bool { !queued.isEmpty }
 
-    /// Queues audio from file frame `frame` on `name` (which has nothing queued).
+    /// Hands the decoder a new start at file frame `frame` for `name` (which has nothing queued)
+    /// and queues what is already decoded — nothing, usually: the update queues the first chunk.
     func start(_ name: ALuint, at frame: Int64, _ al: borrowing ALCalls) throws(SoundstageError) {
         if buffers.isEmpty {
             buffers = [ALuint](repeating: 0, count: options.bufferCount)
             try al.call("alGenBuffers") { alGenBuffers(ALsizei(buffers.count), &buffers) }
             LiveObjects.buffers.add(buffers.count, ordering: .relaxed)
+            bufferDevice = alcGetContextsDevice(alcGetCurrentContext())
         }
-        idle = buffers
+        idle = buffers.filter { !filling.contains($0) }     // those being filled come back by themselves
         queued = []
-        exhausted = false
-        try seek(to: frame)
-        while let id = idle.popLast() {
-            guard try fill(id, al) else { idle.append(id); break }
-            try queue(id, name, al)
-        }
+        startFrame = frame
+        startsWhenReady = false
+        failure = nil
+        feedGeneration = feed.restart(at: frame)
     }
 
-    /// Unqueues what OpenAL has played, refills and requeues it; restarts the source if the queue
-    /// ran dry before the file's end (an underrun). Returns true if the stream has ended.
-    func service(_ name: ALuint, playing: Bool, _ al: borrowing ALCalls) throws(SoundstageError) -> Bool {
+    /// Buffers free for decoded chunks now.
+    var idleCount: Int { idle.count }
+
+    /// A refill in progress: free buffers handed out of the scene's lock to be filled.
+    struct Refill {
+        let stream: AudioStream
+        let ids: [ALuint]
+        /// The device the buffers live on, and the decoder generation they are filled for.
+        let device: OpaquePointer?
+        let generation: Int
+    }
+
+    /// What a refill filled: the first `chunks.count` of `ids`, in order.
+    struct Filled {
+        let refill: Refill
+        let chunks: [(start: Int64, frames: Int)]
+        let finished: Bool
+        let failure: SoundstageError?
+    }
+
+    /// Step one (scene lock held): unqueues what OpenAL has played and hands every free buffer
+    /// to the refill.
+    func beginRefill(_ name: ALuint, _ al: borrowing ALCalls) -> Refill {
         var processed: ALint = 0
-        al.must("alGetSourcei(AL_BUFFERS_PROCESSED)") { alGetSourcei(name, AL_BUFFERS_PROCESSED, &processed) }
+        if (try? al.call("alGetSourcei(AL_BUFFERS_PROCESSED)", { alGetSourcei(name, AL_BUFFERS_PROCESSED, &processed) })) == nil {
+            processed = 0
+        }
         for _ in 0..<Int(processed) {
             var id: ALuint = 0
-            try al.call("alSourceUnqueueBuffers") { alSourceUnqueueBuffers(name, 1, &id) }
+            guard (try? al.call("alSourceUnqueueBuffers", { alSourceUnqueueBuffers(name, 1, &id) })) != nil else { break }
+            if let first = queued.first { startFrame = first.start + Int64(first.frames) }
             queued.removeFirst()
             idle.append(id)
         }
-        while !exhausted, let id = idle.popLast() {
-            guard try fill(id, al) else { idle.append(id); break }
-            try queue(id, name, al)
+        let ids = idle
+        idle = []
+        filling += ids
+        return Refill(stream: self, ids: ids, device: bufferDevice, generation: feedGeneration)
+    }
+
+    /// Step two (no scene lock; the device's resource context): copies decoded chunks into the
+    /// refill's buffers. An offline render first waits for the decoder to have them.
+    func fill(_ refill: Refill, waitForDecoder: Bool, in context: ContextHandle) -> Filled {
+        guard !refill.ids.isEmpty else {
+            let (_, finished, failure) = feed.take(upTo: 0, generation: refill.generation)
+            return Filled(refill: refill, chunks: [], finished: finished, failure: failure)
         }
-        guard playing else { return false }
+        if waitForDecoder { feed.waitForChunks(refill.ids.count, seconds: 2) }
+        let (chunks, finished, failure) = feed.take(upTo: refill.ids.count, generation: refill.generation)
+        var uploaded: [(start: Int64, frames: Int)] = []
+        if !chunks.isEmpty {
+            context.withLock { lock in
+                // Only into the device the buffers were made on (a migration may have replaced it).
+                guard lock.isOpen, lock.deviceOfContext == refill.device, let al = try? lock.current() else { return }
+                for (id, chunk) in zip(refill.ids, chunks) {
+                    let format = format, rate = sampleRate
+                    let copied: Void? = try? al.call("alBufferData") {
+                        chunk.samples.withUnsafeBytes { alBufferData(id, format, $0.baseAddress, ALsizei($0.count), ALsizei(rate)) }
+                    }
+                    guard copied != nil else { break }
+                    uploaded.append((chunk.start, chunk.frames))
+                }
+            }
+        }
+        return Filled(refill: refill, chunks: uploaded, finished: finished && uploaded.count == chunks.count, failure: failure)
+    }
+
+    /// Step three (scene lock held): queues what was filled on `name`, if the stream still
+    /// wants it; starts a source that waited for its first chunk, and restarts one whose queue
+    /// ran dry before the file's end (an underrun). Returns true if the stream has ended.
+    func finishRefill(_ filled: Filled, name: ALuint?, playing: Bool, _ al: borrowing ALCalls) throws(SoundstageError) -> Bool {
+        let ids = filled.refill.ids
+        filling.removeAll { ids.contains($0) }
+        if !orphans.isEmpty, !ids.isEmpty {
+            // Released while being filled: deleted now, on the device they were made on.
+            let gone = ids.filter { orphans.contains($0) }
+            orphans.removeAll { gone.contains($0) }
+            if !gone.isEmpty, alcGetContextsDevice(alcGetCurrentContext()) == filled.refill.device {
+                gone.withUnsafeBufferPointer { alDeleteBuffers(ALsizei($0.count), $0.baseAddress) }
+                _ = alGetError()    // already gone with their device is harmless
+            }
+        }
+        let current = filled.refill.generation == feedGeneration && filled.refill.device == bufferDevice
+        var rest = ids.filter { buffers.contains($0) }
+        if current, let name {
+            for (index, chunk) in filled.chunks.enumerated() where buffers.contains(ids[index]) {
+                var buffer = ids[index]
+                try al.call("alSourceQueueBuffers") { alSourceQueueBuffers(name, 1, &buffer) }
+                queued.append((buffer, chunk.start, chunk.frames))
+                rest.removeAll { $0 == buffer }
+            }
+            if let failure = filled.failure { self.failure = failure }
+        }
+        idle += rest
+        guard current, let name, playing else { return false }
+        let finished = filled.finished
         var state: ALint = 0
-        al.must("alGetSourcei(AL_SOURCE_STATE)") { alGetSourcei(name, AL_SOURCE_STATE, &state) }
+        try al.call("alGetSourcei(AL_SOURCE_STATE)") { alGetSourcei(name, AL_SOURCE_STATE, &state) }
+        if startsWhenReady {
+            guard !queued.isEmpty else { return finished }
+            startsWhenReady = false
+            if state != AL_PLAYING { try al.call("alSourcePlay") { alSourcePlay(name) } }
+            return false
+        }
         guard state == AL_STOPPED else { return false }
-        if queued.isEmpty { return true }       // played everything there was
-        underruns += 1                          // ran dry with audio still to come: start again
-        try al.call("alSourcePlay") { alSourcePlay(name) }
+        if queued.isEmpty && finished { return true }     // played everything there was
+        underruns += 1                                    // ran dry with audio still to come
+        if queued.isEmpty {
+            startsWhenReady = true                        // starts again with the next chunk
+        } else {
+            try al.call("alSourcePlay") { alSourcePlay(name) }
+        }
         return false
     }
 
     /// The file position being heard, in frames, from OpenAL's offset within the queue.
     func playbackFrame(_ name: ALuint, _ al: borrowing ALCalls) -> Int64 {
         var offset: ALint = 0
-        al.must("alGetSourcei(AL_SAMPLE_OFFSET)") { alGetSourcei(name, AL_SAMPLE_OFFSET, &offset) }
+        guard (try? al.call("alGetSourcei(AL_SAMPLE_OFFSET)", { alGetSourcei(name, AL_SAMPLE_OFFSET, &offset) })) != nil else {
+            return startFrame
+        }
         var remaining = Int(offset)
         for entry in queued {
             if remaining < entry.frames { return entry.start + Int64(remaining) }
             remaining -= entry.frames
         }
-        return position
+        return queued.last.map { $0.start + Int64($0.frames) } ?? startFrame
     }
 
-    /// Forgets the queue (the source's buffers were detached) and frees the OpenAL buffers.
+    /// Forgets the queue (the source's buffers were detached), frees the OpenAL buffers and stops
+    /// decoding ahead.
     func release(_ al: borrowing ALCalls) {
         queued = []
         idle = []
+        startsWhenReady = false
+        feed.deactivate()
         guard !buffers.isEmpty else { return }
-        buffers.withUnsafeBufferPointer { alDeleteBuffers(ALsizei($0.count), $0.baseAddress) }
-        _ = alGetError()
+        // Buffers a refill is filling now are deleted when it brings them back.
+        let deletable = buffers.filter { !filling.contains($0) }
+        orphans += filling
+        deletable.withUnsafeBufferPointer { alDeleteBuffers(ALsizei($0.count), $0.baseAddress) }
+        _ = alGetError()    // deleting the buffers of a context's device cannot fail but for a bug
         LiveObjects.buffers.subtract(buffers.count, ordering: .relaxed)
         buffers = []
-    }
-
-    // MARK: Decoding
-
-    private func seek(to frame: Int64) throws(SoundstageError) {
-        do {
-            try file.seek(toFrame: frame)
-        } catch let error as SoundstageError {
-            throw error
-        } catch {
-            throw SoundstageError(.io, "cannot seek the stream: \(error)", subject: path)
-        }
-        position = frame
-    }
-
-    /// Decodes up to one buffer's worth into `id`, jumping back at the loop end; false if nothing
-    /// was left (the end of a stream that does not loop).
-    private func fill(_ id: ALuint, _ al: borrowing ALCalls) throws(SoundstageError) -> Bool {
-        var samples: [Float] = []
-        samples.reserveCapacity(bufferFrames * channels)
-        let start = position
-        var emptyReads = 0
-        while samples.count < bufferFrames * channels {
-            let wanted = bufferFrames - samples.count / channels
-            var limit = wanted
-            if loops, let end = loopEnd { limit = Int(min(Int64(wanted), max(0, end - position))) }
-            let chunk: AudioBuffer
-            do {
-                chunk = limit > 0 ? try file.read(frames: limit) : AudioBuffer(samples: [], channels: channels, sampleRate: sampleRate)
-            } catch let error as SoundstageError {
-                throw error
-            } catch {
-                throw SoundstageError(.io, "cannot read the stream: \(error)", subject: path)
-            }
-            if chunk.frames == 0 {
-                guard loops, emptyReads == 0 else {
-                    if !loops { exhausted = true }
-                    break
-                }
-                emptyReads += 1
-                try seek(to: loopStart)
-                continue
-            }
-            emptyReads = 0
-            samples += chunk.samples
-            position += Int64(chunk.frames)
-        }
-        guard !samples.isEmpty else { return false }
-        let bytes = samples.count * MemoryLayout<Float>.size
-        try al.call("alBufferData") {
-            samples.withUnsafeBytes { alBufferData(id, format, $0.baseAddress, ALsizei(bytes), ALsizei(sampleRate)) }
-        }
-        queued.append((id, start, samples.count / channels))
-        return true
-    }
-
-    private func queue(_ id: ALuint, _ name: ALuint, _ al: borrowing ALCalls) throws(SoundstageError) {
-        var buffer = id
-        try al.call("alSourceQueueBuffers") { alSourceQueueBuffers(name, 1, &buffer) }
     }
 }

@@ -364,14 +364,36 @@ public final class Device: Sendable {
             var done = 0
             while done < frames {
                 let count = min(updateFrames, frames - done)
-                alcRenderSamplesSOFT(handle.raw, output.baseAddress! + done * channels, ALCsizei(count))
-                try OpenAL.checkALC(handle.raw, "alcRenderSamplesSOFT")
+                if kind == .loopback { refillStreamsForOfflineRender() }
+                for scene in state.withLock({ $0.scenes.compactMap(\.scene) }) { scene.startPendingPlays() }
+                // In slices of at most 128 frames: OpenAL Soft holds the device's lock for a whole
+                // call, and alSourcePlay/Stop from a game thread wait for it.
+                var sliced = 0
+                while sliced < count {
+                    let slice = min(Self.renderSliceFrames, count - sliced)
+                    alcRenderSamplesSOFT(handle.raw, output.baseAddress! + (done + sliced) * channels, ALCsizei(slice))
+                    try OpenAL.checkALC(handle.raw, "alcRenderSamplesSOFT")
+                    sliced += slice
+                }
                 done += count
                 renderedFrames.add(count, ordering: .relaxed)
                 update()
             }
         }
         checkRoute()
+    }
+
+    /// The most frames one `alcRenderSamplesSOFT` call mixes (see ``renderForOutput(into:)``).
+    static let renderSliceFrames = 128
+
+    /// Before each chunk of an offline render: every playing stream's free buffers are filled,
+    /// waiting for the decoder thread if it is behind, so a render does not depend on its timing
+    /// (a real-time output never waits: a late decoder is an underrun there).
+    private func refillStreamsForOfflineRender() {
+        let scenes = state.withLock { $0.scenes.compactMap(\.scene) }
+        for scene in scenes {
+            for completion in scene.serviceStreams(waitForDecoder: true) { completion() }
+        }
     }
 
     /// Runs `body` while no other thread renders this loopback device (on the render's own thread

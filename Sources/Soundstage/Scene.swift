@@ -147,6 +147,19 @@ public final class Scene: @unchecked Sendable {
         return try body()
     }
 
+    /// Starts what ``Source/play()`` handed over (on engine-rendered devices), unless a batch is
+    /// open: called by the render thread before it mixes each chunk.
+    func startPendingPlays() {
+        withState { state, lock in
+            guard state.batchDepth == 0, !state.pendingPlays.isEmpty else { return }
+            let starts = state.pendingPlays
+            state.pendingPlays = []
+            lock.ifOpen { al in
+                al.must("alSourcePlayv") { starts.withUnsafeBufferPointer { alSourcePlayv(ALsizei($0.count), $0.baseAddress) } }
+            }
+        }
+    }
+
     /// Whether a ``batch(_:)`` is open.
     public var isBatching: Bool { withState { state, _ in state.batchDepth > 0 } }
 
@@ -226,23 +239,22 @@ public final class Scene: @unchecked Sendable {
     /// Finds sources that played to their end, returns their OpenAL sources to the pool and runs
     /// their completion handlers (outside the lock).
     func update(at now: Double) {
+        // On an OpenAL output, a disconnect stops every source at offset 0: nothing may end
+        // then, and offsets are noted while it is connected so a migration resumes from them.
+        let watchesRoute = device.kind == .output
+        var streamsDone = serviceStreams(waitForDecoder: false, checkRoute: watchesRoute)
         let (completions, toStop, fadeDone): ([() -> Void], [Source], [@Sendable () -> Void]) = withState { state, lock in
             guard state.batchDepth == 0 else { return ([], [], []) }
             var done: [() -> Void] = []
-            // On an OpenAL output, a disconnect stops every source at offset 0: nothing may end
-            // then, and offsets are noted while it is connected so a migration resumes from them.
-            let watchesRoute = device.kind == .output
-            if !state.endable.isEmpty || !state.streaming.isEmpty || (watchesRoute && !state.active.isEmpty),
+            if !state.endable.isEmpty || (watchesRoute && !state.active.isEmpty),
                !watchesRoute || device.isOutputConnected() {
                 lock.ifOpen { al in
-                    // Streams refill first (and restart after an underrun); one that played to its end ends.
                     var ended: [Source] = []
-                    for source in state.streaming.values where source.serviceStreamLocked(al) {
-                        ended.append(source)
-                    }
                     // Looping sources never end by themselves; ask OpenAL about the others only.
+                    let starting = Set(state.pendingPlays)    // played again, not started yet: not ended
                     for source in state.endable.values
-                    where source.hasEndedLocked(al) && (!watchesRoute || source.endLooksRealLocked(now: now)) {
+                    where !starting.contains(source.nameLocked ?? 0) && source.hasEndedLocked(al)
+                        && (!watchesRoute || source.endLooksRealLocked(now: now)) {
                         ended.append(source)
                     }
                     let notes = watchesRoute ? state.active.values.compactMap { source in
@@ -268,10 +280,41 @@ public final class Scene: @unchecked Sendable {
             updateZonesLocked(state, lock)
             return (done, stops, fades)
         }
-        for completion in completions { completion() }
+        streamsDone += completions
+        for completion in streamsDone { completion() }
         for source in toStop { source.stop() }
         for completion in fadeDone { completion() }
         deliverVoiceEvents()
+    }
+
+    /// Refills every playing stream from what the decoder has ready and finishes those that
+    /// played to their end; returns their completions, to run outside the lock.
+    ///
+    /// The copy into OpenAL buffers (`alBufferData`, tens of µs a chunk) is made outside the
+    /// scene's lock, in the device's resource context: the lock is held only to unqueue and to
+    /// queue, one stream at a time, so a game thread setting a property never waits behind a refill.
+    ///
+    /// - Parameter waitForDecoder: an offline render's refill waits (outside every lock) until the
+    ///   decoder has filled each stream's free buffers, so the mix does not depend on its timing.
+    @discardableResult
+    func serviceStreams(waitForDecoder: Bool, checkRoute: Bool = false) -> [() -> Void] {
+        let streams = withState { state, lock in
+            lock.isOpen && state.batchDepth == 0 ? Array(state.streaming.values) : []
+        }
+        guard !streams.isEmpty, !checkRoute || device.isOutputConnected() else { return [] }
+        var done: [() -> Void] = []
+        for source in streams {
+            guard let refill = withState({ state, lock in
+                state.batchDepth == 0 && state.streaming[ObjectIdentifier(source)] != nil ? source.beginRefillLocked(lock) : nil
+            }) else { continue }
+            let filled = refill.stream.fill(refill, waitForDecoder: waitForDecoder, in: device.resourceContext)
+            withState { state, lock in
+                lock.ifOpen { al in
+                    if source.finishRefillLocked(filled, al) { done.append(source.finishLocked(&state, al)) }
+                }
+            }
+        }
+        return done
     }
 
     /// Delivers the voice manager's waiting events to its handler, outside the lock.
@@ -444,7 +487,7 @@ public final class Scene: @unchecked Sendable {
             state.suspended = true
             var paused: [Source] = []
             lock.ifOpen { al in
-                for source in state.active.values where source.pauseForSuspensionLocked(al) { paused.append(source) }
+                for source in state.active.values where source.pauseForSuspensionLocked(al, &state) { paused.append(source) }
             }
             let now = device.mixTime
             for source in state.voices?.virtual.values ?? [:].values where source.pauseLocked(lock, now: now) {

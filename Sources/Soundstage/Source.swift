@@ -622,13 +622,35 @@ public final class Source: @unchecked Sendable {
     /// restarted; 0 for a source that does not stream.
     public var underrunCount: Int { locked { s, _, _ in s.audioStream?.underruns ?? 0 } }
 
-    /// Refills the stream (scene lock held); true if it played to its end.
-    func serviceStreamLocked(_ al: borrowing ALCalls) -> Bool {
-        guard let stream = state.audioStream, let name = state.name else { return false }
+    /// Why the stream stopped early — its file could not be read or decoded past some point
+    /// (the source then ends as if the file ended there); nil while all is well, and for a
+    /// source that does not stream.
+    public var streamError: SoundstageError? { locked { s, _, _ in s.audioStream?.failure } }
+
+    /// The first step of a refill (scene lock held): the stream's played buffers come back and
+    /// its free ones are handed to the refill; nil when it holds no OpenAL source now.
+    func beginRefillLocked(_ lock: borrowing ContextLock) -> AudioStream.Refill? {
+        guard let stream = state.audioStream, let name = state.name, lock.isOpen, let al = try? lock.current() else { return nil }
+        return stream.beginRefill(name, al)
+    }
+
+    /// The last step of a refill (scene lock held): queues what was filled, starts or restarts
+    /// the source as needed; true if it played to its end.
+    func finishRefillLocked(_ filled: AudioStream.Filled, _ al: borrowing ALCalls) -> Bool {
+        guard let stream = state.audioStream else { return false }
         do {
-            return try stream.service(name, playing: state.playback == .playing, al)
+            return try stream.finishRefill(filled, name: state.name, playing: state.playback == .playing, al)
         } catch {
-            return true          // unreadable from here on: end it (its completion reports)
+            return true          // unusable from here on: end it (its completion reports)
+        }
+    }
+
+    /// A playing stream's feed and how many chunks its free buffers would take now (nil when it
+    /// does not stream, is not playing or has no free buffer).
+    func streamDemand() -> (StreamFeed, Int)? {
+        locked { s, _, _ in
+            guard let stream = s.audioStream, s.name != nil, s.playback == .playing, stream.idleCount > 0 else { return nil }
+            return (stream.feed, stream.idleCount)
         }
     }
 
@@ -745,7 +767,7 @@ public final class Source: @unchecked Sendable {
             state.virtualClock!.since = now
         } else {
             guard let name = state.name else { return false }
-            lock.ifOpen { al in al.must("alSourcePlay") { alSourcePlay(name) } }
+            lock.ifOpen { al in playOrAwaitLocked(name, al) }
         }
         state.playback = .playing
         return true
@@ -842,7 +864,12 @@ public final class Source: @unchecked Sendable {
                 try Self.setOffset(name, seconds: offset, buffer: buffer, repeats: s.properties.looping ? 0 : s.repeatCount,
                                    pitch: s.properties.pitch * s.properties.groupPitch, al)
             }
-            if sceneState.batchDepth > 0 {
+            if let stream = s.audioStream, !stream.hasQueued {
+                // Its first chunk is still being decoded: the update starts it once it is queued.
+                stream.startsWhenReady = true
+            } else if sceneState.batchDepth > 0 || scene.device.rendersInEngine {
+                // Started by the render thread before it mixes its next chunk (or at the batch's
+                // end): alSourcePlay waits for the mixer, and a game's frame must not.
                 if !sceneState.pendingPlays.contains(name) { sceneState.pendingPlays.append(name) }
             } else {
                 try al.call("alSourcePlay") { alSourcePlay(name) }
@@ -912,7 +939,8 @@ public final class Source: @unchecked Sendable {
                 al.must("alSourceStop") { alSourceStop(name) }
                 al.must("alSourcei(AL_BUFFER)") { alSourcei(name, AL_BUFFER, 0) }
                 try stream.start(name, at: Int64((seconds * Double(stream.sampleRate)).rounded()), al)
-                if wasPlaying { try al.call("alSourcePlay") { alSourcePlay(name) } }
+                // The decoder seeks on its own thread; a playing stream plays on once a chunk is queued.
+                stream.startsWhenReady = wasPlaying
             } else if let name = s.name, let buffer = s.buffer {
                 let al = try lock.current()
                 try Self.setOffset(name, seconds: seconds, buffer: buffer, repeats: s.properties.looping ? 0 : s.repeatCount,
@@ -944,14 +972,15 @@ public final class Source: @unchecked Sendable {
     /// The playback state, as OpenAL reports it now (while an OpenAL output is disconnected,
     /// and OpenAL reports every source stopped, the engine's own: what resumes after the migration).
     public var playbackState: State {
-        locked { s, _, lock in
+        locked { s, sceneState, lock in
             guard let name = s.name, scene.device.isOutputConnectedIfWatched else { return s.playback }
+            if sceneState.pendingPlays.contains(name) { return s.playback }   // starts with the next chunk
             var value: ALint = 0
             lock.ifOpen { al in al.must("alGetSourcei(AL_SOURCE_STATE)") { alGetSourcei(name, AL_SOURCE_STATE, &value) } }
             switch value {
             case AL_PLAYING: return .playing
             case AL_PAUSED: return .paused
-            case AL_INITIAL: return .initial
+            case AL_INITIAL: return s.playback == .paused ? .paused : .initial   // paused before its first chunk
             default: return .stopped
             }
         }
@@ -1016,8 +1045,18 @@ public final class Source: @unchecked Sendable {
     }
 
     /// Pauses the source if it is playing (for a suspension); true if it did.
-    func pauseForSuspensionLocked(_ al: borrowing ALCalls) -> Bool {
+    func pauseForSuspensionLocked(_ al: borrowing ALCalls, _ sceneState: inout Scene.SceneState) -> Bool {
         guard let name = state.name, state.playback == .playing else { return false }
+        if sceneState.pendingPlays.contains(name) {
+            sceneState.pendingPlays.removeAll { $0 == name }    // it had not started yet: it waits paused
+            state.playback = .paused
+            return true
+        }
+        if let stream = state.audioStream, stream.startsWhenReady {
+            stream.startsWhenReady = false          // waiting for its first chunk: it waits paused
+            state.playback = .paused
+            return true
+        }
         var value: ALint = 0
         al.must("alGetSourcei(AL_SOURCE_STATE)") { alGetSourcei(name, AL_SOURCE_STATE, &value) }
         guard value == AL_PLAYING else { return false }
@@ -1029,9 +1068,19 @@ public final class Source: @unchecked Sendable {
     /// Plays the source on from where a suspension paused it, if it is still paused; true if it did.
     func resumeAfterSuspensionLocked(_ al: borrowing ALCalls) -> Bool {
         guard let name = state.name, state.playback == .paused else { return false }
-        al.must("alSourcePlay") { alSourcePlay(name) }
+        playOrAwaitLocked(name, al)
         state.playback = .playing
         return true
+    }
+
+    /// Plays `name` on (`alSourcePlay`); a stream with nothing queued yet — its decoder still
+    /// busy after a start or seek — is started by the update once its first chunk is queued.
+    private func playOrAwaitLocked(_ name: ALuint, _ al: borrowing ALCalls) {
+        if let stream = state.audioStream, !stream.hasQueued {
+            stream.startsWhenReady = true
+        } else {
+            al.must("alSourcePlay") { alSourcePlay(name) }
+        }
     }
 
     /// Before a migration: the offset and whether it plays (else it is paused); forgets the
@@ -1110,7 +1159,8 @@ public final class Source: @unchecked Sendable {
             Self.applyAll(name, state.properties, al)
             Self.applyEffects(name, state.properties, state.zoneSends, sceneState.effects, al)
             try stream.start(name, at: Int64((offset * Double(stream.sampleRate)).rounded()), al)
-            Self.startRestored(name, playing: playing, withBatch: startWithBatch, &sceneState, al)
+            // It plays on once the decoder has its first chunk (a paused one waits for play()).
+            stream.startsWhenReady = playing
             state.name = name
             state.playback = playing ? .playing : .paused
             scene.markActiveLocked(self, looping: stream.loops, &sceneState)

@@ -33,6 +33,11 @@
 // measures streaming: CPU per second of streamed audio, and peak memory for a 10- and a
 // 60-minute file (StreamingBench.swift).
 //
+//   swift run -c release soundstage-bench frame [seconds]
+//
+// measures what a game's frame loop waits for: p50/p99/p99.9 of `source.position =` and
+// `play()` from a game thread, quiet and while 32 Ogg streams refill and seek (FrameBench.swift).
+//
 // The default mode also prints the cost of one update that moves all sources. A third
 // variant, raw OpenAL with alGetError after every call, shows what error checking alone costs.
 import COpenAL
@@ -62,6 +67,10 @@ if mode == "ear" {
 }
 if mode == "voices" {
     try voiceBench()
+    exit(0)
+}
+if mode == "frame" {
+    try frameBench(arguments: Array(CommandLine.arguments.dropFirst(2)))
     exit(0)
 }
 if mode == "streaming" {

@@ -311,7 +311,8 @@ import TestSupport
         source.completionHandler = { _ in usleep(300_000) }   // runs on the render thread: starves the stream
         try source.play()
         #expect(waitFor(10) { device.outputStatus.underruns >= 1 })
-        #expect(observed.outputs.contains { if case .underrun = $0 { true } else { false } })
+        // The count is raised just before the event is posted: wait for the event too.
+        #expect(waitFor(5) { observed.outputs.contains { if case .underrun = $0 { true } else { false } } })
         device.close()
     }
 

@@ -1,0 +1,310 @@
+import Foundation
+import SoundFile
+
+/// One chunk of a stream, decoded ahead: interleaved float samples starting at file frame `start`.
+struct DecodedChunk {
+    let start: Int64
+    let samples: [Float]
+    let frames: Int
+}
+
+/// The decoder thread every streaming source shares: it reads files (libsndfile, disk I/O) into
+/// chunks ahead of playback, so no game thread and no scene lock ever waits for a decode.
+///
+/// A scene hands work over through its ``StreamFeed``: start or seek at a frame, take what is
+/// decoded. The thread decodes one chunk at a time, round robin over the feeds that have room,
+/// outside any lock; a chunk decoded for a position the scene has since left is dropped.
+final class StreamDecoder: @unchecked Sendable {
+    /// The process's decoder (started with the first stream).
+    static let shared = StreamDecoder()
+
+    // @unchecked: `feeds`, `next` and every feed's `Shared` state are only touched with `mutex`
+    // held; a feed's file only on the decoder thread.
+    private var mutex = pthread_mutex_t()
+    private var changed = pthread_cond_t()
+    private var feeds: [StreamFeed] = []
+    private var next = 0
+    private var started = false
+
+    private init() {
+        pthread_mutex_init(&mutex, nil)
+        pthread_cond_init(&changed, nil)
+    }
+
+    /// Runs `body` with the decoder's lock held.
+    func withLock<R>(_ body: () throws -> R) rethrows -> R {
+        pthread_mutex_lock(&mutex)
+        defer { pthread_mutex_unlock(&mutex) }
+        return try body()
+    }
+
+    /// Wakes the decoder thread and every waiter (lock held).
+    func signalLocked() { pthread_cond_broadcast(&changed) }
+
+    /// Waits for a change (lock held), at most `seconds`.
+    func waitLocked(seconds: Double) {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        let nanoseconds = Int(now.tv_nsec) + Int(seconds * 1e9)
+        var deadline = timespec(tv_sec: now.tv_sec + nanoseconds / 1_000_000_000, tv_nsec: nanoseconds % 1_000_000_000)
+        pthread_cond_timedwait(&changed, &mutex, &deadline)
+    }
+
+    /// Adds a feed (lock held); starts the thread the first time.
+    func registerLocked(_ feed: StreamFeed) {
+        feeds.append(feed)
+        if !started {
+            started = true
+            let thread = Thread { [self] in
+                // Below the game's threads: decoding runs ahead, so it can wait; a frame cannot.
+                _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10)   // 0: this thread, on Linux
+                run()
+            }
+            thread.name = "Soundstage decoder"
+            thread.start()
+        }
+        signalLocked()
+    }
+
+    private func run() {
+        pthread_mutex_lock(&mutex)
+        while true {
+            feeds.removeAll { $0.shared.closed && !$0.shared.busy }
+            guard let feed = nextFeedLocked() else {
+                pthread_cond_wait(&changed, &mutex)
+                continue
+            }
+            let job = feed.takeJobLocked()
+            pthread_mutex_unlock(&mutex)
+            let result = feed.decode(job)
+            pthread_mutex_lock(&mutex)
+            feed.finishJobLocked(job, result)
+            pthread_cond_broadcast(&changed)
+        }
+    }
+
+    /// The next feed with room for a chunk, round robin (lock held).
+    private func nextFeedLocked() -> StreamFeed? {
+        guard !feeds.isEmpty else { return nil }
+        for step in 0..<feeds.count {
+            let index = (next + step) % feeds.count
+            if feeds[index].wantsWorkLocked {
+                next = index + 1
+                return feeds[index]
+            }
+        }
+        return nil
+    }
+}
+
+/// A streaming source's side of the ``StreamDecoder``: the file, where to decode next, and the
+/// chunks decoded ahead (at most `capacity`).
+final class StreamFeed: @unchecked Sendable {
+    /// What the scene and the decoder share, under the decoder's lock.
+    struct Shared {
+        /// Bumped by every start or seek; chunks decoded for an older one are dropped.
+        var generation = 0
+        /// Where the decoder must seek before its next chunk.
+        var seekTarget: Int64?
+        /// The next file frame to decode.
+        var position: Int64 = 0
+        var ready: [DecodedChunk] = []
+        /// The decoder reached the end of a stream that does not loop.
+        var atEnd = false
+        var failure: SoundstageError?
+        var loops = false
+        /// Whether the scene wants chunks (a stream that is not playing or paused does not).
+        var active = false
+        /// The decoder is working on it now (outside the lock).
+        var busy = false
+        /// Released: the decoder forgets it (and its file) when not busy.
+        var closed = false
+    }
+
+    /// A unit of work taken under the lock and done outside it.
+    struct Job {
+        let generation: Int
+        let seek: Int64?
+        let position: Int64
+        let loops: Bool
+    }
+
+    /// What decoding one chunk gave.
+    enum Outcome {
+        case chunk(DecodedChunk, next: Int64)
+        case end(next: Int64)
+        case failed(SoundstageError)
+    }
+
+    /// Touched only on the decoder thread once registered.
+    private let file: SoundFile
+    let path: String
+    let channels: Int
+    let sampleRate: Int
+    let chunkFrames: Int
+    let capacity: Int
+    let loopStart: Int64
+    let loopEnd: Int64?
+    /// Guarded by ``StreamDecoder``'s lock.
+    var shared = Shared()
+    private let decoder = StreamDecoder.shared
+
+    init(file: SoundFile, path: String, chunkFrames: Int, capacity: Int, loopStart: Int64, loopEnd: Int64?, loops: Bool) {
+        self.file = file
+        self.path = path
+        channels = file.format.channels
+        sampleRate = file.format.sampleRate
+        self.chunkFrames = chunkFrames
+        self.capacity = capacity
+        self.loopStart = loopStart
+        self.loopEnd = loopEnd
+        shared.loops = loops
+        decoder.withLock { decoder.registerLocked(self) }
+    }
+
+    // MARK: The scene's side (any thread; takes the decoder's lock briefly)
+
+    /// Restarts decoding at `frame`: what was decoded ahead is dropped. Returns the new generation.
+    func restart(at frame: Int64) -> Int {
+        let dropped: [DecodedChunk] = decoder.withLock {
+            defer { shared.ready = [] }
+            return shared.ready
+        }
+        withExtendedLifetime(dropped) {}    // freed outside the lock
+        return decoder.withLock {
+            shared.generation += 1
+            shared.seekTarget = frame
+            shared.position = frame
+            shared.ready = []
+            shared.atEnd = false
+            shared.failure = nil
+            shared.active = true
+            decoder.signalLocked()
+            return shared.generation
+        }
+    }
+
+    /// Stops decoding ahead (the stream let its buffers go) until the next ``restart(at:)``.
+    func deactivate() {
+        decoder.withLock {
+            shared.active = false
+            shared.ready = []
+        }
+    }
+
+    /// Changes whether the stream loops; takes effect from the next chunk decoded.
+    func setLoops(_ loops: Bool) {
+        decoder.withLock {
+            shared.loops = loops
+            if loops, shared.atEnd {
+                // It had reached the end: decoding goes on from the loop start.
+                shared.atEnd = false
+                shared.seekTarget = loopStart
+                shared.position = loopStart
+            }
+            decoder.signalLocked()
+        }
+    }
+
+    /// Takes up to `count` decoded chunks, and whether the stream has nothing more to give
+    /// (the end reached with nothing left ready, or a failure).
+    func take(upTo count: Int, generation: Int) -> (chunks: [DecodedChunk], finished: Bool, failure: SoundstageError?) {
+        decoder.withLock {
+            guard generation == shared.generation else { return ([], false, nil) }
+            let taken = Array(shared.ready.prefix(count))
+            if !taken.isEmpty {
+                shared.ready.removeFirst(taken.count)
+                decoder.signalLocked()
+            }
+            let finished = shared.ready.isEmpty && (shared.atEnd || shared.failure != nil)
+            return (taken, finished, shared.failure)
+        }
+    }
+
+    /// Waits (at most `seconds`) until `count` chunks are ready or nothing more will come: for
+    /// offline renders, which must not outrun the decoder. Never called on a game's path.
+    func waitForChunks(_ count: Int, seconds: Double) {
+        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(seconds * 1e9)
+        decoder.withLock {
+            while shared.active, shared.ready.count < min(count, capacity), !shared.atEnd, shared.failure == nil,
+                  DispatchTime.now().uptimeNanoseconds < deadline {
+                decoder.waitLocked(seconds: 0.05)
+            }
+        }
+    }
+
+    /// Lets the file go (the source is gone).
+    func close() {
+        decoder.withLock {
+            shared.closed = true
+            shared.ready = []
+            decoder.signalLocked()
+        }
+    }
+
+    // MARK: The decoder thread's side
+
+    /// Whether it has room for another chunk (lock held).
+    var wantsWorkLocked: Bool {
+        !shared.closed && shared.active && !shared.atEnd && shared.failure == nil && shared.ready.count < capacity
+    }
+
+    func takeJobLocked() -> Job {
+        defer { shared.seekTarget = nil }
+        shared.busy = true
+        return Job(generation: shared.generation, seek: shared.seekTarget, position: shared.position, loops: shared.loops)
+    }
+
+    func finishJobLocked(_ job: Job, _ outcome: Outcome) {
+        shared.busy = false
+        guard job.generation == shared.generation, !shared.closed else { return }   // a seek came in meanwhile
+        switch outcome {
+        case .chunk(let chunk, let next):
+            shared.ready.append(chunk)
+            shared.position = next
+        case .end(let next):
+            shared.position = next
+            shared.atEnd = true
+        case .failed(let error):
+            shared.failure = error
+        }
+    }
+
+    /// Decodes one chunk (decoder thread, no lock): up to `chunkFrames` from the job's position,
+    /// jumping back to the loop start at the loop end.
+    func decode(_ job: Job) -> Outcome {
+        do {
+            var position = job.position
+            if let target = job.seek {
+                try file.seek(toFrame: target)
+                position = target
+            }
+            var samples: [Float] = []
+            samples.reserveCapacity(chunkFrames * channels)
+            let start = position
+            var emptyReads = 0
+            while samples.count < chunkFrames * channels {
+                let wanted = chunkFrames - samples.count / channels
+                var limit = wanted
+                if job.loops, let end = loopEnd { limit = Int(min(Int64(wanted), max(0, end - position))) }
+                let chunk = limit > 0 ? try file.read(frames: limit) : AudioBuffer(samples: [], channels: channels, sampleRate: sampleRate)
+                if chunk.frames == 0 {
+                    guard job.loops, emptyReads == 0 else { break }
+                    emptyReads += 1
+                    try file.seek(toFrame: loopStart)
+                    position = loopStart
+                    continue
+                }
+                emptyReads = 0
+                samples += chunk.samples
+                position += Int64(chunk.frames)
+            }
+            guard !samples.isEmpty else { return .end(next: position) }
+            return .chunk(DecodedChunk(start: start, samples: samples, frames: samples.count / channels), next: position)
+        } catch let error as SoundstageError {
+            return .failed(error)
+        } catch {
+            return .failed(SoundstageError(.io, "cannot read the stream: \(error)", subject: path))
+        }
+    }
+}
