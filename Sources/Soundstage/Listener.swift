@@ -18,10 +18,12 @@ public final class Listener: @unchecked Sendable {
     }
 
     private let context: ContextHandle
+    private let refusals: RefusalLog
     private var properties = Properties()
 
-    init(context: ContextHandle) {
+    init(context: ContextHandle, refusals: RefusalLog) {
         self.context = context
+        self.refusals = refusals
     }
 
     /// The properties, read with the scene's lock already held (by a source of the same scene).
@@ -31,7 +33,7 @@ public final class Listener: @unchecked Sendable {
     public var position: Vector3 {
         get { read { $0.position } }
         set {
-            precondition(newValue.isFinite, "listener position must be finite, got \(newValue)")
+            guard refusals.admits(newValue.isUsablePosition, "Listener.position", newValue, Vector3.positionRule) else { return }
             set({ $0.position = newValue }) { al in al.must("alListener3f(AL_POSITION)") { alListener3f(AL_POSITION, newValue.x, newValue.y, newValue.z) } }
         }
     }
@@ -40,7 +42,7 @@ public final class Listener: @unchecked Sendable {
     public var velocity: Vector3 {
         get { read { $0.velocity } }
         set {
-            precondition(newValue.isFinite, "listener velocity must be finite, got \(newValue)")
+            guard refusals.admits(newValue.isUsablePosition, "Listener.velocity", newValue, Vector3.positionRule) else { return }
             set({ $0.velocity = newValue }) { al in al.must("alListener3f(AL_VELOCITY)") { alListener3f(AL_VELOCITY, newValue.x, newValue.y, newValue.z) } }
         }
     }
@@ -52,8 +54,9 @@ public final class Listener: @unchecked Sendable {
 
     /// Sets where the listener faces (`at`) and which way is up (`AL_ORIENTATION`).
     public func setOrientation(at: Vector3, up: Vector3) {
-        precondition(at.isFinite && up.isFinite && at.length > 0 && up.length > 0,
-                     "orientation vectors must be finite and non-zero")
+        guard refusals.admits(at.isUsablePosition && up.isUsablePosition && at.length > 0 && up.length > 0
+                              && (at * (1 / at.length)).cross(up * (1 / up.length)).length > 1e-6,
+                              "Listener.orientation", "at \(at), up \(up)", "finite, non-zero and not parallel") else { return }
         set({ $0.at = at; $0.up = up }) { al in
             var values: [ALfloat] = [at.x, at.y, at.z, up.x, up.y, up.z]
             al.must("alListenerfv(AL_ORIENTATION)") { alListenerfv(AL_ORIENTATION, &values) }
@@ -64,7 +67,7 @@ public final class Listener: @unchecked Sendable {
     public var gain: Float {
         get { read { $0.gain } }
         set {
-            precondition(newValue.isFinite && newValue >= 0, "listener gain must be finite and >= 0, got \(newValue)")
+            guard refusals.admits(newValue.isFinite && newValue >= 0, "Listener.gain", newValue, "finite and >= 0") else { return }
             set({ $0.gain = newValue }) { [self] al in applyGain(al) }
         }
     }

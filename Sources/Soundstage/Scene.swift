@@ -17,6 +17,8 @@ public final class Scene: @unchecked Sendable {
     public let device: Device
     /// How many sources may be playing or paused at once.
     public let sourceBudget: Int
+    /// Values its objects' setters refused (see ``refusedValueCount``).
+    let refusals = RefusalLog()
     /// The scene's listener (the ears).
     public let listener: Listener
 
@@ -64,7 +66,7 @@ public final class Scene: @unchecked Sendable {
         self.device = device
         self.context = context
         self.sourceBudget = sourceBudget
-        self.listener = Listener(context: context)
+        self.listener = Listener(context: context, refusals: refusals)
     }
 
     deinit {
@@ -97,7 +99,7 @@ public final class Scene: @unchecked Sendable {
     public var dopplerFactor: Float {
         get { withState { state, _ in state.dopplerFactor } }
         set {
-            precondition(newValue.isFinite && newValue >= 0, "dopplerFactor must be finite and >= 0, got \(newValue)")
+            guard refusals.admits(newValue.isFinite && newValue >= 0, "Scene.dopplerFactor", newValue, "finite and >= 0") else { return }
             apply({ $0.dopplerFactor = newValue }) { al in al.must("alDopplerFactor") { alDopplerFactor(newValue) } }
         }
     }
@@ -106,7 +108,7 @@ public final class Scene: @unchecked Sendable {
     public var speedOfSound: Float {
         get { withState { state, _ in state.speedOfSound } }
         set {
-            precondition(newValue.isFinite && newValue > 0, "speedOfSound must be finite and > 0, got \(newValue)")
+            guard refusals.admits(newValue.isFinite && newValue > 0, "Scene.speedOfSound", newValue, "finite and > 0") else { return }
             apply({ $0.speedOfSound = newValue }) { al in al.must("alSpeedOfSound") { alSpeedOfSound(newValue) } }
         }
     }
@@ -329,7 +331,12 @@ public final class Scene: @unchecked Sendable {
     /// one music track (a streaming source) to the next.
     /// - Throws: what `incoming.play()` throws (nothing changes then).
     public func crossfade(from outgoing: Source, to incoming: Source, over seconds: Double) throws {
-        precondition(outgoing.scene === self && incoming.scene === self, "both sources must belong to this scene")
+        guard outgoing.scene === self && incoming.scene === self else {
+            throw SoundstageError(.invalidArgument, "both sources of a crossfade must belong to this scene")
+        }
+        guard seconds.isFinite, seconds >= 0 else {
+            throw SoundstageError(.invalidArgument, "a crossfade lasts a finite time >= 0, not \(seconds) s")
+        }
         try batch {
             try incoming.play()
             withState { state, lock in
@@ -345,7 +352,10 @@ public final class Scene: @unchecked Sendable {
 
     /// Creates a group (bus) of this scene's sources, optionally inside `parent`.
     public func makeGroup(_ name: String, parent: SoundGroup? = nil) -> SoundGroup {
-        precondition(parent == nil || parent!.scene === self, "the parent group belongs to another scene")
+        var parent = parent
+        if !refusals.admits(parent == nil || parent!.scene === self, "Scene.makeGroup(parent:)", parent!.name, "a group of this scene") {
+            parent = nil        // made a top-level group instead
+        }
         let group = SoundGroup(name: name, parent: parent, scene: self)
         withState { state, _ in
             state.groups.removeAll { $0.group == nil }
@@ -361,9 +371,11 @@ public final class Scene: @unchecked Sendable {
     /// to: 0.3, attack: 0.1, release: 0.5)`.
     public func addDucking(of target: SoundGroup, whileSounding trigger: SoundGroup, to gain: Float,
                            attack: Double = 0.1, release: Double = 0.5) {
-        precondition(target.scene === self && trigger.scene === self, "ducking groups must belong to this scene")
-        precondition((0...1).contains(gain), "duck gain must be in 0...1, got \(gain)")
-        precondition(attack.isFinite && attack >= 0 && release.isFinite && release >= 0, "ramp times must be finite and >= 0")
+        guard refusals.admits(target.scene === self && trigger.scene === self, "Scene.addDucking(of:whileSounding:)",
+                              "\(target.name), \(trigger.name)", "groups of this scene"),
+              refusals.admits((0...1).contains(gain), "Scene.addDucking(to:)", gain, "in 0...1"),
+              refusals.admits(attack.isFinite && attack >= 0 && release.isFinite && release >= 0,
+                              "Scene.addDucking(attack:release:)", "\(attack), \(release)", "finite and >= 0") else { return }
         withState { state, _ in
             state.duckings.append(Ducking(target: target, trigger: trigger, gain: gain, attack: attack, release: release))
         }

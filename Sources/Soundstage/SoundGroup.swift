@@ -51,7 +51,7 @@ public final class SoundGroup: @unchecked Sendable {
     public var gain: Float {
         get { scene.withState { _, _ in state.gain } }
         set {
-            precondition(newValue.isFinite && newValue >= 0, "gain must be finite and >= 0, got \(newValue)")
+            guard scene.refusals.admits(newValue.isFinite && newValue >= 0, "SoundGroup.gain", newValue, "finite and >= 0") else { return }
             scene.changeGroup(self) { $0.gain = newValue; $0.fade = nil }
         }
     }
@@ -66,7 +66,7 @@ public final class SoundGroup: @unchecked Sendable {
     public var pitch: Float {
         get { scene.withState { _, _ in state.pitch } }
         set {
-            precondition(newValue.isFinite && newValue > 0, "pitch must be finite and > 0, got \(newValue)")
+            guard scene.refusals.admits(newValue.isFinite && newValue > 0, "SoundGroup.pitch", newValue, "finite and > 0") else { return }
             scene.changeGroup(self) { $0.pitch = newValue }
         }
     }
@@ -93,8 +93,8 @@ public final class SoundGroup: @unchecked Sendable {
     /// Soundstage's locks. A new fade, or setting ``gain``, replaces one in progress.
     public func fade(to target: Float, over seconds: Double, stopAtEnd: Bool = false,
                      completion: (@Sendable () -> Void)? = nil) {
-        precondition(target.isFinite && target >= 0, "target gain must be finite and >= 0, got \(target)")
-        precondition(seconds.isFinite && seconds >= 0, "fade duration must be finite and >= 0, got \(seconds)")
+        guard scene.refusals.admits(target.isFinite && target >= 0, "SoundGroup.fade(to:)", target, "finite and >= 0"),
+              scene.refusals.admits(seconds.isFinite && seconds >= 0, "SoundGroup.fade(over:)", seconds, "finite and >= 0") else { return }
         scene.changeGroup(self) { state in
             state.fade = Fade(from: state.gain, to: target, start: nil, duration: seconds, stopAtEnd: stopAtEnd,
                               completion: completion)

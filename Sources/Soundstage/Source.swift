@@ -120,8 +120,10 @@ public final class Source: @unchecked Sendable {
     @exclusivity(unchecked) private var state = SourceState()
 
     init(scene: Scene, buffer: Buffer?) {
-        precondition(buffer == nil || buffer!.device === scene.device, "the buffer belongs to another device")
         self.scene = scene
+        // A buffer of another device is refused: the source is made without one.
+        let buffer = scene.refusals.admits(buffer == nil || buffer!.device === scene.device, "Scene.makeSource(buffer:)",
+                                           buffer?.name ?? "a buffer of another device", "a buffer of this scene's device") ? buffer : nil
         state.buffer = buffer
         state.spatialized = (buffer?.channels ?? 1) == 1
     }
@@ -186,8 +188,10 @@ public final class Source: @unchecked Sendable {
     public var buffer: Buffer? {
         get { locked { s, _, _ in s.buffer } }
         set {
-            precondition(newValue == nil || newValue!.device === scene.device, "the buffer belongs to another device")
-            precondition(!isStreaming, "a streaming source plays its file; it takes no buffer")
+            guard scene.refusals.admits(newValue == nil || newValue!.device === scene.device, "Source.buffer",
+                                        newValue?.name ?? "nil", "a buffer of this scene's device"),
+                  scene.refusals.admits(!isStreaming, "Source.buffer", newValue?.name ?? "nil",
+                                        "nil for a streaming source (it plays its file)") else { return }
             let old = locked { s, sceneState, lock in
                 releaseNameLocked(&s, &sceneState, lock, playback: .initial)
                 s.pendingOffset = nil
@@ -204,7 +208,7 @@ public final class Source: @unchecked Sendable {
     public var repeatCount: Int {
         get { locked { s, _, _ in s.repeatCount } }
         set {
-            precondition(newValue >= 0 && newValue <= 10_000, "repeatCount must be in 0...10000, got \(newValue)")
+            guard scene.refusals.admits((0...10_000).contains(newValue), "Source.repeatCount", newValue, "in 0...10000") else { return }
             locked { s, _, _ in s.repeatCount = newValue }
         }
     }
@@ -215,7 +219,7 @@ public final class Source: @unchecked Sendable {
     public var position: Vector3 {
         get { read { $0.position } }
         set {
-            precondition(newValue.isFinite, "source position must be finite, got \(newValue)")
+            guard scene.refusals.admits(newValue.isUsablePosition, "Source.position", newValue, Vector3.positionRule) else { return }
             set({ $0.position = newValue }) { n, al in al.must("alSource3f(AL_POSITION)") { alSource3f(n, AL_POSITION, newValue.x, newValue.y, newValue.z) } }
         }
     }
@@ -224,7 +228,7 @@ public final class Source: @unchecked Sendable {
     public var velocity: Vector3 {
         get { read { $0.velocity } }
         set {
-            precondition(newValue.isFinite, "source velocity must be finite, got \(newValue)")
+            guard scene.refusals.admits(newValue.isUsablePosition, "Source.velocity", newValue, Vector3.positionRule) else { return }
             set({ $0.velocity = newValue }) { n, al in al.must("alSource3f(AL_VELOCITY)") { alSource3f(n, AL_VELOCITY, newValue.x, newValue.y, newValue.z) } }
         }
     }
@@ -233,7 +237,7 @@ public final class Source: @unchecked Sendable {
     public var direction: Vector3 {
         get { read { $0.direction } }
         set {
-            precondition(newValue.isFinite, "source direction must be finite, got \(newValue)")
+            guard scene.refusals.admits(newValue.isUsablePosition, "Source.direction", newValue, Vector3.positionRule) else { return }
             set({ $0.direction = newValue }) { n, al in al.must("alSource3f(AL_DIRECTION)") { alSource3f(n, AL_DIRECTION, newValue.x, newValue.y, newValue.z) } }
         }
     }
@@ -242,8 +246,10 @@ public final class Source: @unchecked Sendable {
     public var cone: Cone {
         get { read { $0.cone } }
         set {
-            precondition((0...360).contains(newValue.innerAngle) && (0...360).contains(newValue.outerAngle)
-                         && (0...1).contains(newValue.outerGain), "cone angles must be in 0...360 and outerGain in 0...1")
+            guard scene.refusals.admits((0...360).contains(newValue.innerAngle) && (0...360).contains(newValue.outerAngle)
+                                        && (0...1).contains(newValue.outerGain), "Source.cone",
+                                        "inner \(newValue.innerAngle), outer \(newValue.outerAngle), outerGain \(newValue.outerGain)",
+                                        "angles in 0...360, outerGain in 0...1") else { return }
             set({ $0.cone = newValue }) { n, al in Self.applyCone(n, newValue, al) }
         }
     }
@@ -258,7 +264,7 @@ public final class Source: @unchecked Sendable {
     public var referenceDistance: Float {
         get { read { $0.referenceDistance } }
         set {
-            precondition(newValue.isFinite && newValue >= 0, "referenceDistance must be finite and >= 0")
+            guard scene.refusals.admits(newValue.isFinite && newValue >= 0, "Source.referenceDistance", newValue, "finite and >= 0") else { return }
             set({ $0.referenceDistance = newValue }) { n, al in al.must("alSourcef(AL_REFERENCE_DISTANCE)") { alSourcef(n, AL_REFERENCE_DISTANCE, newValue) } }
         }
     }
@@ -267,7 +273,7 @@ public final class Source: @unchecked Sendable {
     public var maxDistance: Float {
         get { read { $0.maxDistance } }
         set {
-            precondition(!newValue.isNaN && newValue >= 0, "maxDistance must be >= 0")
+            guard scene.refusals.admits(!newValue.isNaN && newValue >= 0, "Source.maxDistance", newValue, ">= 0 (infinity: no limit)") else { return }
             set({ $0.maxDistance = newValue }) { n, al in al.must("alSourcef(AL_MAX_DISTANCE)") { alSourcef(n, AL_MAX_DISTANCE, newValue) } }
         }
     }
@@ -276,7 +282,7 @@ public final class Source: @unchecked Sendable {
     public var rolloffFactor: Float {
         get { read { $0.rolloffFactor } }
         set {
-            precondition(newValue.isFinite && newValue >= 0, "rolloffFactor must be finite and >= 0")
+            guard scene.refusals.admits(newValue.isFinite && newValue >= 0, "Source.rolloffFactor", newValue, "finite and >= 0") else { return }
             set({ $0.rolloffFactor = newValue }) { n, al in al.must("alSourcef(AL_ROLLOFF_FACTOR)") { alSourcef(n, AL_ROLLOFF_FACTOR, newValue) } }
         }
     }
@@ -287,7 +293,7 @@ public final class Source: @unchecked Sendable {
     public var gain: Float {
         get { read { $0.gain } }
         set {
-            precondition(newValue.isFinite && newValue >= 0, "gain must be finite and >= 0, got \(newValue)")
+            guard scene.refusals.admits(newValue.isFinite && newValue >= 0, "Source.gain", newValue, "finite and >= 0") else { return }
             set({ $0.gain = newValue }) { n, al in al.must("alSourcef(AL_GAIN)") { alSourcef(n, AL_GAIN, state.properties.openALGain) } }
         }
     }
@@ -296,7 +302,7 @@ public final class Source: @unchecked Sendable {
     public var minGain: Float {
         get { read { $0.minGain } }
         set {
-            precondition((0...1).contains(newValue), "minGain must be in 0...1, got \(newValue)")
+            guard scene.refusals.admits((0...1).contains(newValue), "Source.minGain", newValue, "in 0...1") else { return }
             set({ $0.minGain = newValue }) { n, al in al.must("alSourcef(AL_MIN_GAIN)") { alSourcef(n, AL_MIN_GAIN, newValue) } }
         }
     }
@@ -305,7 +311,7 @@ public final class Source: @unchecked Sendable {
     public var maxGain: Float {
         get { read { $0.maxGain } }
         set {
-            precondition((0...1).contains(newValue), "maxGain must be in 0...1, got \(newValue)")
+            guard scene.refusals.admits((0...1).contains(newValue), "Source.maxGain", newValue, "in 0...1") else { return }
             set({ $0.maxGain = newValue }) { n, al in al.must("alSourcef(AL_MAX_GAIN)") { alSourcef(n, AL_MAX_GAIN, newValue) } }
         }
     }
@@ -314,7 +320,7 @@ public final class Source: @unchecked Sendable {
     public var pitch: Float {
         get { read { $0.pitch } }
         set {
-            precondition(newValue.isFinite && newValue > 0, "pitch must be finite and > 0, got \(newValue)")
+            guard scene.refusals.admits(newValue.isFinite && newValue > 0, "Source.pitch", newValue, "finite and > 0") else { return }
             set({ $0.pitch = newValue }) { n, al in al.must("alSourcef(AL_PITCH)") { alSourcef(n, AL_PITCH, newValue * state.properties.groupPitch) } }
         }
     }
@@ -429,7 +435,7 @@ public final class Source: @unchecked Sendable {
     public var occlusion: Float {
         get { read { $0.occlusion } }
         set {
-            precondition(newValue.isFinite && (-100...0).contains(newValue), "occlusion must be in -100...0 dB, got \(newValue)")
+            guard scene.refusals.admits((-100...0).contains(newValue), "Source.occlusion", newValue, "in -100...0 dB") else { return }
             setEffects { $0.properties.occlusion = newValue }
         }
     }
@@ -440,7 +446,7 @@ public final class Source: @unchecked Sendable {
     public var obstruction: Float {
         get { read { $0.obstruction } }
         set {
-            precondition(newValue.isFinite && (-100...0).contains(newValue), "obstruction must be in -100...0 dB, got \(newValue)")
+            guard scene.refusals.admits((-100...0).contains(newValue), "Source.obstruction", newValue, "in -100...0 dB") else { return }
             setEffects { $0.properties.obstruction = newValue }
         }
     }
@@ -450,7 +456,7 @@ public final class Source: @unchecked Sendable {
     public var airAbsorption: Float {
         get { read { $0.airAbsorption } }
         set {
-            precondition(newValue.isFinite && (0...10).contains(newValue), "airAbsorption must be in 0...10, got \(newValue)")
+            guard scene.refusals.admits((0...10).contains(newValue), "Source.airAbsorption", newValue, "in 0...10") else { return }
             setEffects { $0.properties.airAbsorption = newValue }
         }
     }
@@ -460,7 +466,7 @@ public final class Source: @unchecked Sendable {
     public var reverbSend: Float {
         get { read { $0.reverbSend } }
         set {
-            precondition(newValue.isFinite && (0...1).contains(newValue), "reverbSend must be in 0...1, got \(newValue)")
+            guard scene.refusals.admits((0...1).contains(newValue), "Source.reverbSend", newValue, "in 0...1") else { return }
             setEffects { $0.properties.reverbSend = newValue }
         }
     }
@@ -472,8 +478,9 @@ public final class Source: @unchecked Sendable {
 
     /// Sets the level the source sends to one zone, 0…1; nil goes back to ``reverbSend``.
     public func setReverbSend(_ level: Float?, to zone: ReverbZone) {
-        precondition(zone.scene === scene, "the zone belongs to another scene")
-        precondition(level.map { $0.isFinite && (0...1).contains($0) } ?? true, "a send level must be in 0...1")
+        guard scene.refusals.admits(zone.scene === scene, "Source.setReverbSend(to:)", zone.name, "a zone of this scene"),
+              scene.refusals.admits(level.map { (0...1).contains($0) } ?? true, "Source.setReverbSend", level ?? 0, "in 0...1 or nil")
+        else { return }
         setEffects { $0.zoneSends[ObjectIdentifier(zone)] = level }
     }
 
@@ -538,7 +545,7 @@ public final class Source: @unchecked Sendable {
     public var priority: Int {
         get { locked { s, _, _ in s.priority } }
         set {
-            precondition(abs(newValue) <= 1_000_000, "priority must be within -1,000,000...1,000,000, got \(newValue)")
+            guard scene.refusals.admits((-1_000_000...1_000_000).contains(newValue), "Source.priority", newValue, "in -1000000...1000000") else { return }
             locked { s, _, _ in s.priority = newValue }
         }
     }
@@ -670,8 +677,8 @@ public final class Source: @unchecked Sendable {
     /// at the end, outside Soundstage's locks. A new fade replaces one in progress.
     public func fade(to level: Float, over seconds: Double, stopAtEnd: Bool = false,
                      completion: (@Sendable () -> Void)? = nil) {
-        precondition(level.isFinite && level >= 0, "fade level must be finite and >= 0, got \(level)")
-        precondition(seconds.isFinite && seconds >= 0, "fade duration must be finite and >= 0, got \(seconds)")
+        guard scene.refusals.admits(level.isFinite && level >= 0, "Source.fade(to:)", level, "finite and >= 0"),
+              scene.refusals.admits(seconds.isFinite && seconds >= 0, "Source.fade(over:)", seconds, "finite and >= 0") else { return }
         locked { s, sceneState, _ in
             s.fade = SoundGroup.Fade(from: s.properties.fadeGain, to: level, start: nil, duration: seconds,
                                      stopAtEnd: stopAtEnd, completion: completion)
@@ -717,7 +724,7 @@ public final class Source: @unchecked Sendable {
     public var group: SoundGroup? {
         get { locked { s, _, _ in s.group } }
         set {
-            precondition(newValue == nil || newValue!.scene === scene, "the group belongs to another scene")
+            guard scene.refusals.admits(newValue == nil || newValue!.scene === scene, "Source.group", newValue?.name ?? "nil", "a group of this scene") else { return }
             locked { s, _, lock in
                 s.group = newValue
                 refreshGroupFactorsLocked(&s, lock)

@@ -24,6 +24,22 @@ public struct Vector3: Sendable, Hashable, Codable, CustomStringConvertible {
     /// Euclidean length.
     public var length: Float { (x * x + y * y + z * z).squareRoot() }
 
+    /// The largest coordinate a position or velocity may have: 1,000,000 km. Beyond it, squared
+    /// distances leave `Float`'s range and the mixer's maths turns to infinities.
+    public static let maxCoordinate: Float = 1e9
+
+    /// Finite, with every coordinate within ±``maxCoordinate``: what setters of positions,
+    /// velocities and directions accept.
+    public var isUsablePosition: Bool { isFinite && abs(x) <= Self.maxCoordinate && abs(y) <= Self.maxCoordinate && abs(z) <= Self.maxCoordinate }
+
+    /// The rule ``isUsablePosition`` checks, for refusals.
+    static let positionRule: StaticString = "finite, each coordinate within ±1e9"
+
+    /// The cross product.
+    public func cross(_ other: Vector3) -> Vector3 {
+        Vector3(y * other.z - z * other.y, z * other.x - x * other.z, x * other.y - y * other.x)
+    }
+
     /// Component-wise sum.
     public static func + (a: Vector3, b: Vector3) -> Vector3 { Vector3(a.x + b.x, a.y + b.y, a.z + b.z) }
     /// Component-wise difference.

@@ -463,7 +463,7 @@ extension Scene {
     public var voiceRankingInterval: Double {
         get { withState { state, _ in state.voices?.rankingInterval ?? 0.05 } }
         set {
-            precondition(newValue.isFinite && newValue >= 0, "voiceRankingInterval must be finite and >= 0")
+            guard refusals.admits(newValue.isFinite && newValue >= 0, "Scene.voiceRankingInterval", newValue, "finite and >= 0") else { return }
             withState { state, _ in state.voices?.rankingInterval = newValue }
         }
     }
@@ -492,7 +492,8 @@ extension Scene {
 
     /// Creates a per-sound limit: at most `maxVoices` of the sources under it play at once.
     public func makeVoiceLimit(_ name: String, maxVoices: Int, steal policy: VoiceLimit.StealPolicy) -> VoiceLimit {
-        precondition(maxVoices >= 1, "maxVoices must be >= 1")
+        var maxVoices = maxVoices
+        if !refusals.admits(maxVoices >= 1, "Scene.makeVoiceLimit(maxVoices:)", maxVoices, ">= 1") { maxVoices = 1 }
         return VoiceLimit(name: name, maxVoices: maxVoices, policy: policy)
     }
 

@@ -16,8 +16,12 @@ struct PlayCommand: ParsableCommand {
     @Argument(help: "The audio file.")
     var file: String
 
-    @Option(name: .long, help: "Where the sound is, as X,Y,Z in metres.")
+    // `.unconditional`: a value may start with "-" (`--position -2,0,0`).
+    @Option(name: .long, parsing: .unconditional, help: "Where the sound is, as X,Y,Z in metres (e.g. -2,0,0: to the left).")
     var position: Vector3 = Vector3(0, 0, 0)
+
+    @Option(name: .long, parsing: .unconditional, help: "How the sound moves, as X,Y,Z in metres per second (a Doppler shift).")
+    var velocity: Vector3 = Vector3(0, 0, 0)
 
     @Option(name: .long, help: "Linear gain (1 = as recorded).")
     var gain: Float = 1
@@ -49,6 +53,7 @@ struct PlayCommand: ParsableCommand {
             let audio = try SoundFile.decode(path: file)
             let playback = Playback(audio: audio, name: file, prepare: effects.prepare, tail: effects.tail) { source in
                 source.position = position
+                source.velocity = velocity
                 source.gain = gain
                 source.pitch = pitch
                 source.repeatCount = loop - 1

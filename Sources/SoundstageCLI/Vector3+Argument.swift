@@ -2,12 +2,12 @@ import ArgumentParser
 import Soundstage
 
 extension Vector3: ExpressibleByArgument {
-    /// Parses `X,Y,Z`, e.g. `--position 2,0,-1`.
+    /// Parses `X,Y,Z`, e.g. `--position -2,0,1`; each coordinate finite and within ±1e9.
     public init?(argument: String) {
         let parts = argument.split(separator: ",", omittingEmptySubsequences: false).map { Float($0.trimmingPrefix(while: { $0 == " " })) }
-        guard parts.count == 3, let x = parts[0], let y = parts[1], let z = parts[2],
-              x.isFinite, y.isFinite, z.isFinite else { return nil }
+        guard parts.count == 3, let x = parts[0], let y = parts[1], let z = parts[2] else { return nil }
         self.init(x, y, z)
+        guard isUsablePosition else { return nil }
     }
 }
 

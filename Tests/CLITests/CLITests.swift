@@ -102,6 +102,23 @@ import TestSupport
         #expect(rms(Array(render.channel(1)[36_000..<47_000])) > 0.05, "the second play is heard")
     }
 
+    @Test func vectorOptionsTakeNegativeNumbersAfterASpace() throws {
+        let dir = try CLIRunner.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let input = try tone(in: dir)
+        let result = try CLIRunner.run(["play", input, "--position", "-5,0,0", "--velocity", "-20,0,0"], in: dir,
+                                       environment: CLIRunner.noSoundCard)
+        #expect(result.status == 0, "\(result.stderr)")
+        let render = try SoundFile.decode(path: dir.appendingPathComponent("tone-render.wav").path)
+        #expect(rms(render.channel(1)) < 0.001, "-5,0,0 is on the left")
+        #expect(rms(render.channel(0)) > 0.05)
+        for bad in ["-5,0", "1e10,0,0", "nan,0,0"] {
+            let refused = try CLIRunner.run(["play", input, "--position", bad], in: dir, environment: CLIRunner.noSoundCard)
+            #expect(refused.status == 64, "\(bad): \(refused.stderr)")
+            #expect(refused.stderr.contains("--position"), "\(refused.stderr)")
+        }
+    }
+
     @Test func playOnARealTimeDeviceWaitsForTheEnd() throws {
         let dir = try CLIRunner.directory()
         defer { try? FileManager.default.removeItem(at: dir) }

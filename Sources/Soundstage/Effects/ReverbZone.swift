@@ -118,7 +118,7 @@ public final class ReverbZone: @unchecked Sendable {
     public var gain: Float {
         get { read { $0.gain } }
         set {
-            precondition(newValue.isFinite && (0...1).contains(newValue), "gain must be in 0...1, got \(newValue)")
+            guard owner?.refusals.admits((0...1).contains(newValue), "ReverbZone.gain", newValue, "in 0...1") ?? (0...1).contains(newValue) else { return }
             try? change { state, _, _ in state.gain = newValue }
         }
     }
@@ -127,7 +127,7 @@ public final class ReverbZone: @unchecked Sendable {
     public var region: ReverbRegion {
         get { read { $0.region } }
         set {
-            precondition(newValue.problem == nil, "invalid region: \(newValue.problem ?? "")")
+            guard owner?.refusals.admits(newValue.problem == nil, "ReverbZone.region", newValue.problem ?? "", "a valid region") ?? (newValue.problem == nil) else { return }
             try? change { state, _, _ in state.region = newValue }
         }
     }

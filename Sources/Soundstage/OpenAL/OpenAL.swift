@@ -158,15 +158,15 @@ struct ALCalls: ~Copyable {
         return result
     }
 
-    /// Makes one `al*` call whose failure can only mean an engine bug (a valid name, a value
-    /// validated before the call): traps with the function and error, in release builds too.
+    /// Makes one `al*` call whose failure would mean an engine bug (a valid name, a value
+    /// validated before the call). It never traps: a failure is counted and kept as a typed
+    /// error (``Soundstage/unexpectedOpenALErrors``), reported once per function on stderr, and
+    /// the game plays on without that one change.
     @inline(__always)
     func must(_ function: StaticString, _ body: () -> Void) {
         body()
         let error = alGetError()
-        if error != AL_NO_ERROR {
-            fatalError("Soundstage internal error: \(function) raised \(OpenAL.alErrorName(error))")
-        }
+        if error != AL_NO_ERROR { UnexpectedOpenALErrors.record(Self.failure(function, error)) }
     }
 
     private static func failure(_ function: StaticString, _ error: ALenum) -> SoundstageError {
@@ -176,7 +176,33 @@ struct ALCalls: ~Copyable {
     }
 }
 
+/// OpenAL errors no valid call should raise, recorded instead of trapping.
+enum UnexpectedOpenALErrors {
+    private static let state = NIOLockedValueBox((count: 0, last: SoundstageError?.none, reported: Set<String>()))
+
+    static func record(_ error: SoundstageError) {
+        let function: String
+        if case .openAL(let name, _, _) = error.cause { function = name } else { function = error.message }
+        let first = state.withLockedValue { state in
+            state.count += 1
+            state.last = error
+            return state.reported.insert(function).inserted
+        }
+        if first { Diagnostics.emit("soundstage: unexpected OpenAL error (\(error)); the call had no effect") }
+    }
+
+    static var snapshot: (count: Int, last: SoundstageError?) { state.withLockedValue { ($0.count, $0.last) } }
+}
+
 extension Soundstage {
+    /// How many OpenAL calls failed that no valid call should fail — an engine bug or a broken
+    /// OpenAL — since the process started. They never trap: each is counted, the first of each
+    /// function is reported on stderr, and the call has no effect.
+    public static var unexpectedOpenALErrors: Int { UnexpectedOpenALErrors.snapshot.count }
+
+    /// The last of ``unexpectedOpenALErrors``, as a typed error (code `.openAL`, with the cause).
+    public static var lastUnexpectedOpenALError: SoundstageError? { UnexpectedOpenALErrors.snapshot.last }
+
     /// Clears the OpenAL context Soundstage left current on the calling thread
     /// (`alcSetThreadContext(NULL)`). Call it on a thread that used Soundstage before the thread
     /// ends (a thread pool's, an event loop's): OpenAL Soft otherwise warns that a context was

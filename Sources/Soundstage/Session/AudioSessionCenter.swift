@@ -56,9 +56,13 @@ public final class AudioSessionCenter: Sendable {
     ///   - clock: seconds, for event time stamps; injectable so tests are deterministic.
     public init(device: Device, duckGain: Float = 0.3,
                 clock: @escaping @Sendable () -> Double = { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }) {
-        precondition((0...1).contains(duckGain), "duckGain must be in 0...1")
         self.device = device
-        self.duckGain = duckGain
+        if (0...1).contains(duckGain) {
+            self.duckGain = duckGain
+        } else {
+            Diagnostics.emit("soundstage: refused AudioSessionCenter duckGain = \(duckGain) (must be in 0...1); using 0.3")
+            self.duckGain = 0.3
+        }
         self.clock = clock
         device.addRouteObserver { [weak self] change in self?.routeChanged(change) }
         device.addOutputObserver { [weak self] event in self?.outputEvent(event) }

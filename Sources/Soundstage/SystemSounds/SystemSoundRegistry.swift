@@ -85,7 +85,7 @@ public final class SystemSoundRegistry: Sendable {
     public var volume: Float {
         get { state.withLockedValue { $0.volume } }
         set {
-            precondition(newValue.isFinite && newValue >= 0, "volume must be finite and >= 0")
+            guard scene.refusals.admits(newValue.isFinite && newValue >= 0, "SystemSoundRegistry.volume", newValue, "finite and >= 0") else { return }
             let sources = state.withLockedValue { state in
                 state.volume = newValue
                 return state.playing.map(\.source)
