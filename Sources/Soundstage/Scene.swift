@@ -244,7 +244,8 @@ public final class Scene: @unchecked Sendable {
         // On an OpenAL output, a disconnect stops every source at offset 0: nothing may end
         // then, and offsets are noted while it is connected so a migration resumes from them.
         let watchesRoute = device.kind == .output
-        var streamsDone = serviceStreams(waitForDecoder: false, checkRoute: watchesRoute)
+        // An offline render waits for the decoder here too, so its output never depends on timing.
+        var streamsDone = serviceStreams(waitForDecoder: device.kind == .loopback, checkRoute: watchesRoute)
         let (completions, toStop, fadeDone): ([() -> Void], [Source], [@Sendable () -> Void]) = withState { state, lock in
             guard state.batchDepth == 0 else { return ([], [], []) }
             var done: [() -> Void] = []

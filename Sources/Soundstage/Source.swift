@@ -982,6 +982,7 @@ public final class Source: @unchecked Sendable {
         locked { s, sceneState, lock in
             guard let name = s.name, scene.device.isOutputConnectedIfWatched else { return s.playback }
             if sceneState.pendingPlays.contains(name) { return s.playback }   // starts with the next chunk
+            if s.audioStream?.startsWhenReady == true { return s.playback }     // waits for its decoder
             var value: ALint = 0
             lock.ifOpen { al in al.must("alGetSourcei(AL_SOURCE_STATE)") { alGetSourcei(name, AL_SOURCE_STATE, &value) } }
             switch value {
