@@ -47,6 +47,10 @@ public struct OutputFormat: Sendable, Hashable, CustomStringConvertible {
     public static let opus = OutputFormat(container: .ogg, encoding: .opus)
     /// MP3 (MPEG Layer III).
     public static let mp3 = OutputFormat(container: .mpeg, encoding: .mpegLayer3)
+    /// Sony Wave64, 16-bit PCM: WAV without the size limit.
+    public static let w64PCM16 = OutputFormat(container: .wav64, encoding: .pcm16)
+    /// Sony Wave64, 32-bit float: WAV without the size limit, lossless for rendered mixes.
+    public static let w64Float32 = OutputFormat(container: .wav64, encoding: .float32)
 
     /// Every named format, by its command-line name.
     public static let named: [(name: String, format: OutputFormat)] = [
@@ -54,7 +58,7 @@ public struct OutputFormat: Sendable, Hashable, CustomStringConvertible {
         ("wav-msadpcm", .wavMSADPCM), ("wav-ulaw", .wavULaw), ("wav-alaw", .wavALaw), ("wav-pcm8", .wavPCM8),
         ("caf-pcm16", .cafPCM16), ("caf-ima4", .cafIMA4), ("caf-alac", .cafALAC), ("caf-ulaw", .cafULaw),
         ("aiff-pcm16", .aiffPCM16), ("au-pcm16", .auPCM16), ("flac", .flac), ("ogg", .oggVorbis),
-        ("opus", .opus), ("mp3", .mp3),
+        ("opus", .opus), ("mp3", .mp3), ("w64-pcm16", .w64PCM16), ("w64-f32", .w64Float32),
     ]
 
     /// Looks a format up by its command-line name (`wav-pcm16`, `caf-ima4`, `flac`, `ogg`, ...).
@@ -78,8 +82,46 @@ public struct OutputFormat: Sendable, Hashable, CustomStringConvertible {
         case "ogg", "oga": self = .oggVorbis
         case "opus": self = .opus
         case "mp3": self = .mp3
+        case "w64": self = .w64PCM16
         default: return nil
         }
+    }
+
+    /// The most audio data the container holds, in bytes, or nil when its length is not limited
+    /// in practice. WAV, AIFF and AU keep sizes in 32-bit fields; libsndfile stops at 2 GiB.
+    public var maxDataBytes: Int64? {
+        switch container {
+        case .wav, .aiff, .au: Int64(Int32.max) - (1 << 20)     // a margin for the header
+        default: nil
+        }
+    }
+
+    /// Bytes a frame takes (an estimate for ADPCM), or nil for codecs whose size varies.
+    func bytesPerFrame(channels: Int) -> Double? {
+        let perSample: Double? = switch encoding {
+        case .pcmS8, .pcmU8, .ulaw, .alaw: 1
+        case .pcm16: 2
+        case .pcm24: 3
+        case .pcm32, .float32: 4
+        case .float64: 8
+        case .imaADPCM, .msADPCM: 0.5
+        default: nil
+        }
+        return perSample.map { $0 * Double(channels) }
+    }
+
+    /// Throws `.tooLarge`, naming formats that can, when `seconds` of `channels`-channel audio
+    /// at `sampleRate` cannot fit in this container: checked before anything is written.
+    public func checkCapacity(seconds: Double, sampleRate: Int, channels: Int, path: String) throws {
+        guard let limit = maxDataBytes, let perFrame = bytesPerFrame(channels: channels) else { return }
+        let bytes = seconds * Double(sampleRate) * perFrame
+        guard bytes > Double(limit) else { return }
+        let fits = Double(limit) / (Double(sampleRate) * perFrame)
+        throw SoundstageError(.tooLarge,
+                              "\(name) holds at most \(Int(fits)) s of \(channels)-channel \(sampleRate) Hz audio "
+                              + String(format: "(%.1f GB)", Double(limit) / 1e9) + ", and \(Int(seconds.rounded(.up))) s needs "
+                              + String(format: "%.1f GB", bytes / 1e9) + "; write a .w64 or .caf file, or use --format w64-f32, caf-pcm16 or flac",
+                              subject: path)
     }
 
     /// The command-line name, or `container-encoding` for unnamed pairs.

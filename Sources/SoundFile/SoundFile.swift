@@ -22,7 +22,8 @@ public final class SoundFile {
     ///   `.unsupportedFormat` (not audio, or an encoding libsndfile lacks) or `.corruptData`
     ///   (empty, malformed or truncated), carrying libsndfile's own message.
     public init(path: String) throws {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        // O_NONBLOCK: opening a FIFO must not wait for a writer; only regular files are read.
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else {
             throw SoundstageError.posix("open", errno: errno, path: path, action: "open")
         }
@@ -36,6 +37,18 @@ public final class SoundFile {
             close(fd)
             throw SoundstageError.posix("open", errno: EISDIR, path: path, action: "read")
         }
+        if (info.st_mode & S_IFMT) != S_IFREG {
+            close(fd)
+            let kind = switch info.st_mode & S_IFMT {
+            case S_IFIFO: "a FIFO"
+            case S_IFCHR: "a character device"
+            case S_IFBLK: "a block device"
+            case S_IFSOCK: "a socket"
+            default: "a special file"
+            }
+            throw SoundstageError(.io, "is \(kind), not a regular file; only files are read", subject: path)
+        }
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
         if (info.st_mode & S_IFMT) == S_IFREG && info.st_size == 0 {
             close(fd)
             throw SoundstageError(.corruptData, "file is empty", subject: path)
@@ -44,6 +57,11 @@ public final class SoundFile {
         let got = prefix.withUnsafeMutableBytes { pread(fd, $0.baseAddress, 36, 0) }
         if got == 36 && CAFIMA4.matches(prefix) {
             defer { close(fd) }
+            // Decoded in memory from its bytes: 4 bits a sample become 32.
+            guard Int(info.st_size) <= Self.defaultMaxDecodedBytes / 8 else {
+                throw SoundstageError(.tooLarge, "an IMA4 CAF of \(Self.describe(bytes: Double(info.st_size))) is more than "
+                                      + "can be decoded at once", subject: path)
+            }
             let bytes = try Self.readWhole(fd: fd, size: Int(info.st_size), path: path)
             decoder = try CAFIMA4Decoder(bytes: bytes, subject: path)
         } else {
@@ -86,27 +104,46 @@ public final class SoundFile {
         moved = true
     }
 
+    /// The most decoded audio ``readAll(maxFrames:)`` and ``decode(path:maxFrames:)`` return by
+    /// default: 1 GiB of float samples (about 93 minutes of 48 kHz stereo). Longer sounds are
+    /// streamed, or decoded with an explicit `maxFrames`.
+    public static let defaultMaxDecodedBytes = 1 << 30
+
+    /// The frames of this file's format that fit in `bytes` of decoded float samples.
+    public func frames(fittingIn bytes: Int) -> Int { bytes / (MemoryLayout<Float>.size * max(1, format.channels)) }
+
     /// Decodes everything from the read position to the end.
     ///
     /// Reads until the decoder reports the end, so the result has the exact frame count even where
-    /// the header's count is approximate (Ogg, MP3).
-    /// - Parameter maxFrames: fail with `.tooLarge` instead of decoding more than this.
-    /// - Throws: `.corruptData` if a whole file yields no audio at all, or decoding fails part-way.
-    public func readAll(maxFrames: Int = Int.max) throws -> AudioBuffer {
+    /// the header's count is approximate (Ogg, MP3). Memory is bounded: an uncompressed file whose
+    /// header promises more than the limit is refused before anything is decoded, and any other
+    /// stops at the limit.
+    /// - Parameter maxFrames: fail with `.tooLarge` instead of decoding more than this; nil for
+    ///   ``defaultMaxDecodedBytes``.
+    /// - Throws: `.tooLarge` over the limit; `.corruptData` if a whole file yields no audio at all,
+    ///   or decoding fails part-way.
+    public func readAll(maxFrames: Int? = nil) throws -> AudioBuffer {
+        let maxFrames = maxFrames ?? frames(fittingIn: Self.defaultMaxDecodedBytes)
         let fromStart = !moved
         moved = true
         let channels = format.channels
+        if !format.encoding.isCompressed && format.frames > Int64(maxFrames) {
+            throw SoundstageError(.tooLarge, "the header promises \(format.frames) frames "
+                                  + "(\(Self.describe(bytes: Double(format.frames) * Double(channels) * 4)) decoded), "
+                                  + "more than the \(maxFrames) frames that may be decoded at once; stream it instead", subject: name)
+        }
         let chunk = 16_384
         var samples: [Float] = []
-        if format.frames > 0 && format.frames < Int64(min(maxFrames, 1 << 28)) {
-            samples.reserveCapacity(Int(format.frames) * channels)
+        if format.frames > 0 {
+            samples.reserveCapacity(Int(min(format.frames, Int64(maxFrames), 1 << 26)) * channels)
         }
         var scratch = [Float](repeating: 0, count: chunk * channels)
         while true {
             let got = try scratch.withUnsafeMutableBufferPointer { try decoder.read(into: $0.baseAddress!, frames: chunk) }
             if got == 0 { break }
             guard samples.count / channels + got <= maxFrames else {
-                throw SoundstageError(.tooLarge, "more than \(maxFrames) frames", subject: name)
+                throw SoundstageError(.tooLarge, "decodes to more than \(maxFrames) frames "
+                                      + "(\(Self.describe(bytes: Double(maxFrames) * Double(channels) * 4))); stream it instead", subject: name)
             }
             samples.append(contentsOf: scratch[0..<(got * channels)])
         }
@@ -122,9 +159,14 @@ public final class SoundFile {
         return AudioBuffer(samples: samples, channels: channels, sampleRate: format.sampleRate)
     }
 
-    /// Opens `path` and decodes all of it.
-    public static func decode(path: String, maxFrames: Int = Int.max) throws -> AudioBuffer {
+    /// Opens `path` and decodes all of it (at most `maxFrames`; nil for ``defaultMaxDecodedBytes``).
+    public static func decode(path: String, maxFrames: Int? = nil) throws -> AudioBuffer {
         try SoundFile(path: path).readAll(maxFrames: maxFrames)
+    }
+
+    /// `1.3 GB`, `512 MB`.
+    static func describe(bytes: Double) -> String {
+        bytes >= 1e9 ? String(format: "%.1f GB", bytes / 1e9) : String(format: "%.0f MB", bytes / 1e6)
     }
 
     private static func readWhole(fd: Int32, size: Int, path: String) throws -> [UInt8] {

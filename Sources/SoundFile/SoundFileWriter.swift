@@ -5,10 +5,10 @@ import Glibc
 
 /// Writes interleaved float audio to a file in an ``OutputFormat``.
 ///
-/// A regular file is written under a temporary name next to `path` and renamed into place by
-/// ``finish()``, so a failed or abandoned write never leaves a half-written file at `path`
-/// (nor clobbers what was there). A symbolic link is followed (its target is replaced, the link
-/// stays). A special file — `/dev/null`, a FIFO — is written directly and never replaced.
+/// The file goes where ``OutputDestination`` says: a regular file is written under a temporary
+/// name and renamed into place by ``finish()`` (a failed or abandoned write never leaves half a
+/// file, nor clobbers what was there); a symbolic link is followed (its target is written, the
+/// link stays); a special file — `/dev/null`, a FIFO — is written in place and never replaced.
 public final class SoundFileWriter {
     /// The final path.
     public let path: String
@@ -21,10 +21,8 @@ public final class SoundFileWriter {
     /// Frames written so far.
     public private(set) var framesWritten: Int64 = 0
 
-    /// Where the bytes go: a temporary file next to the target, or the special file itself.
-    private let temporaryPath: String
-    /// The file renamed into place by finish(); nil when writing a special file directly.
-    private let finalPath: String?
+    /// Where the bytes go: a temporary file beside the target, or a special file itself.
+    private let destination: OutputDestination
     private var sndfile: OpaquePointer?
     private var ima4: (fd: Int32, states: [IMA4.ChannelState], pending: [Float])?
     private var finished = false
@@ -45,21 +43,10 @@ public final class SoundFileWriter {
         self.format = format
         self.sampleRate = sampleRate
         self.channels = channels
-        var existing = stat()
-        let resolved = realpath(path, nil).map { pointer -> String in
-            defer { free(pointer) }
-            return String(cString: pointer)
-        } ?? path
-        if stat(resolved, &existing) == 0, (existing.st_mode & S_IFMT) != S_IFREG, (existing.st_mode & S_IFMT) != S_IFDIR {
-            self.temporaryPath = resolved          // /dev/null, a FIFO: write it, never replace it
-            self.finalPath = nil
-        } else {
-            self.temporaryPath = resolved + ".part-\(getpid())"
-            self.finalPath = resolved
-        }
+        destination = OutputDestination(path)
 
         if format == .cafIMA4 {
-            let fd = try Self.create(temporaryPath, reportAs: path)
+            let fd = try destination.create()
             let header = CAFIMA4.header(sampleRate: sampleRate, channels: channels, frames: 0)
             ima4 = (fd, Array(repeating: IMA4.ChannelState(), count: channels), [])
             try writeRaw(header)
@@ -76,7 +63,7 @@ public final class SoundFileWriter {
             throw SoundstageError(.unsupportedFormat,
                                   "\(format.name) cannot hold \(channels)-channel audio at \(sampleRate) Hz", subject: path)
         }
-        let fd = try Self.create(temporaryPath, reportAs: path)
+        let fd = try destination.create()
         guard let handle = sf_open_fd(fd, Int32(SFM_WRITE), &info, 1) else {
             let cause = SoundstageError.Cause.libsndfile(code: Int(sf_error(nil)), message: String(cString: sf_strerror(nil)))
             close(fd)
@@ -171,12 +158,7 @@ public final class SoundFileWriter {
                 throw error
             }
         }
-        guard let finalPath else { return }
-        guard rename(temporaryPath, finalPath) == 0 else {
-            let error = SoundstageError.posix("rename", errno: errno, path: path, action: "write")
-            removeTemporary()
-            throw error
-        }
+        try destination.commit()
     }
 
     /// Writes a whole buffer to `path` in one call.
@@ -206,16 +188,5 @@ public final class SoundFileWriter {
     }
 
     /// Deletes the temporary file (never a special file written directly).
-    private func removeTemporary() {
-        if finalPath != nil { unlink(temporaryPath) }
-    }
-
-    private static func create(_ temporary: String, reportAs path: String) throws -> Int32 {
-        // O_NONBLOCK so a FIFO without a reader fails at once (ENXIO) instead of hanging;
-        // cleared right after, so writes block normally.
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NONBLOCK, 0o644)
-        guard fd >= 0 else { throw SoundstageError.posix("open", errno: errno, path: path, action: "create") }
-        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
-        return fd
-    }
+    private func removeTemporary() { destination.discard() }
 }

@@ -60,6 +60,7 @@ public final class Device: Sendable {
         /// Live buffers, with the OpenAL name each has on the current output.
         var buffers: [ObjectIdentifier: BufferRecord] = [:]
         var cache: [String: Buffer] = [:]
+        var maxDecodedBytes = Device.defaultMaxDecodedBytes
         var largestBudget = 256
         var hrtfID: Int?
     }
@@ -297,8 +298,23 @@ public final class Device: Sendable {
         try Buffer(device: self, audio: audio, name: name)
     }
 
+    /// The default of ``maxDecodedBytes``: 512 MiB of float samples (about 46 minutes of 48 kHz
+    /// stereo, 93 of mono).
+    public static let defaultMaxDecodedBytes = 512 << 20
+
+    /// The most decoded audio one ``buffer(file:)`` may hold. A longer file is a `.tooLarge`
+    /// error that says to stream it (``Scene/makeStreamingSource(file:options:)``); an
+    /// uncompressed one is refused from its header, before anything is decoded. Nothing a file
+    /// claims can make the process allocate more.
+    public var maxDecodedBytes: Int {
+        get { state.withLock { $0.maxDecodedBytes } }
+        set { state.withLock { $0.maxDecodedBytes = max(0, newValue) } }
+    }
+
     /// Decodes the file at `path` into a buffer, once: later calls with the same file return the
     /// cached buffer until ``evictCachedBuffers()`` (the cache key is the file's resolved path).
+    ///
+    /// - Throws: `.tooLarge` when it decodes to more than ``maxDecodedBytes``; the file's errors.
     public func buffer(file path: String) throws -> Buffer {
         let key = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
         if let cached = try state.withLock({ state throws(SoundstageError) -> Buffer? in
@@ -307,7 +323,8 @@ public final class Device: Sendable {
         }) {
             return cached
         }
-        let audio = try SoundFile.decode(path: path)
+        let file = try SoundFile(path: path)
+        let audio = try file.readAll(maxFrames: file.frames(fittingIn: maxDecodedBytes))
         let buffer = try makeBuffer(audio, name: path)
         return state.withLock { state in
             if let raced = state.cache[key] { return raced }
@@ -404,25 +421,33 @@ public final class Device: Sendable {
         return renderLock.withTypedLock { body() }
     }
 
-    /// Renders `seconds` of the mix into a file, in chunks (loopback devices only).
+    /// Renders `seconds` of the mix into a file, in chunks (loopback devices only), after checking
+    /// that `format` can hold that much (a `.tooLarge` error names formats that can).
     ///
-    /// - Parameter progress: called after each chunk with the fraction done (0...1).
+    /// - Parameters:
+    ///   - progress: called after each chunk with the fraction done (0...1).
+    ///   - isCancelled: asked after each chunk; true stops the render and completes the file with
+    ///     what was rendered.
+    /// - Returns: the seconds rendered.
+    @discardableResult
     public func render(seconds: Double, to path: String, format: OutputFormat = .wavFloat32,
-                       progress: ((Double) -> Void)? = nil) throws {
+                       progress: ((Double) -> Void)? = nil, isCancelled: (() -> Bool)? = nil) throws -> Double {
         guard seconds.isFinite, seconds >= 0 else {
             throw SoundstageError(.invalidArgument, "cannot render \(seconds) seconds")
         }
+        try format.checkCapacity(seconds: seconds, sampleRate: sampleRate, channels: layout.channelCount, path: path)
         let total = Int((seconds * Double(sampleRate)).rounded())
         let writer = try SoundFileWriter(path: path, format: format, sampleRate: sampleRate, channels: layout.channelCount)
         var done = 0
         let chunk = max(updateFrames, sampleRate / 2)
-        while done < total {
+        while done < total, !(isCancelled?() ?? false) {
             let count = min(chunk, total - done)
             try writer.write(try render(frames: count))
             done += count
             progress?(Double(done) / Double(max(total, 1)))
         }
         try writer.finish()
+        return Double(done) / Double(sampleRate)
     }
 
     /// Runs one engine update: advances group fades and ducking to ``mixTime``, finds sources

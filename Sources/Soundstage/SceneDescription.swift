@@ -8,6 +8,11 @@ public struct SceneDescription: Sendable, Equatable {
     /// The scene-file format version this describes.
     public static let formatVersion = 1
 
+    /// Sound files longer than this (in seconds) stream unless their source says `"stream": false`;
+    /// tones longer than this are generated as a loop. Memory then stays bounded by chunks, not
+    /// by the file's length.
+    public static let streamingThreshold = 30.0
+
     /// Length of the scene in seconds.
     public var duration: Double
     /// The distance model of every context.
@@ -128,6 +133,10 @@ public struct SourceDescription: Sendable, Equatable {
     public var airAbsorption: Float = 0
     /// ``Source/reverbSend`` (0…1).
     public var reverbSend: Float = 1
+    /// Whether its file streams (``Scene/makeStreamingSource(file:options:)``) instead of being
+    /// decoded into a buffer; nil decides by length: a file longer than
+    /// ``SceneDescription/streamingThreshold`` streams.
+    public var stream: Bool?
 
     /// Creates a source description.
     public init(name: String, sound: SoundDescription) {

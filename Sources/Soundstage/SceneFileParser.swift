@@ -180,7 +180,7 @@ struct SceneFileReader {
         let members = try json.object(value, path, allowed: [
             "name", "sound", "context", "loop", "gain", "pitch", "start", "stop", "referenceDistance", "rolloff",
             "maxDistance", "position", "velocity", "direction", "cone", "headRelative", "path", "interpolation",
-            "occlusion", "obstruction", "airAbsorption", "reverbSend",
+            "occlusion", "obstruction", "airAbsorption", "reverbSend", "stream",
         ], required: ["name", "sound"])
         guard let name = try json.string(members["name"], "\(path).name"), !name.isEmpty else {
             throw fail("\(path).name", "must not be empty")
@@ -188,6 +188,10 @@ struct SceneFileReader {
         var source = SourceDescription(name: name, sound: try sound(members["sound"]!, "\(path).sound"))
         source.context = try json.string(members["context"], "\(path).context") ?? "world"
         source.loop = try json.bool(members["loop"], "\(path).loop", default: false)
+        if let stream = members["stream"] {
+            guard case .file = source.sound else { throw fail("\(path).stream", "only a sound file streams; a tone is generated") }
+            source.stream = try json.bool(stream, "\(path).stream", default: false)
+        }
         source.gain = Float(try json.number(members["gain"], "\(path).gain", default: 1, in: 0...100))
         source.pitch = Float(try json.number(members["pitch"], "\(path).pitch", default: 1, in: 0.01...100))
         source.start = try json.number(members["start"], "\(path).start", default: 0, in: 0...duration)

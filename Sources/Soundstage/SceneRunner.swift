@@ -34,9 +34,9 @@ public final class SceneRunner {
     public init(_ description: SceneDescription, device: Device) throws {
         self.description = description
         self.device = device
-        var buffers: [String: Buffer] = [:]
+        var sounds: [String: LoadedSound] = [:]
         for (index, source) in description.sources.enumerated() {
-            buffers[source.name] = try Self.loadSound(source, index: index, description: description, device: device)
+            sounds[source.name] = try Self.loadSound(source, index: index, description: description, device: device)
         }
         var scenes: [String: Scene] = [:]
         let budget = max(16, description.sources.count)
@@ -65,11 +65,24 @@ public final class SceneRunner {
             world.listener.gain = description.listener.gain
         }
         var sources: [String: Source] = [:]
-        for item in description.sources {
-            let source = scenes[item.context]!.makeSource(buffer: buffers[item.name])
+        for (index, item) in description.sources.enumerated() {
+            let source: Source
+            var loops = item.loop
+            switch sounds[item.name]! {
+            case let .buffer(buffer, looped):
+                source = scenes[item.context]!.makeSource(buffer: buffer)
+                loops = loops || looped
+            case let .stream(path):
+                do {
+                    source = try scenes[item.context]!.makeStreamingSource(file: path)
+                } catch let error as SoundstageError {
+                    throw SoundstageError(.invalidScene, "sources[\(index)].sound: cannot stream '\(path)': \(error.message)",
+                                          subject: description.file, cause: error.cause)
+                }
+            }
             source.gain = item.gain
             source.pitch = item.pitch
-            source.isLooping = item.loop
+            source.isLooping = loops
             source.referenceDistance = item.referenceDistance
             source.rolloffFactor = item.rolloff
             source.maxDistance = item.maxDistance
@@ -119,12 +132,24 @@ public final class SceneRunner {
     }
 
     /// Renders the whole scene to a file (loopback devices), faster than real time.
-    /// - Parameter progress: called with the fraction done (0...1) after each chunk.
-    public func render(to path: String, format: OutputFormat = .wavFloat32, progress: ((Double) -> Void)? = nil) throws {
+    ///
+    /// Checks first that `format` can hold the scene's length (a `.tooLarge` error names formats
+    /// that can). Memory stays one chunk whatever the length.
+    /// - Parameters:
+    ///   - progress: called with the fraction done (0...1) after each chunk.
+    ///   - isCancelled: asked after each chunk; when it says true the render stops there and the
+    ///     file is completed with what was rendered (a valid, playable file).
+    /// - Returns: the seconds rendered.
+    @discardableResult
+    public func render(to path: String, format: OutputFormat = .wavFloat32, progress: ((Double) -> Void)? = nil,
+                       isCancelled: (() -> Bool)? = nil) throws -> Double {
+        try format.checkCapacity(seconds: description.duration, sampleRate: device.sampleRate,
+                                 channels: device.layout.channelCount, path: path)
         let writer = try SoundFileWriter(path: path, format: format, sampleRate: device.sampleRate,
                                          channels: device.layout.channelCount)
-        try renderChunks(progress: progress) { try writer.write($0) }
+        try renderChunks(progress: progress, isCancelled: isCancelled) { try writer.write($0) }
         try writer.finish()
+        return Double(writer.framesWritten) / Double(device.sampleRate)
     }
 
     /// Plays the scene on a real-time output device, advancing every 10 ms, and returns at its end.
@@ -158,13 +183,14 @@ public final class SceneRunner {
         for scene in scenes.values { scene.close() }
     }
 
-    private func renderChunks(progress: ((Double) -> Void)? = nil, _ consume: (AudioBuffer) throws -> Void) throws {
+    private func renderChunks(progress: ((Double) -> Void)? = nil, isCancelled: (() -> Bool)? = nil,
+                              _ consume: (AudioBuffer) throws -> Void) throws {
         let rate = device.sampleRate
         let total = Int((description.duration * Double(rate)).rounded())
         let step = device.updateFrames
         var frame = 0
         var lastReport = 0
-        while frame < total {
+        while frame < total, !(isCancelled?() ?? false) {
             try advance(to: Double(frame) / Double(rate))
             let count = min(step, total - frame)
             try consume(try device.render(frames: count))
@@ -200,25 +226,37 @@ public final class SceneRunner {
         }
     }
 
+    /// What a source of the scene plays: a buffer (`looped` when a long tone was made a loop), or
+    /// a file it streams.
+    enum LoadedSound {
+        case buffer(Buffer, looped: Bool)
+        case stream(String)
+    }
+
     private static func loadSound(_ source: SourceDescription, index: Int, description: SceneDescription,
-                                  device: Device) throws -> Buffer {
+                                  device: Device) throws -> LoadedSound {
         switch source.sound {
         case let .file(file):
             let path = file.hasPrefix("/") ? file : URL(fileURLWithPath: description.baseDirectory).appendingPathComponent(file).path
             do {
-                return try device.buffer(file: path)
+                // Long files stream unless the source says otherwise: memory stays a few chunks.
+                let streams = try source.stream ?? (SoundFile(path: path).format.duration > SceneDescription.streamingThreshold)
+                return streams ? .stream(path) : .buffer(try device.buffer(file: path), looped: false)
             } catch let error as SoundstageError {
                 throw SoundstageError(.invalidScene, "sources[\(index)].sound: cannot load '\(file)': \(error.message)",
                                       subject: description.file, cause: error.cause)
             }
         case let .tone(tone):
-            if source.loop {
-                return try device.makeBuffer(tone.render(seconds: tone.loopLength, sampleRate: device.sampleRate, fades: false),
-                                             name: source.name)
-            }
             let end = source.stop ?? description.duration
             let seconds = max(0.01, (end - source.start) * Double(source.pitch))
-            return try device.makeBuffer(tone.render(seconds: seconds, sampleRate: device.sampleRate), name: source.name)
+            // A looping tone, or one longer than the streaming threshold, is one seamless period
+            // played in a loop (a long one loses its 5 ms fades; memory stays one period).
+            if source.loop || seconds > SceneDescription.streamingThreshold {
+                return .buffer(try device.makeBuffer(tone.render(seconds: tone.loopLength, sampleRate: device.sampleRate, fades: false),
+                                                     name: source.name), looped: true)
+            }
+            return .buffer(try device.makeBuffer(tone.render(seconds: seconds, sampleRate: device.sampleRate), name: source.name),
+                           looped: false)
         }
     }
 }

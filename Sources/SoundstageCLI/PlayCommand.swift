@@ -50,8 +50,11 @@ struct PlayCommand: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            let audio = try SoundFile.decode(path: file)
-            let playback = Playback(audio: audio, name: file, prepare: effects.prepare, tail: effects.tail) { source in
+            // A long file streams (memory stays a few chunks whatever its length); a short one is decoded.
+            let format = try SoundFile(path: file).format
+            let sound: Playback.Sound = format.duration > SceneDescription.streamingThreshold
+                ? .stream(file, plays: loop) : .audio(try SoundFile.decode(path: file))
+            let playback = Playback(sound: sound, name: file, prepare: effects.prepare, tail: effects.tail) { source in
                 source.position = position
                 source.velocity = velocity
                 source.gain = gain
@@ -59,7 +62,7 @@ struct PlayCommand: ParsableCommand {
                 source.repeatCount = loop - 1
                 effects.configure(source)
             }
-            let seconds = audio.duration * Double(loop) / Double(pitch)
+            let seconds = sound.duration(of: format) * Double(loop) / Double(pitch)
             try playback.run(seconds: seconds, forceRender: render, output: output ?? Playback.defaultOutput(for: file),
                              outputOptions: outputOptions)
         }
@@ -68,8 +71,23 @@ struct PlayCommand: ParsableCommand {
 
 /// Plays one sound on the default device, or renders it to a file when there is none.
 struct Playback {
-    let audio: AudioBuffer
+    /// What it plays.
+    enum Sound {
+        /// Decoded audio in a buffer.
+        case audio(AudioBuffer)
+        /// A file streamed from disk, played `plays` times (restarted at each end).
+        case stream(String, plays: Int)
+
+        func duration(of format: AudioFormat) -> Double {
+            if case let .audio(audio) = self { return audio.duration }
+            return format.duration
+        }
+    }
+
+    let sound: Sound
     let name: String
+    /// Plays of a streamed sound still to come (restarted by its completion handler).
+    private let replays = Countdown()
     /// Sets up the scene before the source is made (e.g. a reverb zone).
     var prepare: (Scene) throws -> Void = { _ in }
     /// Seconds to keep going after the sound ends (a reverb's tail).
@@ -90,7 +108,7 @@ struct Playback {
                 let source = try start(on: device)
                 // The source keeps its scene (and the reverb) alive through the tail.
                 withExtendedLifetime(source) {
-                    while source.playbackState == .playing { usleep(5_000) }
+                    while source.playbackState == .playing || replays.value > 0 { usleep(5_000) }
                     if tail > 0 { usleep(useconds_t(tail * 1e6)) }
                 }
                 // Return only once the last sample has reached the output.
@@ -103,18 +121,54 @@ struct Playback {
         let device = try Device.loopback()
         defer { device.close() }
         let source = try start(on: device)
-        try withExtendedLifetime(source) {
-            try device.render(seconds: seconds + tail + 0.05, to: output, format: .wavPCM16)
+        let total = seconds + tail + 0.05
+        let rendered = try withExtendedLifetime(source) {
+            try Interrupt.catching {
+                try device.render(seconds: total, to: output, format: .wavPCM16, progress: ProgressBar.forTerminal(),
+                                  isCancelled: { Interrupt.wasRequested })
+            }
         }
+        try Interrupt.finishRender(wrote: rendered, of: total, to: output)
         Terminal.say("rendered \(String(format: "%.2f", seconds + tail)) s to \(output)")
     }
 
     private func start(on device: Device) throws -> Source {
         let scene = try device.makeScene()
         try prepare(scene)
-        let source = scene.makeSource(buffer: try device.makeBuffer(audio, name: name))
+        let source: Source
+        switch sound {
+        case let .audio(audio):
+            source = scene.makeSource(buffer: try device.makeBuffer(audio, name: name))
+        case let .stream(path, plays):
+            source = try scene.makeStreamingSource(file: path)
+            replays.set(plays - 1)
+            source.completionHandler = { [replays] source in
+                guard replays.take() else { return }
+                do { try source.play() } catch { replays.set(0) }
+            }
+        }
         configure(source)
         try source.play()
         return source
     }
+}
+
+/// A count shared with a completion handler (which runs on the engine's thread).
+final class Countdown: @unchecked Sendable {
+    // @unchecked: `count` is only touched with `lock` held.
+    private let lock = NSLock()
+    private var count = 0
+
+    func set(_ value: Int) { lock.withLock { count = value } }
+
+    /// Takes one if any is left.
+    func take() -> Bool {
+        lock.withLock {
+            guard count > 0 else { return false }
+            count -= 1
+            return true
+        }
+    }
+
+    var value: Int { lock.withLock { count } }
 }

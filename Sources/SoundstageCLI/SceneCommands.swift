@@ -130,12 +130,26 @@ struct RenderCommand: ParsableCommand {
             }
             let target = format ?? (output.lowercased().hasSuffix(".wav") ? .wavFloat32 : OutputFormat(pathExtensionOf: output) ?? .wavFloat32)
             if let plot {
+                // The plot needs the whole mix in memory: bounded like any decoded sound.
+                let bytes = description.duration * Double(sampleRate) * Double(channels.channelCount) * 4
+                guard bytes <= Double(SoundFile.defaultMaxDecodedBytes) else {
+                    throw SoundstageError(.tooLarge, String(format: "--plot keeps the whole mix in memory (%.1f GB for %.0f s); "
+                                                            + "render without --plot, or a shorter scene", bytes / 1e9, description.duration),
+                                          subject: scene)
+                }
+                try target.checkCapacity(seconds: description.duration, sampleRate: sampleRate,
+                                         channels: channels.channelCount, path: output)
                 let audio = try runner.renderAll()
                 try SoundFileWriter.write(audio, to: output, format: target)
                 let name = URL(fileURLWithPath: scene).lastPathComponent
-                try LevelPlot(audio).svg(title: "\(name): level per channel (dBFS)").write(toFile: plot, atomically: true, encoding: .utf8)
+                // Not write(toFile:atomically:), which would replace a symlink or /dev/null with a file.
+                try OutputDestination.write(Array(LevelPlot(audio).svg(title: "\(name): level per channel (dBFS)").utf8), to: plot)
             } else {
-                try runner.render(to: output, format: target, progress: ProgressBar.forTerminal())
+                let rendered = try Interrupt.catching {
+                    try runner.render(to: output, format: target, progress: ProgressBar.forTerminal(),
+                                      isCancelled: { Interrupt.wasRequested })
+                }
+                try Interrupt.finishRender(wrote: rendered, of: description.duration, to: output)
             }
         }
     }
