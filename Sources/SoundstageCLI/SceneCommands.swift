@@ -46,7 +46,11 @@ struct RunCommand: ParsableCommand {
                 if hrtf { try Self.reportHRTF(device) }
                 let runner = try SceneRunner(description, device: device)
                 defer { runner.close() }
-                try runner.render(to: path, format: .wavPCM16, progress: ProgressBar.forTerminal())
+                let rendered = try Interrupt.catching {
+                    try runner.render(to: path, format: .wavPCM16, progress: ProgressBar.forTerminal(),
+                                      isCancelled: { Interrupt.wasRequested })
+                }
+                try Interrupt.finishRender(wrote: rendered, of: description.duration, to: path)
                 Terminal.say("rendered \(description.duration) s to \(path)")
             }
         }

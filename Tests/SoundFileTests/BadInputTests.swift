@@ -178,3 +178,47 @@ import TestSupport
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["keep.wav"])
     }
 }
+
+/// Nothing a file claims makes the process allocate without bound, and nothing but a regular file is read.
+@Suite struct MemoryBoundTests {
+    @Test func aSparseThreeGigabyteWAVIsRefusedFromItsHeader() throws {
+        let dir = try Fixtures.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("huge.wav").path
+        try LargeFiles.sparseWAV(at: path, frames: 750_000_000, channels: 2)     // 3 GB of PCM, 6 GB as floats
+        let file = try SoundFile(path: path)
+        #expect(file.format.frames == 750_000_000)
+        let error = #expect(throws: SoundstageError.self) { _ = try file.readAll() }
+        #expect(error?.code == .tooLarge)
+        #expect(error?.message.contains("stream it") == true, "\(String(describing: error))")
+        // Reading it in chunks (streaming) works: memory is the chunk.
+        #expect(try SoundFile(path: path).read(frames: 4_800).frames == 4_800)
+    }
+
+    @Test func aHeaderClaimingTwoToTheThirtyTwoFramesNeverAllocatesThem() throws {
+        let dir = try Fixtures.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("liar.caf").path
+        try LargeFiles.cafClaimingFourBillionFrames(at: path)
+        // Either the header is believed (and refused up front) or the real length is read: a
+        // typed error or the few frames there are, never a 32 GB allocation.
+        do {
+            let audio = try SoundFile.decode(path: path)
+            #expect(audio.frames <= 4_800)
+        } catch let error as SoundstageError {
+            #expect([.tooLarge, .corruptData].contains(error.code), "\(error)")
+        }
+    }
+
+    @Test func specialFilesAreNotRead() throws {
+        let dir = try Fixtures.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let fifo = dir.appendingPathComponent("pipe.wav").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        // No writer: opening must not wait for one.
+        let error = #expect(throws: SoundstageError.self) { _ = try SoundFile(path: fifo) }
+        #expect(error?.message.contains("FIFO") == true, "\(String(describing: error))")
+        let device = #expect(throws: SoundstageError.self) { _ = try SoundFile(path: "/dev/zero") }
+        #expect(device?.message.contains("character device") == true, "\(String(describing: device))")
+    }
+}

@@ -7,20 +7,8 @@ import TestSupport
 /// the previous value stays, the scene counts it, one diagnostic names it — and the mix stays
 /// finite; nothing traps.
 @Suite struct RefusedValueTests {
-    /// A deterministic generator (SplitMix64), so a failure can be replayed from its seed.
-    struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// The floats a game could pass: specials, edges and random values of every magnitude.
-    static func anyFloat(_ generator: inout SplitMix) -> Float {
+    static func anyFloat(_ generator: inout SplitMix64) -> Float {
         let specials: [Float] = [.nan, -.nan, .infinity, -.infinity, 0, -0.0, .leastNonzeroMagnitude, .greatestFiniteMagnitude,
                                  -.greatestFiniteMagnitude, 1, -1, 0.5, 360, 361, -100, -101, 10, 11, 1e9, 1.1e9, -1e9, 1e38]
         switch generator.next() % 4 {
@@ -91,7 +79,7 @@ import TestSupport
         source.isLooping = true
         source.group = group
         try source.play()
-        var generator = SplitMix(state: seed)
+        var generator = SplitMix64(seed: seed)
         var expectedRefusals = 0
         for round in 0..<400 {
             for setter in Self.setters(source, scene.listener, group, scene) {
