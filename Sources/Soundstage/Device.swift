@@ -352,9 +352,17 @@ public final class Device: Sendable {
     /// Renders `frames` frames of the mix of every scene (loopback devices only), running the
     /// engine's update (completion events) every ``updateFrames`` frames.
     public func render(frames: Int) throws -> AudioBuffer {
+        try render(frames: frames, inRealTime: false)
+    }
+
+    /// ``render(frames:)``, mixing in short slices when a real-time renderer's thread calls it.
+    func render(frames: Int, inRealTime: Bool) throws -> AudioBuffer {
         guard frames >= 0 else { throw SoundstageError(.invalidArgument, "cannot render \(frames) frames") }
+        guard kind == .loopback else {
+            throw SoundstageError(.invalidArgument, "render needs a loopback device; this one plays in real time")
+        }
         var samples = [Float](repeating: 0, count: frames * layout.channelCount)
-        try samples.withUnsafeMutableBufferPointer { try render(into: $0) }
+        try samples.withUnsafeMutableBufferPointer { try renderForOutput(into: $0, inRealTime: inRealTime) }
         return AudioBuffer(samples: samples, channels: layout.channelCount, sampleRate: sampleRate)
     }
 
@@ -364,11 +372,13 @@ public final class Device: Sendable {
         guard kind == .loopback else {
             throw SoundstageError(.invalidArgument, "render needs a loopback device; this one plays in real time")
         }
-        try renderForOutput(into: output)
+        try renderForOutput(into: output, inRealTime: false)
     }
 
-    /// Renders the mix (a loopback `ALCdevice`): for ``render(into:)`` and the desktop output's thread.
-    func renderForOutput(into output: UnsafeMutableBufferPointer<Float>) throws {
+    /// Renders the mix (a loopback `ALCdevice`): for ``render(into:)`` and the real-time renderers'
+    /// threads. `inRealTime` mixes in slices of at most ``renderSliceFrames`` so game threads
+    /// never wait long for OpenAL's device lock; an offline render mixes whole updates (cheaper).
+    func renderForOutput(into output: UnsafeMutableBufferPointer<Float>, inRealTime: Bool = true) throws {
         let channels = layout.channelCount
         guard output.count % channels == 0 else {
             throw SoundstageError(.invalidArgument, "the output holds \(output.count) samples, not a whole number of \(channels)-channel frames")
@@ -387,7 +397,7 @@ public final class Device: Sendable {
                 // call, and alSourcePlay/Stop from a game thread wait for it.
                 var sliced = 0
                 while sliced < count {
-                    let slice = min(Self.renderSliceFrames, count - sliced)
+                    let slice = inRealTime ? min(Self.renderSliceFrames, count - sliced) : count
                     alcRenderSamplesSOFT(handle.raw, output.baseAddress! + (done + sliced) * channels, ALCsizei(slice))
                     try OpenAL.checkALC(handle.raw, "alcRenderSamplesSOFT")
                     sliced += slice

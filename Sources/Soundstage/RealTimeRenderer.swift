@@ -35,7 +35,7 @@ public final class RealTimeRenderer: Sendable {
             let period = Double(device.updateFrames) / Double(device.sampleRate)
             var next = Date().timeIntervalSinceReferenceDate
             while running.withLockedValue({ $0 }) {
-                if let chunk = try? device.render(frames: device.updateFrames) {
+                if let chunk = try? device.render(frames: device.updateFrames, inRealTime: true) {
                     recording.withWriter { try? $0?.write(chunk) }
                 }
                 next += period

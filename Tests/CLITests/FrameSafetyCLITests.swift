@@ -120,28 +120,39 @@ import TestSupport
     }
 
     /// Peak memory of `render` and `play` for a 60-minute file stays within 5 % of a 10-minute one:
-    /// long files stream. (Each measured in a child process: `ru_maxrss`.)
+    /// long files stream. Each runs in a child process whose high-water mark (`VmHWM` in
+    /// /proc/PID/status) is read while it runs — `wait4`'s `ru_maxrss` would count the test
+    /// runner's memory, which a `posix_spawn` child shares until it execs.
     @Test func renderAndPlayStreamLongFilesInFlatMemory() throws {
         let dir = try CLIRunner.directory()
         defer { try? FileManager.default.removeItem(at: dir) }
+        let environment = ProcessInfo.processInfo.environment.merging(CLIRunner.silentSoundCard) { $1 }
+        func peak(_ arguments: [String], stopAfter seconds: Double? = nil) throws -> Int {
+            let child = try ChildProcess(CLIRunner.binary.path, arguments, environment: environment)
+            let end = seconds.map { Date().addingTimeInterval($0) }
+            var kilobytes = 0
+            while child.isRunning {
+                if let status = try? String(contentsOfFile: "/proc/\(child.pid)/status", encoding: .utf8),
+                   let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+                   let value = Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") {
+                    kilobytes = max(kilobytes, value)
+                }
+                if let end, Date() >= end { kill(child.pid, SIGKILL) }
+                usleep(5_000)
+            }
+            #expect(seconds != nil || child.wait() == 0, "\(arguments)")
+            return kilobytes
+        }
         var peaks: [String: [Int: Int]] = ["render": [:], "play": [:]]
         for minutes in [10, 60] {
             let file = dir.appendingPathComponent("\(minutes)min.wav").path
             try LargeFiles.sparseWAV(at: file, frames: 48_000 * 60 * minutes)
             let scene = dir.appendingPathComponent("\(minutes).json").path
-            try Data(#"{"format": 1, "duration": 3, "sources": [{"name": "music", "sound": "\#(file)"}]}"#.utf8)
+            try Data(#"{"format": 1, "duration": 60, "sources": [{"name": "music", "sound": "\#(file)"}]}"#.utf8)
                 .write(to: URL(fileURLWithPath: scene))
-            let environment = ProcessInfo.processInfo.environment.merging(CLIRunner.silentSoundCard) { $1 }
-            let render = try ChildProcess(CLIRunner.binary.path, ["render", scene, "-o", dir.appendingPathComponent("out.wav").path],
-                                          environment: environment)
-            let rendered = render.waitReportingPeakMemory()
-            #expect(rendered.status == 0)
-            peaks["render"]![minutes] = rendered.peakKilobytes
-            // `play` on a (silent) sound card: stopped after 2 s of playing.
-            let play = try ChildProcess(CLIRunner.binary.path, ["play", file], environment: environment)
-            usleep(2_000_000)
-            kill(play.pid, SIGKILL)
-            peaks["play"]![minutes] = play.waitReportingPeakMemory().peakKilobytes
+            peaks["render"]![minutes] = try peak(["render", scene, "-o", dir.appendingPathComponent("out.wav").path])
+            // `play` on a (silent) sound card, stopped after 3 s of playing.
+            peaks["play"]![minutes] = try peak(["play", file], stopAfter: 3)
             unlink(file)
         }
         for (command, peak) in peaks {

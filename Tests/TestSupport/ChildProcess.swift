@@ -75,16 +75,6 @@ public final class ChildProcess: @unchecked Sendable {
         return raw & 0x7f == 0 ? (raw >> 8) & 0xff : 128 + (raw & 0x7f)
     }
 
-    /// Waits for it to end; returns its exit code (as ``wait()``) and its peak resident memory
-    /// in kB (`ru_maxrss` from `wait4`). Call it instead of ``wait()``, before anything reaped it.
-    public func waitReportingPeakMemory() -> (status: Int32, peakKilobytes: Int) {
-        var raw: Int32 = 0
-        var usage = rusage()
-        while wait4(pid, &raw, 0, &usage) < 0 && errno == EINTR {}
-        status = raw
-        return (wait(), Int(usage.ru_maxrss))
-    }
-
     /// Sends `signal`.
     public func send(_ signal: Int32) {
         if isRunning { kill(pid, signal) }
