@@ -9,11 +9,13 @@ public struct AudioBuffer: Sendable, Equatable {
     /// Frames per second.
     public var sampleRate: Int
 
-    /// Creates a buffer. `samples.count` must be a multiple of `channels`.
+    /// Creates a buffer. `samples.count` should be a multiple of `channels`; a shape that is not
+    /// is made whole instead of trapping: fewer than one channel counts as one, and a trailing
+    /// partial frame is dropped.
     public init(samples: [Float], channels: Int, sampleRate: Int) {
-        precondition(channels > 0, "an AudioBuffer needs at least one channel")
-        precondition(samples.count % channels == 0, "sample count must be a multiple of the channel count")
-        self.samples = samples
+        let channels = max(1, channels)
+        let extra = samples.count % channels
+        self.samples = extra == 0 ? samples : Array(samples.dropLast(extra))
         self.channels = channels
         self.sampleRate = sampleRate
     }
@@ -24,9 +26,9 @@ public struct AudioBuffer: Sendable, Equatable {
     /// Length in seconds.
     public var duration: Double { sampleRate > 0 ? Double(frames) / Double(sampleRate) : 0 }
 
-    /// The samples of one channel, de-interleaved.
+    /// The samples of one channel, de-interleaved; empty for a channel it does not have.
     public func channel(_ index: Int) -> [Float] {
-        precondition(index >= 0 && index < channels, "channel \(index) out of range 0..<\(channels)")
+        guard index >= 0 && index < channels else { return [] }
         return stride(from: index, to: samples.count, by: channels).map { samples[$0] }
     }
 

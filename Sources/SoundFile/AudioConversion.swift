@@ -2,10 +2,10 @@ import Foundation
 
 extension AudioBuffer {
     /// The buffer resampled to `rate` frames per second with a windowed-sinc filter
-    /// (Blackman window, 32 zero crossings; cut-off below the lower Nyquist frequency).
+    /// (Blackman window, 32 zero crossings; cut-off below the lower Nyquist frequency). A rate
+    /// that is not positive (or a buffer without one) leaves it unchanged.
     public func resampled(to rate: Int) -> AudioBuffer {
-        precondition(rate > 0, "sample rate must be positive")
-        guard rate != sampleRate, frames > 0 else {
+        guard rate > 0, sampleRate > 0, rate != sampleRate, frames > 0 else {
             return AudioBuffer(samples: samples, channels: channels, sampleRate: rate)
         }
         let ratio = Double(rate) / Double(sampleRate)
@@ -37,9 +37,9 @@ extension AudioBuffer {
 
     /// The buffer with `count` channels: mono is copied to every channel; many channels mix down
     /// to mono by averaging; otherwise channels are kept in order, dropped, or filled with silence.
+    /// A count below 1 leaves it unchanged.
     public func remixed(toChannels count: Int) -> AudioBuffer {
-        precondition(count > 0, "channel count must be positive")
-        guard count != channels else { return self }
+        guard count > 0, count != channels else { return self }
         var out = [Float](repeating: 0, count: frames * count)
         for frame in 0..<frames {
             let base = frame * channels

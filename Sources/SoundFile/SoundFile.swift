@@ -85,7 +85,7 @@ public final class SoundFile {
 
     /// Decodes up to `frames` frames from the read position; an empty buffer means the end.
     public func read(frames: Int) throws -> AudioBuffer {
-        precondition(frames >= 0, "frames must not be negative")
+        guard frames >= 0 else { throw SoundstageError(.invalidArgument, "cannot read \(frames) frames", subject: name) }
         var samples = [Float](repeating: 0, count: frames * format.channels)
         let got = try samples.withUnsafeMutableBufferPointer { try decoder.read(into: $0.baseAddress!, frames: frames) }
         moved = true

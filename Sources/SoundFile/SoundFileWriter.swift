@@ -87,8 +87,11 @@ public final class SoundFileWriter {
 
     /// Appends interleaved samples (a whole number of frames).
     public func write(interleaved samples: UnsafeBufferPointer<Float>) throws {
-        precondition(!finished, "write after finish()")
-        precondition(samples.count % channels == 0, "sample count must be a multiple of the channel count")
+        guard !finished else { throw SoundstageError(.invalidArgument, "write after finish()", subject: path) }
+        guard samples.count % channels == 0 else {
+            throw SoundstageError(.invalidArgument, "\(samples.count) samples are not a whole number of \(channels)-channel frames",
+                                  subject: path)
+        }
         let frames = samples.count / channels
         if let handle = sndfile {
             let done = sf_writef_float(handle, samples.baseAddress, sf_count_t(frames))
@@ -119,7 +122,7 @@ public final class SoundFileWriter {
 
     /// Completes the file and moves it to ``path``. Call exactly once.
     public func finish() throws {
-        precondition(!finished, "finish() called twice")
+        guard !finished else { throw SoundstageError(.invalidArgument, "finish() called twice", subject: path) }
         finished = true
         if let handle = sndfile {
             sf_write_sync(handle)

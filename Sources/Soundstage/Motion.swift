@@ -29,10 +29,17 @@ public struct Motion: Sendable, Equatable {
     /// How to interpolate.
     public let interpolation: Interpolation
 
-    /// Creates a motion. `keyframes` must be non-empty and strictly increasing in time.
-    public init(keyframes: [Keyframe], interpolation: Interpolation = .linear) {
-        precondition(!keyframes.isEmpty, "a motion needs at least one keyframe")
-        precondition(zip(keyframes, keyframes.dropFirst()).allSatisfy { $0.t < $1.t }, "keyframe times must increase")
+    /// Creates a motion.
+    /// - Throws: `.invalidArgument` unless `keyframes` is non-empty, strictly increasing in
+    ///   time, with finite times and usable positions.
+    public init(keyframes: [Keyframe], interpolation: Interpolation = .linear) throws {
+        guard !keyframes.isEmpty else { throw SoundstageError(.invalidArgument, "a motion needs at least one keyframe") }
+        guard keyframes.allSatisfy({ $0.t.isFinite && $0.position.isUsablePosition }) else {
+            throw SoundstageError(.invalidArgument, "keyframe times must be finite and positions usable (finite, within ±1e9)")
+        }
+        guard zip(keyframes, keyframes.dropFirst()).allSatisfy({ $0.t < $1.t }) else {
+            throw SoundstageError(.invalidArgument, "keyframe times must increase")
+        }
         self.keyframes = keyframes
         self.interpolation = interpolation
     }

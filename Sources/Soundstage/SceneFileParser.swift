@@ -71,7 +71,7 @@ struct SceneFileReader {
             }
             keyframes.append(Motion.Keyframe(t: t, position: try vector(members["position"], "\(at).position")!))
         }
-        return Motion(keyframes: keyframes, interpolation: interpolation)
+        return try Motion(keyframes: keyframes, interpolation: interpolation)
     }
 
     func scene(_ root: JSONValue, baseDirectory: String) throws -> SceneDescription {

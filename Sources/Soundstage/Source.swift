@@ -950,7 +950,14 @@ public final class Source: @unchecked Sendable {
                 stream.startsWhenReady = wasPlaying
             } else if let name = s.name, let buffer = s.buffer {
                 let al = try lock.current()
-                try Self.setOffset(name, seconds: seconds, buffer: buffer, repeats: s.properties.looping ? 0 : s.repeatCount,
+                // What is queued now: repeatCount may have changed since play() built the queue.
+                var queued: ALint = 1
+                try al.call("alGetSourcei(AL_BUFFERS_QUEUED)") { alGetSourcei(name, AL_BUFFERS_QUEUED, &queued) }
+                let repeats = s.properties.looping ? 0 : max(0, Int(queued) - 1)
+                guard seconds < buffer.duration * Double(repeats + 1) else {
+                    throw SoundstageError(.invalidArgument, "cannot seek to \(seconds) s; \(buffer.duration * Double(repeats + 1)) s are queued")
+                }
+                try Self.setOffset(name, seconds: seconds, buffer: buffer, repeats: repeats,
                                    pitch: s.properties.pitch * s.properties.groupPitch, al)
             } else {
                 s.pendingOffset = seconds

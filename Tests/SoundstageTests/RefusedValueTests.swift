@@ -108,6 +108,71 @@ import TestSupport
         #expect(Soundstage.unexpectedOpenALErrors == 0, "\(String(describing: Soundstage.lastUnexpectedOpenALError))")
     }
 
+    /// The other calls that take numbers: each random argument is taken, refused with the
+    /// previous state kept, or a typed error — never a trap — and the mix stays finite.
+    @Test(arguments: [11 as UInt64, 12])
+    func everyOtherCallTakingNumbersIsTakenRefusedOrATypedError(seed: UInt64) throws {
+        let device = try Device.loopback()
+        defer { device.close() }
+        let scene = try device.makeScene()
+        scene.refusedValueHandler = { _ in }
+        let group = scene.makeGroup("music")
+        let zone = try scene.makeReverbZone("hall", preset: .generic)
+        let buffer = try device.makeBuffer(Signals.sine(440, seconds: 0.5))
+        let source = scene.makeSource(buffer: buffer), other = scene.makeSource(buffer: buffer)
+        source.group = group
+        try source.play()
+        let registry = try SystemSoundRegistry(device: device)
+        var generator = SplitMix64(seed: seed)
+        func anyInt() -> Int {
+            [Int.min, -1, 0, 1, 2, 10_000, 10_001, 1_000_000, 1_000_001, Int.max, Int.random(in: -100...100, using: &generator)]
+                .randomElement(using: &generator)!
+        }
+        func anyDouble() -> Double { Double(Self.anyFloat(&generator)) }
+        for _ in 0..<300 {
+            let (a, b, c) = (Self.anyFloat(&generator), Self.anyFloat(&generator), Self.anyFloat(&generator))
+            let count = anyInt()
+            let before = source.repeatCount
+            source.repeatCount = count
+            #expect(source.repeatCount == ((0...10_000).contains(count) ? count : before))
+            let priority = source.priority
+            source.priority = count
+            #expect(source.priority == ((-1_000_000...1_000_000).contains(count) ? count : priority))
+            scene.listener.setOrientation(at: Vector3(a, b, c), up: Vector3(c, a, b))
+            #expect(scene.listener.at.isFinite && scene.listener.up.isFinite)
+            source.fade(to: a, over: anyDouble())
+            group.fade(to: b, over: anyDouble())
+            source.setReverbSend(c, to: zone)
+            zone.gain = a
+            #expect((0...1).contains(zone.gain))
+            registry.volume = b
+            #expect(registry.volume.isFinite && registry.volume >= 0)
+            scene.voiceRankingInterval = anyDouble()
+            #expect(scene.voiceRankingInterval.isFinite)
+            do { try source.seek(to: anyDouble()) } catch let error as SoundstageError { #expect(error.code == .invalidArgument) }
+            do { try scene.crossfade(from: source, to: other, over: anyDouble()) } catch let error as SoundstageError {
+                #expect(error.code == .invalidArgument)
+            }
+            // Buffers and files from odd shapes and rates: made whole, or a typed error.
+            let shaped = AudioBuffer(samples: [a, b, c], channels: anyInt() % 5, sampleRate: anyInt())
+            #expect(shaped.channels >= 1 && shaped.samples.count % shaped.channels == 0)
+            _ = shaped.channel(anyInt())
+            _ = shaped.remixed(toChannels: anyInt() % 9)
+            _ = Signals.sine(440, seconds: 0.01).resampled(to: anyInt() % 200_000)
+            do { _ = try device.makeBuffer(shaped) } catch is SoundstageError {}
+            do {
+                _ = try Motion(keyframes: [.init(t: anyDouble(), position: Vector3(a, b, c)), .init(t: anyDouble(), position: .zero)])
+            } catch let error as SoundstageError { #expect(error.code == .invalidArgument) }
+            try source.play()
+            let mix = try device.render(frames: 480)
+            let finite = mix.samples.allSatisfy { $0.isFinite }
+            #expect(finite, "the mix stays finite")
+            if !finite { break }
+        }
+        #expect(Soundstage.unexpectedOpenALErrors == 0, "\(String(describing: Soundstage.lastUnexpectedOpenALError))")
+        #expect(scene.refusedValueCount > 0)
+    }
+
     @Test func aRefusalLeavesThePreviousValueAndSaysWhichPropertyGotWhichValue() throws {
         let device = try Device.loopback()
         defer { device.close() }

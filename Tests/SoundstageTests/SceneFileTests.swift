@@ -200,8 +200,8 @@ import TestSupport
         #expect(device.liveObjects.contexts == 1, "no scene was created")
     }
 
-    @Test func smoothPathsPassThroughTheirKeyframes() {
-        let motion = Motion(keyframes: [.init(t: 0, position: Vector3(0, 0, 0)), .init(t: 1, position: Vector3(2, 0, 0)),
+    @Test func smoothPathsPassThroughTheirKeyframes() throws {
+        let motion = try Motion(keyframes: [.init(t: 0, position: Vector3(0, 0, 0)), .init(t: 1, position: Vector3(2, 0, 0)),
                                         .init(t: 3, position: Vector3(2, 0, -4))], interpolation: .smooth)
         #expect(motion.position(at: 1) == Vector3(2, 0, 0))
         #expect(motion.position(at: 5) == Vector3(2, 0, -4))
@@ -209,7 +209,7 @@ import TestSupport
         let h = 1e-4
         let numeric = (motion.position(at: 2 + h) - motion.position(at: 2 - h)) * Float(1 / (2 * h))
         #expect((numeric - motion.velocity(at: 2)).length < 0.01)
-        let linear = Motion(keyframes: motion.keyframes, interpolation: .linear)
+        let linear = try Motion(keyframes: motion.keyframes, interpolation: .linear)
         #expect(linear.velocity(at: 0.5) == Vector3(2, 0, 0))
         #expect(linear.velocity(at: 10) == .zero)
     }

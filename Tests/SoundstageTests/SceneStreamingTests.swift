@@ -126,3 +126,29 @@ import TestSupport
         #expect(try SoundFile(path: dir.appendingPathComponent("day.w64").path).readAll().duration == seconds)
     }
 }
+
+/// The recording writer (`RealTimeRenderer(recordingTo:)`, behind `serve --record`) treats links
+/// and special files like every other writer: written in place, never replaced.
+@Suite struct RecordingWriterTests {
+    @Test func aRecordingFollowsLinksAndKeepsSpecialFiles() throws {
+        let dir = try SceneStreamingTests.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let dangling = dir.appendingPathComponent("mix.wav").path
+        #expect(symlink("real.wav", dangling) == 0)
+        for target in [dangling, "/dev/null"] {
+            let device = try Device.loopback()
+            defer { device.close() }
+            let renderer = try RealTimeRenderer(device: device, recordingTo: target)
+            let source = try device.makeScene().makeSource(buffer: device.makeBuffer(Signals.sine(440, seconds: 0.2)))
+            try source.play()
+            renderer.start()
+            usleep(300_000)
+            try renderer.stop()
+        }
+        var info = stat()
+        #expect(lstat(dangling, &info) == 0 && (info.st_mode & S_IFMT) == S_IFLNK, "the link stays")
+        let recorded = try SoundFile.decode(path: dir.appendingPathComponent("real.wav").path)
+        #expect(Signals.peak(recorded) > 0.1, "its target holds the recording")
+        #expect(stat("/dev/null", &info) == 0 && (info.st_mode & S_IFMT) == S_IFCHR)
+    }
+}
