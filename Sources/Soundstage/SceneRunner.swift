@@ -31,12 +31,23 @@ public final class SceneRunner {
     ///
     /// - Throws: `.invalidScene` naming the source whose sound cannot be loaded (with the
     ///   underlying error), or the device's errors.
-    public init(_ description: SceneDescription, device: Device) throws {
+    /// - Parameter decodeBudget: the most bytes of decoded audio its buffers may take together;
+    ///   past it, loading stops with `.tooLarge` (a server's per-client quota).
+    public init(_ description: SceneDescription, device: Device, decodeBudget: Int = .max) throws {
         self.description = description
         self.device = device
         var sounds: [String: LoadedSound] = [:]
+        var decoded = 0
         for (index, source) in description.sources.enumerated() {
-            sounds[source.name] = try Self.loadSound(source, index: index, description: description, device: device)
+            let sound = try Self.loadSound(source, index: index, description: description, device: device)
+            if case let .buffer(buffer, _) = sound {
+                decoded += buffer.frames * buffer.channels * MemoryLayout<Float>.size
+                guard decoded <= decodeBudget else {
+                    throw SoundstageError(.tooLarge, "its sounds decode to more than \(decodeBudget) bytes "
+                                          + "(at sources[\(index)] '\(source.name)')", subject: description.file)
+                }
+            }
+            sounds[source.name] = sound
         }
         var scenes: [String: Scene] = [:]
         let budget = max(16, description.sources.count)
@@ -98,6 +109,15 @@ public final class SceneRunner {
         self.scenes = scenes
         self.sources = sources
         apply(at: 0)
+    }
+
+    /// Bytes of decoded audio its buffers hold (each buffer once; streamed files count nothing).
+    public var decodedBytes: Int {
+        var seen = Set<ObjectIdentifier>()
+        return sources.values.reduce(0) { total, source in
+            guard let buffer = source.buffer, seen.insert(ObjectIdentifier(buffer)).inserted else { return total }
+            return total + buffer.frames * buffer.channels * MemoryLayout<Float>.size
+        }
     }
 
     /// Moves everything to scene time `t` and starts or stops the sources whose times have come.

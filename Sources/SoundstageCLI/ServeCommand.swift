@@ -31,6 +31,8 @@ struct ServeCommand: ParsableCommand {
 
     @OptionGroup var outputOptions: OutputOptions
 
+    @OptionGroup(title: "Per-client quotas") var quotaOptions: QuotaOptions
+
     func validate() throws {
         guard coalescingWindow >= 0, coalescingWindow <= 10 else { throw ValidationError("--coalescing-window must be 0...10 s") }
         guard (1...64).contains(maxConcurrent) else { throw ValidationError("--max-concurrent must be 1...64") }
@@ -52,6 +54,7 @@ struct ServeCommand: ParsableCommand {
             var configuration = SoundServer.Configuration()
             configuration.registryOptions.coalescingWindow = coalescingWindow
             configuration.registryOptions.maxConcurrent = maxConcurrent
+            configuration.quotas = quotaOptions.quotas
             let server = SoundServer(device: device, configuration: configuration)
             do {
                 try server.start(socketPath: path, isDefaultLocation: isDefault)

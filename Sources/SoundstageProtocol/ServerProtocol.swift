@@ -38,6 +38,9 @@ public enum ProtocolErrorCode: String, Sendable, CaseIterable {
     case lineTooLong
     /// Too many requests are waiting; this one was not run. Try again later.
     case busy
+    /// The request would take the client past one of its quotas (`serve --max-...`); the message
+    /// names the limit and its value. Nothing was changed.
+    case quotaExceeded
     /// The daemon is shutting down.
     case shuttingDown
     /// Something failed inside the daemon.

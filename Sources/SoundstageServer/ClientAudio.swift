@@ -34,6 +34,25 @@ final class ClientAudio {
         return registry
     }
 
+    /// What the client holds now, for its quotas.
+    struct Usage {
+        var scenes = 0, contexts = 0, sources = 0, sounds = 0, bytes = 0
+    }
+
+    var usage: Usage {
+        var usage = Usage(scenes: scenes.count, sounds: registry?.registered.count ?? 0, bytes: registry?.decodedBytes ?? 0)
+        var buffers = Set<ObjectIdentifier>()
+        for hosted in scenes.values {
+            usage.contexts += hosted.runner.scenes.count
+            usage.sources += hosted.runner.sources.count + hosted.oneShots.count
+            for buffer in hosted.runner.sources.values.compactMap(\.buffer) + hosted.oneShots.values.compactMap(\.buffer)
+            where buffers.insert(ObjectIdentifier(buffer)).inserted {
+                usage.bytes += buffer.frames * buffer.channels * MemoryLayout<Float>.size
+            }
+        }
+        return usage
+    }
+
     /// Forgets a registered sound everywhere it is remembered.
     func forget(_ id: SystemSoundID) {
         idsByFile = idsByFile.filter { $0.value != id }

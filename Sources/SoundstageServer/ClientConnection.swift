@@ -166,8 +166,10 @@ final class ClientConnection: ChannelInboundHandler {
                 future.hop(to: loop).assumeIsolated().whenComplete { result in
                     self.inFlight = false
                     self.answer(pending, result.mapError(RequestFailure.from))
-                    self.context?.flush()
                     self.drain()
+                    // After the drain: the answers of the requests that waited behind this one
+                    // (and ran now) leave too, not at the client's next read.
+                    self.context?.flush()
                 }
             }
         } catch {

@@ -88,14 +88,42 @@ extension ClientConnection {
 
     private func registerSound(_ request: Request) throws -> CommandResult {
         let args = try Arguments(request, allowed: ["file", "event"])
-        let registry = try clientAudio().systemSounds()
+        let audio = try clientAudio()
+        let registry = try audio.systemSounds()
         let file = try absolutePath(args, "file")
         let event = try args.string("event")
         _ = try args.exactlyOne(of: ["file", "event"])
-        return .later(offload {
-            let id = try file.map { try registry.register(file: $0) } ?? registry.register(event: event!)
-            return ["sound": .number(Double(id.rawValue)), "name": .string(file ?? event!)]
-        })
+        return .later(register(registry, audio) { try file.map { try registry.register(file: $0) } ?? registry.register(event: event!) }
+            .map { id in ["sound": .number(Double(id.rawValue)), "name": .string(file ?? event!)] })
+    }
+
+    /// Registers a sound on the blocking pool within the client's quotas: the count is checked
+    /// before, the decoded bytes after (a sound that takes the client past them is disposed again).
+    private func register(_ registry: SystemSoundRegistry, _ audio: ClientAudio,
+                          _ work: @escaping @Sendable () throws -> SystemSoundID) -> EventLoopFuture<SystemSoundID> {
+        let quotas = configuration.quotas
+        let before = audio.usage
+        do {
+            try Self.within(before.sounds + 1, quotas.registeredSounds, "registered sounds", flag: "--max-sounds")
+        } catch {
+            return loop.makeFailedFuture(error)
+        }
+        return offload { Transfer(value: try work()) }.assumeIsolated().flatMapThrowing { made in
+            let id = made.value
+            let after = try self.clientAudio().usage
+            if after.sounds > before.sounds && after.bytes > quotas.bytesPerClient {
+                try? registry.dispose(id)
+                try self.clientAudio().forget(id)
+                try Self.within(after.bytes, quotas.bytesPerClient, "bytes of decoded audio", flag: "--max-client-mb")
+            }
+            return id
+        }.nonisolated()
+    }
+
+    /// Throws `quotaExceeded` unless `value`, what the client would hold, is within `limit`.
+    static func within(_ value: Int, _ limit: Int, _ what: String, flag: String) throws {
+        guard value > limit else { return }
+        throw RequestFailure(.quotaExceeded, "this would give the client \(value) \(what); a client may hold \(limit) (serve \(flag))")
     }
 
     private func playSound(_ request: Request) throws -> CommandResult {
@@ -111,15 +139,15 @@ extension ClientConnection {
             return .now(try play(SystemSoundID(rawValue: UInt32(number!)), alert: alert, request: request.id, registry: registry))
         case "file":
             if let id = audio.idsByFile[file!] { return .now(try play(id, alert: alert, request: request.id, registry: registry)) }
-            return .later(offload { Transfer(value: try registry.register(file: file!)) }.assumeIsolated().flatMapThrowing { made in
-                try self.clientAudio().idsByFile[file!] = made.value
-                return try self.play(made.value, alert: alert, request: request.id, registry: registry)
+            return .later(register(registry, audio) { try registry.register(file: file!) }.assumeIsolated().flatMapThrowing { id in
+                try self.clientAudio().idsByFile[file!] = id
+                return try self.play(id, alert: alert, request: request.id, registry: registry)
             }.nonisolated())
         default:
             if let id = audio.idsByEvent[event!] { return .now(try play(id, alert: alert, request: request.id, registry: registry)) }
-            return .later(offload { Transfer(value: try registry.register(event: event!)) }.assumeIsolated().flatMapThrowing { made in
-                try self.clientAudio().idsByEvent[event!] = made.value
-                return try self.play(made.value, alert: alert, request: request.id, registry: registry)
+            return .later(register(registry, audio) { try registry.register(event: event!) }.assumeIsolated().flatMapThrowing { id in
+                try self.clientAudio().idsByEvent[event!] = id
+                return try self.play(id, alert: alert, request: request.id, registry: registry)
             }.nonisolated())
         }
     }
@@ -189,12 +217,33 @@ extension ClientConnection {
         guard audio.scenes[name] == nil else {
             throw args.fail("name: a scene named '\(name)' is already loaded; unloadScene it first or choose another name")
         }
-        guard audio.scenes.count < 32 else { throw args.fail("a client may load at most 32 scenes; unload one first") }
+        let quotas = configuration.quotas
+        let usage = audio.usage
+        try Self.within(usage.scenes + 1, quotas.scenes, "scenes", flag: "--max-scenes")
         let device = server.device
         return .later(offload {
             let description = try file.map { try SceneDescription.load(path: $0) }
                 ?? SceneDescription.parse(Data(inline!.encoded.utf8), name: "scene '\(name)'", baseDirectory: "/")
-            return Transfer(value: try SceneRunner(description, device: device))
+            if file == nil, let relative = description.sources.first(where: {
+                if case let .file(path) = $0.sound { !path.hasPrefix("/") } else { false }
+            }) {
+                throw RequestFailure(.badRequest, "scene.sources: '\(relative.name)' has a relative sound path; "
+                                     + "an inline scene takes absolute paths (the daemon does not share your working directory)")
+            }
+            guard description.duration <= quotas.sceneSeconds else {
+                throw RequestFailure(.quotaExceeded, "the scene lasts \(description.duration) s; a scene may last \(quotas.sceneSeconds) s "
+                                     + "(serve --max-scene-seconds)")
+            }
+            let contexts = Set(description.contextNames + description.reverbZones.map(\.context)).count
+            try Self.within(usage.contexts + contexts, quotas.contexts, "OpenAL contexts", flag: "--max-contexts")
+            try Self.within(usage.sources + description.sources.count, quotas.sources, "sources", flag: "--max-sources")
+            do {
+                return Transfer(value: try SceneRunner(description, device: device,
+                                                       decodeBudget: max(0, quotas.bytesPerClient - usage.bytes)))
+            } catch let error as SoundstageError where error.code == .tooLarge {
+                throw RequestFailure(.quotaExceeded, "the scene's sounds would give the client more than \(quotas.bytesPerClient) "
+                                     + "bytes of decoded audio (serve --max-client-mb): \(error.message)")
+            }
         }.assumeIsolated().flatMapThrowing { made in
             let runner = made.value
             guard let audio = self.audio, audio.scenes[name] == nil else {
@@ -260,10 +309,18 @@ extension ClientConnection {
         let position = try args.vector("position")!
         let gain = Float(try args.number("gain", default: 1, in: 0...100)!)
         let pitch = Float(try args.number("pitch", default: 1, in: 0.01...100)!)
+        let quotas = configuration.quotas
+        try Self.within(try clientAudio().usage.sources + 1, quotas.sources, "sources", flag: "--max-sources")
         let device = server.device
         return .later(offload { try device.buffer(file: file) }.assumeIsolated().flatMapThrowing { buffer in
             guard self.audio?.scenes[hosted.name] === hosted else {
                 throw RequestFailure(.badRequest, "playAt: the scene '\(hosted.name)' was unloaded")
+            }
+            let usage = try self.clientAudio().usage
+            let held = hosted.oneShots.values.contains { $0.buffer === buffer } || hosted.runner.sources.values.contains { $0.buffer === buffer }
+            if !held {
+                try Self.within(usage.bytes + buffer.frames * buffer.channels * MemoryLayout<Float>.size, quotas.bytesPerClient,
+                                "bytes of decoded audio", flag: "--max-client-mb")
             }
             let source = target.makeSource(buffer: buffer)
             source.position = position

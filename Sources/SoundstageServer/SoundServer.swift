@@ -37,6 +37,29 @@ public final class SoundServer: Sendable {
         public var sceneUpdateInterval = 0.01
         /// Event-loop threads.
         public var threads = 1
+        /// What one client may hold; a request past a quota gets `quotaExceeded`.
+        public var quotas = Quotas()
+
+        /// Per-client limits. The defaults are far above what a desktop's programs use.
+        public struct Quotas: Sendable {
+            /// Scenes loaded at once.
+            public var scenes = 32
+            /// OpenAL contexts over all its scenes (each costs OpenAL Soft a thread).
+            public var contexts = 32
+            /// Sources over all its scenes, one-shots of `playAt` included.
+            public var sources = 1_024
+            /// System sounds registered (by `registerSound`, or by file and event through `playSound`).
+            public var registeredSounds = 256
+            /// Decoded bytes one sound may take (longer files in scenes stream instead).
+            public var bytesPerSound = 64 << 20
+            /// Decoded bytes of all its sounds and scenes together.
+            public var bytesPerClient = 256 << 20
+            /// The longest scene, in seconds (and so the longest tone).
+            public var sceneSeconds = 6 * 3600.0
+
+            /// The defaults.
+            public init() {}
+        }
 
         /// The defaults.
         public init() {}
@@ -77,6 +100,8 @@ public final class SoundServer: Sendable {
         self.device = device
         self.sessions = sessions ?? AudioSessionCenter(device: device)
         self.configuration = configuration
+        // A sound bigger than a client's per-sound quota is refused (or streams, in a scene).
+        device.maxDecodedBytes = configuration.quotas.bytesPerSound
         group = MultiThreadedEventLoopGroup(numberOfThreads: max(1, configuration.threads))
         blockingPool = NIOThreadPool(numberOfThreads: 2)
         blockingPool.start()

@@ -199,6 +199,11 @@ public final class SystemSoundRegistry: Sendable {
         }
     }
 
+    /// Bytes of decoded audio its registered sounds hold.
+    public var decodedBytes: Int {
+        state.withLockedValue { $0.entries.values.reduce(0) { $0 + $1.buffer.frames * $1.buffer.channels * MemoryLayout<Float>.size } }
+    }
+
     /// The registered IDs and the file each came from.
     public var registered: [(id: SystemSoundID, name: String)] {
         state.withLockedValue { $0.entries.map { ($0.key, $0.value.name) }.sorted { $0.id.rawValue < $1.id.rawValue } }
