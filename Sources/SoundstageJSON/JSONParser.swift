@@ -46,7 +46,7 @@ struct JSONParser {
         case UInt8(ascii: "f"): try literal("false"); return .bool(false)
         case UInt8(ascii: "n"): try literal("null"); return .null
         case let byte? where byte == UInt8(ascii: "-") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte):
-            return .number(try number())
+            return try number()
         default: throw error("expected a JSON value")
         }
     }
@@ -110,7 +110,7 @@ struct JSONParser {
         index += count
     }
 
-    private mutating func number() throws(JSONSyntaxError) -> Double {
+    private mutating func number() throws(JSONSyntaxError) -> JSONValue {
         let start = index
         func digits(_ parser: inout JSONParser) -> Int {
             let from = parser.index
@@ -123,18 +123,27 @@ struct JSONParser {
         } else if digits(&self) == 0 {
             throw error("expected digits in a number")
         }
+        var integral = true
         if current == UInt8(ascii: ".") {
             index += 1
+            integral = false
             guard digits(&self) > 0 else { throw error("expected digits after the decimal point") }
         }
         if current == UInt8(ascii: "e") || current == UInt8(ascii: "E") {
             index += 1
             if current == UInt8(ascii: "+") || current == UInt8(ascii: "-") { index += 1 }
+            integral = false
             guard digits(&self) > 0 else { throw error("expected digits in the exponent") }
         }
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
-        guard let value = Double(text), value.isFinite else { throw error("the number \(text) is out of range") }
-        return value
+        guard let value = Double(text), value.isFinite else {
+            // An integer of any size is still kept, as its digits; other huge numbers are out of range.
+            if integral { return .integer(text) }
+            throw error("the number \(text) is out of range")
+        }
+        // From 2^53 on a Double rounds integers: keep the digits, so they are written back exactly.
+        if integral && abs(value) >= 9_007_199_254_740_992 { return .integer(text) }
+        return .number(value)
     }
 
     private mutating func string() throws(JSONSyntaxError) -> String {

@@ -32,7 +32,7 @@ public struct JSONReader: Sendable {
             if let fallback { return fallback }
             throw fail(path, "missing; expected a number")
         }
-        guard case let .number(number) = value else { throw fail(path, "expected a number, got \(value.kind)") }
+        guard let number = value.numberValue else { throw fail(path, "expected a number, got \(value.kind)") }
         guard range.contains(number) else {
             throw fail(path, "\(JSONValue.format(number)) is out of range; expected "
                        + "\(JSONValue.format(range.lowerBound)) to \(JSONValue.format(range.upperBound))")

@@ -6,6 +6,9 @@ public enum JSONValue: Codable, Equatable, Hashable, Sendable, CustomStringConve
     ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral, ExpressibleByBooleanLiteral,
     ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral, ExpressibleByNilLiteral {
     case null, bool(Bool), number(Double), string(String), array([JSONValue]), object([String: JSONValue])
+    /// An integer a `Double` cannot hold exactly (beyond ±2⁵³), kept as its decimal digits so it
+    /// is written back exactly as read (a request id of any size comes back unchanged).
+    case integer(String)
 
     /// Decodes one JSON value.
     public init(from decoder: Decoder) throws {
@@ -36,6 +39,7 @@ public enum JSONValue: Codable, Equatable, Hashable, Sendable, CustomStringConve
         case .null: try container.encodeNil()
         case let .bool(value): try container.encode(value)
         case let .number(value): try container.encode(value)
+        case let .integer(digits): try container.encode(Double(digits) ?? 0)
         case let .string(value): try container.encode(value)
         case let .array(value): try container.encode(value)
         case let .object(value): try container.encode(value)
@@ -58,7 +62,7 @@ public enum JSONValue: Codable, Equatable, Hashable, Sendable, CustomStringConve
         switch self {
         case .null: "null"
         case .bool: "a boolean"
-        case .number: "a number"
+        case .number, .integer: "a number"
         case .string: "a string"
         case .array: "an array"
         case .object: "an object"
@@ -74,7 +78,13 @@ public enum JSONValue: Codable, Equatable, Hashable, Sendable, CustomStringConve
     /// The string, if this is one.
     public var stringValue: String? { if case let .string(value) = self { value } else { nil } }
     /// The number, if this is one.
-    public var numberValue: Double? { if case let .number(value) = self { value } else { nil } }
+    public var numberValue: Double? {
+        switch self {
+        case let .number(value): value
+        case let .integer(digits): Double(digits)
+        default: nil
+        }
+    }
     /// The Boolean, if this is one.
     public var boolValue: Bool? { if case let .bool(value) = self { value } else { nil } }
     /// The elements, if this is an array.
@@ -88,6 +98,7 @@ public enum JSONValue: Codable, Equatable, Hashable, Sendable, CustomStringConve
         case .null: out += "null"
         case let .bool(value): out += value ? "true" : "false"
         case let .number(value): out += Self.format(value)
+        case let .integer(digits): out += digits
         case let .string(value): Self.quote(value, into: &out)
         case let .array(items):
             out += "["

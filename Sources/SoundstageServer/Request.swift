@@ -53,7 +53,7 @@ struct Request {
         }
         let id = members.removeValue(forKey: "id") ?? .null
         switch id {
-        case .string, .number: break
+        case .string, .number, .integer: break
         case .null: return .failure(Rejected(id: .null, failure: RequestFailure(.badRequest, "id: missing; every request needs an id (a string or a number)")))
         default: return .failure(Rejected(id: .null, failure: RequestFailure(.badRequest, "id: expected a string or a number, got \(id.kind)")))
         }

@@ -63,3 +63,31 @@ import TestSupport
         }
     }
 }
+
+/// Request ids come back exactly as they were sent: integers of any size, strings as strings.
+@Suite struct ExactIDTests {
+    @Test func integersBeyondADoubleAreKeptDigitForDigit() throws {
+        for text in ["9007199254740993", "12345678901234567", "-9007199254740993", "1" + String(repeating: "0", count: 400)] {
+            let value = try JSONValue(parsing: Data(text.utf8))
+            #expect(value.encoded == text, "\(text) → \(value.encoded)")
+            #expect(value.kind == "a number")
+        }
+        // Within 2^53 they stay ordinary numbers.
+        #expect(try JSONValue(parsing: Data("9007199254740991".utf8)) == .number(9_007_199_254_740_991))
+        #expect(throws: (any Error).self, "a huge non-integer is still out of range") { try JSONValue(parsing: Data("1e400".utf8)) }
+    }
+
+    @Test func theDaemonEchoesEveryIdExactly() throws {
+        let daemon = try TestDaemon()
+        defer { daemon.stop() }
+        let client = try daemon.connect()
+        for id in ["9007199254740993", "12345678901234567", "-1", "0", "7", "\"9007199254740993\"", "\"\"", "1.5"] {
+            client.send("{\"id\":\(id),\"command\":\"ping\"}\n")
+            let line = try #require(client.readLine(), "no answer for id \(id)")
+            #expect(line.contains("\"id\":\(id)"), "\(id) came back as \(line)")
+        }
+        // And in the error answer of a request that fails.
+        client.send("{\"id\":12345678901234567,\"command\":\"fly\"}\n")
+        #expect(client.readLine()?.contains("\"id\":12345678901234567") == true)
+    }
+}
