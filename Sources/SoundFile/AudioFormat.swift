@@ -84,6 +84,15 @@ public enum SampleEncoding: String, Sendable, Codable, CaseIterable {
     /// Another encoding libsndfile decodes.
     case other
 
+    /// Whether a header's frame count can be trusted: PCM-like encodings, whose count libsndfile
+    /// derives from the size of the data. FLAC, ALAC and lossy headers only claim a count.
+    public var frameCountIsMeasured: Bool {
+        switch self {
+        case .pcmS8, .pcmU8, .pcm16, .pcm24, .pcm32, .float32, .float64, .ulaw, .alaw, .imaADPCM, .msADPCM: true
+        default: false
+        }
+    }
+
     /// Whether the encoding is lossy-compressed, so `frames` may be approximate until decoded.
     public var isCompressed: Bool {
         switch self {

@@ -66,13 +66,17 @@ final class SndFileDecoder: FrameDecoder {
     private let stream: MemoryStream?
     let format: AudioFormat
 
-    /// Opens an already-open file descriptor; libsndfile takes ownership and closes it.
+    /// Opens an already-open file descriptor; libsndfile takes ownership and closes it (on failure too).
     init(fileDescriptor fd: Int32, subject: String) throws {
         var info = SF_INFO()
+        // The first bytes, for an error that says what was found (libsndfile may close `fd` on failure).
+        var prefix = [UInt8](repeating: 0, count: 12)
+        let got = prefix.withUnsafeMutableBytes { pread(fd, $0.baseAddress, 12, 0) }
+        prefix = Array(prefix.prefix(max(0, got)))
         guard let handle = sf_open_fd(fd, Int32(SFM_READ), &info, 1) else {
-            let error = Self.openError(subject: subject)
-            close(fd)
-            throw error
+            // libsndfile has closed `fd` already (close_desc = 1 holds on failure too): closing it
+            // again could close a descriptor another thread just opened.
+            throw Self.openError(subject: subject, prefix: prefix)
         }
         self.handle = handle
         self.subject = subject
@@ -87,7 +91,7 @@ final class SndFileDecoder: FrameDecoder {
         var io = MemoryStream.virtualIO
         let user = Unmanaged.passUnretained(stream).toOpaque()
         guard let handle = sf_open_virtual(&io, Int32(SFM_READ), &info, user) else {
-            throw Self.openError(subject: subject)
+            throw Self.openError(subject: subject, prefix: Array(bytes.prefix(12)))
         }
         self.handle = handle
         self.subject = subject
@@ -118,9 +122,19 @@ final class SndFileDecoder: FrameDecoder {
     }
 
     /// The error for a failed `sf_open*`, read from libsndfile's global error state at once.
-    private static func openError(subject: String) -> SoundstageError {
+    /// `prefix`, the file's first bytes, says what was found when libsndfile's own message
+    /// would mislead (it blames "a pipe" for a regular file it cannot parse).
+    private static func openError(subject: String, prefix: [UInt8]) -> SoundstageError {
         let code = Int(sf_error(nil))
-        let message = String(cString: sf_strerror(nil))
+        var message = String(cString: sf_strerror(nil))
+        let shown = prefix.map { (0x20..<0x7F).contains($0) ? String(UnicodeScalar($0)) : String(format: "\\x%02x", $0) }.joined()
+        if message.contains("not a regular file") {
+            // libsndfile's message for a regular file none of its parsers could read.
+            message = "no format libsndfile reads matches the data, which begins \"\(shown)\""
+            return SoundstageError(.unsupportedFormat, "not an audio format Soundstage can read", subject: subject,
+                                   cause: .libsndfile(code: code, message: message))
+        }
+        if code == Int(SF_ERR_UNRECOGNISED_FORMAT) { message += " The data begins \"\(shown)\"." }
         let kind: SoundstageError.Code
         let text: String
         switch code {

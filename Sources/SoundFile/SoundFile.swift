@@ -127,15 +127,18 @@ public final class SoundFile {
         let fromStart = !moved
         moved = true
         let channels = format.channels
-        if !format.encoding.isCompressed && format.frames > Int64(maxFrames) {
+        if format.encoding.frameCountIsMeasured && format.frames > Int64(maxFrames) {
             throw SoundstageError(.tooLarge, "the header promises \(format.frames) frames "
                                   + "(\(Self.describe(bytes: Double(format.frames) * Double(channels) * 4)) decoded), "
                                   + "more than the \(maxFrames) frames that may be decoded at once; stream it instead", subject: name)
         }
         let chunk = 16_384
         var samples: [Float] = []
-        if format.frames > 0 {
-            samples.reserveCapacity(Int(min(format.frames, Int64(maxFrames), 1 << 26)) * channels)
+        // Reserve only what a PCM header says (libsndfile bounds it by the data chunk's size); a
+        // FLAC, ALAC or lossy header's count is a claim, never reserved (a 5.6 KB FLAC may claim
+        // 8 channels × 2^28 frames).
+        if format.frames > 0 && format.encoding.frameCountIsMeasured {
+            samples.reserveCapacity(Int(min(format.frames, Int64(maxFrames))) * channels)
         }
         var scratch = [Float](repeating: 0, count: chunk * channels)
         while true {

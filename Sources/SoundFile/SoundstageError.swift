@@ -103,11 +103,27 @@ public struct SoundstageError: Error, Sendable, Equatable, CustomStringConvertib
         self.cause = cause
     }
 
-    /// One line: `subject: message (cause)`.
+    /// One line: `subject: message (cause)`. Control characters — from a file's bytes or a file
+    /// name: a newline, an escape sequence — are written as `\xNN`, so the line stays one line
+    /// and cannot drive a terminal.
     public var description: String {
         var text = subject.map { "\($0): \(message)" } ?? message
         if let cause { text += " (\(cause))" }
-        return text
+        return Self.escapingControlCharacters(text)
+    }
+
+    /// `text` with every C0 control character and DEL written as `\xNN`.
+    public static func escapingControlCharacters(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else { return text }
+        var out = ""
+        for scalar in text.unicodeScalars {
+            if scalar.value < 0x20 || scalar.value == 0x7F {
+                out += String(format: "\\x%02x", scalar.value)
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
     }
 }
 

@@ -30,7 +30,8 @@ struct InspectCommand: ParsableCommand {
         try reportingErrors {
             let sound = try SoundFile(path: file)
             var format = sound.format
-            if format.encoding.isCompressed || format.frames == 0 {
+            // Only a PCM header's count is measured; any other is a claim: count what decodes.
+            if !format.encoding.frameCountIsMeasured || format.frames == 0 {
                 format.frames = Int64(try sound.readAll().frames)
             }
             let report = Report(file: file, container: format.container, encoding: format.encoding,
