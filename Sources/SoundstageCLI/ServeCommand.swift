@@ -51,6 +51,8 @@ struct ServeCommand: ParsableCommand {
             } catch let error as SoundstageError where error.code == .noOutputDevice {
                 device = try Device.loopback()
             }
+            // Contexts come and go with clients' scenes: let their memory go back to the system.
+            Allocator.mapLargeBlocks()
             var configuration = SoundServer.Configuration()
             configuration.registryOptions.coalescingWindow = coalescingWindow
             configuration.registryOptions.maxConcurrent = maxConcurrent

@@ -9,6 +9,8 @@ final class ClientAudio {
     let device: Device
     let session: AudioSession
     private let registryOptions: SystemSoundRegistry.Options
+    /// The context the registry shares with every other client's.
+    private let sharedScene: () throws -> Scene
     private(set) var registry: SystemSoundRegistry?
     /// IDs of sounds registered by path or event through `playSound`, so a repeat play does not
     /// register (and decode) again.
@@ -17,9 +19,10 @@ final class ClientAudio {
     var scenes: [String: HostedScene] = [:]
 
     init(device: Device, sessions: AudioSessionCenter, category: SessionCategory,
-         registryOptions: SystemSoundRegistry.Options) {
+         registryOptions: SystemSoundRegistry.Options, sharedScene: @escaping () throws -> Scene) {
         self.device = device
         self.registryOptions = registryOptions
+        self.sharedScene = sharedScene
         session = sessions.makeSession(category: category)
         try? session.setActive(true)
     }
@@ -27,7 +30,7 @@ final class ClientAudio {
     /// The client's registry, created (and put under its session) on first use.
     func systemSounds() throws -> SystemSoundRegistry {
         if let registry { return registry }
-        let registry = try SystemSoundRegistry(device: device, options: registryOptions)
+        let registry = try SystemSoundRegistry(sharing: sharedScene(), options: registryOptions)
         session.attach(registry)
         if !session.isActive { registry.beginInterruption() }
         self.registry = registry
@@ -65,7 +68,12 @@ final class ClientAudio {
         let hadScenes = !scenes.isEmpty
         for scene in scenes.values { scene.close() }
         scenes.removeAll()
-        if hadScenes { device.evictCachedBuffers() }
+        if hadScenes {
+            device.evictCachedBuffers()
+            // OpenAL Soft frees a context's voices (some 6 MB) into the allocator, which keeps
+            // them; give them back so the daemon's memory returns to where it was.
+            Allocator.returnFreeMemory()
+        }
         idsByFile.removeAll()
         idsByEvent.removeAll()
         defer { registry = nil }

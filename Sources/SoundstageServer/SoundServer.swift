@@ -67,6 +67,9 @@ public final class SoundServer: Sendable {
 
     /// The device every client plays on.
     public let device: Device
+    /// The one context every client's system sounds play in, and how many registries use it:
+    /// made for the first, closed after the last (so an idle daemon holds no OpenAL source).
+    private let systemSoundScene = NIOLockedValueBox<(scene: Scene?, users: Int)>((nil, 0))
     /// The audio sessions of the clients (one per connection).
     public let sessions: AudioSessionCenter
     /// The limits in force.
@@ -154,6 +157,35 @@ public final class SoundServer: Sendable {
     /// Stops serving: every client is sent a `shutdown` event and disconnected, its sounds,
     /// scenes and session are freed, the socket and lock file are removed. The device stays open
     /// (close it afterwards). Idempotent; returns when everything is freed.
+    /// The context every client's system-sound registry shares: a client costs its sounds, not a
+    /// context and OpenAL Soft's thread. Its budget: every client's concurrent plays.
+    /// Each call is one user, until ``releaseSharedSystemSoundScene()``.
+    func sharedSystemSoundScene() throws -> Scene {
+        try systemSoundScene.withLockedValue { shared in
+            if let scene = shared.scene, !scene.isClosed {
+                shared.users += 1
+                return scene
+            }
+            let made = try device.makeScene(sourceBudget: Self.systemSoundSources)
+            shared = (made, 1)
+            return made
+        }
+    }
+
+    /// A registry of the shared scene was closed; the last one closes the scene.
+    func releaseSharedSystemSoundScene() {
+        let idle: Scene? = systemSoundScene.withLockedValue { shared in
+            shared.users -= 1
+            guard shared.users <= 0, let scene = shared.scene else { return nil }
+            shared = (nil, 0)
+            return scene
+        }
+        idle?.close()
+    }
+
+    /// Sources the shared system-sound context may play at once (over all clients).
+    static let systemSoundSources = 1_024
+
     public func shutdown(reason: String = "the daemon is stopping") {
         let (listener, endpoint, clients, first) = state.withLockedValue { state in
             defer { state.shuttingDown = true; state.listener = nil; state.endpoint = nil }
@@ -170,6 +202,11 @@ public final class SoundServer: Sendable {
         for future in closed { try? future.wait() }
         endpoint?.release()
         for key in state.withLockedValue({ Array($0.retiring.keys) }) { finishRetiring(key) }
+        // Every registry is closed by now; a scene left over (a registry that failed half-made) goes too.
+        systemSoundScene.withLockedValue { shared in
+            defer { shared = (nil, 0) }
+            return shared.scene
+        }?.close()
         for loop in group.makeIterator() { try? loop.submit { Soundstage.detachCurrentThread() }.wait() }
         try? group.syncShutdownGracefully()
         try? blockingPool.syncShutdownGracefully()
@@ -207,7 +244,7 @@ public final class SoundServer: Sendable {
         let harmless = !session.options.contains(.duckOthers)
             && (session.category == .ambient || session.options.contains(.mixWithOthers))
         guard let registry, letSoundsFinish, harmless, registry.playingCount > 0 else {
-            registry?.close()
+            if let registry { close(registry) }
             sessions.removeSession(session)
             return
         }
@@ -218,7 +255,7 @@ public final class SoundServer: Sendable {
             return true
         }
         guard accepted else {
-            registry.close()
+            close(registry)
             sessions.removeSession(session)
             return
         }
@@ -230,9 +267,15 @@ public final class SoundServer: Sendable {
         }
     }
 
+    /// Closes a client's registry and lets go of its share of the system-sound scene.
+    private func close(_ registry: SystemSoundRegistry) {
+        registry.close()
+        releaseSharedSystemSoundScene()
+    }
+
     private func finishRetiring(_ key: ObjectIdentifier) {
         guard let entry = state.withLockedValue({ $0.retiring.removeValue(forKey: key) }) else { return }
-        entry.registry.close()
+        close(entry.registry)
         sessions.removeSession(entry.session)
     }
 

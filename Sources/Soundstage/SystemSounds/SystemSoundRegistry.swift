@@ -40,8 +40,11 @@ public final class SystemSoundRegistry: Sendable {
 
     /// The device the sounds play on.
     public let device: Device
-    /// The registry's own context.
+    /// The context its sounds play in: its own, or one it shares with other registries
+    /// (``init(sharing:options:)``).
     public let scene: Scene
+    /// Whether ``close()`` closes ``scene`` (a shared scene outlives its registries).
+    private let ownsScene: Bool
     private let options: Options
     private let state = NIOLockedValueBox(State())
 
@@ -77,6 +80,22 @@ public final class SystemSoundRegistry: Sendable {
         self.device = device
         self.options = options
         self.scene = try device.makeScene(sourceBudget: options.maxConcurrent + 1)
+        ownsScene = true
+    }
+
+    /// Creates a registry that plays in `scene`, a context it shares with other registries: a
+    /// server gives each client a registry of its own — its IDs, volume, plays, interruptions —
+    /// without a context (and OpenAL Soft's thread and some 6 MB of voices) per client. Each
+    /// play takes a source from the shared scene's budget; ``close()`` leaves the scene open.
+    public init(sharing scene: Scene, options: Options = Options()) throws {
+        guard options.maxConcurrent >= 1, options.maxConcurrent <= 64 else {
+            throw SoundstageError(.invalidArgument, "maxConcurrent must be 1...64, got \(options.maxConcurrent)")
+        }
+        guard !scene.isClosed else { throw SoundstageError(.released, "the shared scene is closed") }
+        device = scene.device
+        self.options = options
+        self.scene = scene
+        ownsScene = false
     }
 
     // MARK: Settings
@@ -300,11 +319,11 @@ public final class SystemSoundRegistry: Sendable {
         return sources.contains { $0.playbackState == .playing }
     }
 
-    /// Stops everything and frees the registry's context and buffers' references.
+    /// Stops everything and lets go of its buffers; closes its context unless it shares it.
     public func close() {
         beginInterruption()
         state.withLockedValue { $0.entries.removeAll(); $0.byEvent.removeAll() }
-        scene.close()
+        if ownsScene { scene.close() }
     }
 
     // MARK: Internals

@@ -1,0 +1,89 @@
+import Foundation
+import SoundFile
+import SoundstageJSON
+import Testing
+import TestSupport
+
+/// The daemon's memory stays flat however many clients come and go (each measured on a
+/// `soundstage serve` child process, from /proc).
+@Suite(.serialized) struct DaemonMemoryTests {
+    final class Daemon {
+        let dir: URL
+        let socket: String
+        let process: ChildProcess
+
+        init() throws {
+            dir = try CLIRunner.directory()
+            socket = dir.path + "/run/socket"
+            process = try ChildProcess(CLIRunner.binary.path, ["serve", "--socket", socket],
+                                       environment: ProcessInfo.processInfo.environment.merging(CLIRunner.noSoundCard) { $1 })
+            for _ in 0..<1_000 where !FileManager.default.fileExists(atPath: socket) { usleep(10_000) }
+        }
+
+        deinit {
+            process.send(SIGTERM)
+            process.wait()
+            try? FileManager.default.removeItem(at: dir)
+        }
+
+        /// Resident memory in kB.
+        var rss: Int {
+            let status = (try? String(contentsOfFile: "/proc/\(process.pid)/status", encoding: .utf8)) ?? ""
+            let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
+            return Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") ?? 0
+        }
+
+        var threads: Int {
+            let status = (try? String(contentsOfFile: "/proc/\(process.pid)/status", encoding: .utf8)) ?? ""
+            let line = status.split(separator: "\n").first { $0.hasPrefix("Threads:") } ?? ""
+            return Int(line.split(separator: "\t", omittingEmptySubsequences: true).dropFirst().first ?? "") ?? 0
+        }
+
+        /// Waits until the daemon has let every client go (its retiring registries included).
+        func settle() throws {
+            for _ in 0..<100 {
+                let client = try LineSocket(path: socket)
+                let status = client.request(["id": 1, "command": "status"])
+                if status?["result"]?["clients"] == 1, status?["result"]?["sessions"] == 1 { break }
+                usleep(50_000)
+            }
+            usleep(300_000)
+        }
+    }
+
+    @Test func rssIsFlatOverAHundredThousandConnections() throws {
+        let daemon = try Daemon()
+        func cycle(_ count: Int) throws { for _ in 0..<count { _ = try LineSocket(path: daemon.socket) } }
+        try cycle(1_000)
+        try daemon.settle()
+        let after1k = daemon.rss
+        try cycle(99_000)
+        try daemon.settle()
+        let after100k = daemon.rss
+        #expect(Double(after100k) / Double(after1k) < 1.05, "after 1,000: \(after1k) kB; after 100,000: \(after100k) kB")
+    }
+
+    @Test func rssReturnsAfterAThousandClientsRegisterLoadPlayAndLeave() throws {
+        let daemon = try Daemon()
+        let click = daemon.dir.appendingPathComponent("click.wav").path
+        try SoundFileWriter.write(Signals.sine(880, seconds: 0.05), to: click, format: .wavPCM16)
+        let scene: JSONValue = ["format": 1, "duration": 1, "sources": [["name": "t", "sound": ["tone": [:]]]]]
+        func client(_ index: Int) throws {
+            let socket = try LineSocket(path: daemon.socket)
+            for request: JSONValue in [["id": 1, "command": "registerSound", "file": .string(click)],
+                                       ["id": 2, "command": "loadScene", "name": "s", "scene": scene],
+                                       ["id": 3, "command": "playSound", "sound": 1],
+                                       ["id": 4, "command": "runScene", "scene": "s"]] {
+                #expect(socket.request(request)?["ok"] == true, "client \(index): \(request)")
+            }
+        }
+        for index in 0..<100 { try client(index) }         // warm-up: pools and caches reach their size
+        try daemon.settle()
+        let before = daemon.rss, threadsBefore = daemon.threads
+        for index in 0..<1_000 { try client(index) }
+        try daemon.settle()
+        let after = daemon.rss
+        #expect(Double(after) / Double(before) < 1.10, "before: \(before) kB; after 1,000 clients: \(after) kB")
+        #expect(daemon.threads <= threadsBefore, "threads do not grow with clients: \(threadsBefore) → \(daemon.threads)")
+    }
+}
