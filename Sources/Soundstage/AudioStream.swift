@@ -60,7 +60,8 @@ final class AudioStream {
     /// Why decoding stopped early, if it failed.
     private(set) var failure: SoundstageError?
 
-    init(path: String, options: StreamOptions) throws {
+    /// - Parameter opened: the file, already open (so its path is looked up once); else `path` is opened.
+    init(path: String, options: StreamOptions, opened: SoundFile? = nil) throws {
         guard options.bufferDuration.isFinite, options.bufferDuration > 0, options.bufferDuration <= 10 else {
             throw SoundstageError(.invalidArgument, "bufferDuration must be in (0, 10] s, got \(options.bufferDuration)", subject: path)
         }
@@ -70,7 +71,7 @@ final class AudioStream {
         guard options.loopStart.isFinite, options.loopEnd?.isFinite ?? true else {
             throw SoundstageError(.invalidArgument, "loop points must be finite", subject: path)
         }
-        let file = try SoundFile(path: path)
+        let file = try opened ?? SoundFile(path: path)
         guard let format = Buffer.alFormat(channels: file.format.channels) else {
             throw SoundstageError(.unsupportedFormat, "\(file.format.channels)-channel audio cannot be played", subject: path)
         }

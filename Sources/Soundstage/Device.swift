@@ -323,7 +323,8 @@ public final class Device: Sendable {
         }) {
             return cached
         }
-        let file = try SoundFile(path: path)
+        // Opened by its resolved path, the cache's key: the path is looked up once.
+        let file = try SoundFile(path: key)
         let audio = try file.readAll(maxFrames: file.frames(fittingIn: maxDecodedBytes))
         let buffer = try makeBuffer(audio, name: path)
         return state.withLock { state in

@@ -180,6 +180,11 @@ public final class Scene: @unchecked Sendable {
         Source(scene: self, stream: try AudioStream(path: path, options: options))
     }
 
+    /// A streaming source of a file already open (its path was looked up once, by the caller).
+    func makeStreamingSource(opened file: SoundFile, options: StreamOptions = StreamOptions()) throws -> Source {
+        Source(scene: self, stream: try AudioStream(path: file.name, options: options, opened: file))
+    }
+
     /// Creates a source in this scene, optionally with a buffer attached. A source takes an
     /// OpenAL source from the scene's budget only while it plays or is paused.
     public func makeSource(buffer: Buffer? = nil) -> Source {

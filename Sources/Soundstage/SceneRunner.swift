@@ -83,11 +83,11 @@ public final class SceneRunner {
             case let .buffer(buffer, looped):
                 source = scenes[item.context]!.makeSource(buffer: buffer)
                 loops = loops || looped
-            case let .stream(path):
+            case let .stream(file):
                 do {
-                    source = try scenes[item.context]!.makeStreamingSource(file: path)
+                    source = try scenes[item.context]!.makeStreamingSource(opened: file)
                 } catch let error as SoundstageError {
-                    throw SoundstageError(.invalidScene, "sources[\(index)].sound: cannot stream '\(path)': \(error.message)",
+                    throw SoundstageError(.invalidScene, "sources[\(index)].sound: cannot stream '\(file.name)': \(error.message)",
                                           subject: description.file, cause: error.cause)
                 }
             }
@@ -250,7 +250,7 @@ public final class SceneRunner {
     /// a file it streams.
     enum LoadedSound {
         case buffer(Buffer, looped: Bool)
-        case stream(String)
+        case stream(SoundFile)
     }
 
     private static func loadSound(_ source: SourceDescription, index: Int, description: SceneDescription,
@@ -260,8 +260,10 @@ public final class SceneRunner {
             let path = file.hasPrefix("/") ? file : URL(fileURLWithPath: description.baseDirectory).appendingPathComponent(file).path
             do {
                 // Long files stream unless the source says otherwise: memory stays a few chunks.
-                let streams = try source.stream ?? (SoundFile(path: path).format.duration > SceneDescription.streamingThreshold)
-                return streams ? .stream(path) : .buffer(try device.buffer(file: path), looped: false)
+                // The file is opened once and streamed from that descriptor.
+                let file = try SoundFile(path: path)
+                let streams = source.stream ?? (file.format.duration > SceneDescription.streamingThreshold)
+                return streams ? .stream(file) : .buffer(try device.buffer(file: path), looped: false)
             } catch let error as SoundstageError {
                 throw SoundstageError(.invalidScene, "sources[\(index)].sound: cannot load '\(file)': \(error.message)",
                                       subject: description.file, cause: error.cause)

@@ -33,6 +33,11 @@
 // measures streaming: CPU per second of streamed audio, and peak memory for a 10- and a
 // 60-minute file (StreamingBench.swift).
 //
+//   swift run -c release soundstage-bench daemon-clients [clients] [plays]
+//
+// measures many clients on one daemon: 200 clients × 100 plays of a UI sound — throughput,
+// p50/p99, and the process's peak resident memory and threads (DaemonClients.swift).
+//
 //   swift run -c release soundstage-bench frame [seconds]
 //
 // measures what a game's frame loop waits for: p50/p99/p99.9 of `source.position =` and
@@ -67,6 +72,10 @@ if mode == "ear" {
 }
 if mode == "voices" {
     try voiceBench()
+    exit(0)
+}
+if mode == "daemon-clients" {
+    try daemonClients(arguments: Array(CommandLine.arguments.dropFirst(2)))
     exit(0)
 }
 if mode == "frame" {
