@@ -110,7 +110,7 @@ import TestSupport
             let answer = try #require(client.request(["id": .number(Double(id)), "command": "registerSound", "file": .string(fifo)]))
             #expect(answer["error"]?["message"]?.stringValue?.contains("FIFO") == true, "\(answer.encoded)")
         }
-        for (id, path) in [(3, "/dev/zero"), (4, daemon.directory)] {
+        for (id, path) in [(3, "/dev/zero"), (4, daemon.directory), (5, "/proc/self/mem"), (6, "/etc/shadow")] {
             let answer = try #require(client.request(["id": .number(Double(id)), "command": "playSound", "file": .string(path)]))
             #expect(answer.errorCode != nil, "\(path): \(answer.encoded)")
         }
