@@ -6,7 +6,7 @@ import TestSupport
 /// The command line with what a user can throw at it: outputs that are not regular files, long
 /// files, long renders and Ctrl-C.
 @Suite struct FrameSafetyCLITests {
-    /// A commands that writes a file: its arguments with `OUT` where the file goes.
+    /// A command that writes a file, and its arguments for a given output.
     enum Writer: String, CaseIterable {
         case render, plot, convert, play
 
