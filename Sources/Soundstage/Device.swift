@@ -51,6 +51,8 @@ public final class Device: Sendable {
     private let poller: Poller?
     /// Frames mixed by ``render(into:)`` (loopback devices): their clock.
     private let renderedFrames = Atomic<Int>(0)
+    /// The frames scheduled plays wait for (``Scene/play(_:at:)``), earliest first.
+    private let scheduledFrames = NIOLockedValueBox<[Int]>([])
     /// When a real output was opened, on the monotonic clock (seconds).
     private let openedAt = Double(DispatchTime.now().uptimeNanoseconds) / 1e9
 
@@ -398,7 +400,16 @@ public final class Device: Sendable {
                 // call, and alSourcePlay/Stop from a game thread wait for it.
                 var sliced = 0
                 while sliced < count {
-                    let slice = inRealTime ? min(Self.renderSliceFrames, count - sliced) : count
+                    // A scheduled start splits the slice: the sources start on exactly their frame.
+                    let now = renderedFrames.load(ordering: .relaxed) + sliced
+                    var slice = inRealTime ? min(Self.renderSliceFrames, count - sliced) : count - sliced
+                    if let next = scheduledFrames.withLockedValue({ $0.first }) {
+                        if next <= now {
+                            startScheduled(upTo: now)
+                            continue
+                        }
+                        slice = min(slice, next - now)
+                    }
                     alcRenderSamplesSOFT(handle.raw, output.baseAddress! + (done + sliced) * channels, ALCsizei(slice))
                     try OpenAL.checkALC(handle.raw, "alcRenderSamplesSOFT")
                     sliced += slice
@@ -410,6 +421,22 @@ public final class Device: Sendable {
         }
         checkRoute()
     }
+
+    /// Starts every scheduled play whose frame has come, in every scene, before the next sample.
+    private func startScheduled(upTo frame: Int) {
+        scheduledFrames.withLockedValue { $0.removeAll { $0 <= frame } }
+        for scene in state.withLock({ $0.scenes.compactMap(\.scene) }) { scene.startScheduledPlays(upTo: frame) }
+    }
+
+    /// Notes that a play is scheduled at `frame` (so the render splits there).
+    func noteScheduledFrame(_ frame: Int) {
+        scheduledFrames.withLockedValue { frames in
+            frames.insert(frame, at: frames.firstIndex { $0 > frame } ?? frames.endIndex)
+        }
+    }
+
+    /// The frame the render thread mixes next (the device's clock in frames).
+    var renderedFrameCount: Int { renderedFrames.load(ordering: .relaxed) }
 
     /// The most frames one `alcRenderSamplesSOFT` call mixes (see ``renderForOutput(into:)``).
     static let renderSliceFrames = 128

@@ -47,6 +47,8 @@ public final class Scene: @unchecked Sendable {
         var batchDepth = 0
         /// OpenAL sources `play()`ed inside the open batch, started together when it ends.
         var pendingPlays: [ALuint] = []
+        /// Plays to start at a device frame (``play(_:at:)``).
+        var scheduledPlays: [(name: ALuint, frame: Int, source: Source)] = []
         /// Sources with a fade in progress.
         var fading: [ObjectIdentifier: Source] = [:]
         /// The voice manager, when ``Scene/virtualizesVoices`` is on.
@@ -162,6 +164,59 @@ public final class Scene: @unchecked Sendable {
         }
     }
 
+    /// Starts `sources` — of this scene or of other scenes of the same device — on exactly the
+    /// same sample, at device time `time` (``Device/mixTime``, in seconds, rounded to a frame):
+    /// the render thread splits its mix there and starts them all before the next sample. Each
+    /// source is set up now, as by ``Source/play()``; its `playbackState` is `.playing` from now.
+    ///
+    /// - Throws: `.invalidArgument` on a device Soundstage does not render itself (an OpenAL
+    ///   output mixes on its own thread), for a time that is not finite or has passed, or a source
+    ///   of another device; the errors of ``Source/play()`` — and then none of them is scheduled.
+    public func play(_ sources: [Source], at time: Double) throws {
+        guard device.rendersInEngine else {
+            throw SoundstageError(.invalidArgument, "sample-exact starts need a device Soundstage renders (desktop or loopback); "
+                                  + "an OpenAL output mixes on its own thread")
+        }
+        guard time.isFinite else { throw SoundstageError(.invalidArgument, "cannot start at \(time) s") }
+        let frame = Int((time * Double(device.sampleRate)).rounded())
+        guard frame > device.renderedFrameCount else {
+            throw SoundstageError(.invalidArgument, "\(time) s has passed: the device is at \(device.mixTime) s")
+        }
+        guard sources.allSatisfy({ $0.scene.device === device }) else {
+            throw SoundstageError(.invalidArgument, "every source must belong to a scene of this device")
+        }
+        var scheduled: [Source] = []
+        do {
+            for source in sources {
+                try source.play(startingAt: frame)
+                scheduled.append(source)
+            }
+        } catch {
+            for source in scheduled { source.stop() }
+            throw error
+        }
+        device.noteScheduledFrame(frame)
+    }
+
+    /// Starts the scheduled plays whose frame has come (the render thread, between two samples).
+    func startScheduledPlays(upTo frame: Int) {
+        withState { state, lock in
+            guard state.scheduledPlays.contains(where: { $0.frame <= frame }) else { return }
+            let due = state.scheduledPlays.filter { $0.frame <= frame }
+            state.scheduledPlays.removeAll { $0.frame <= frame }
+            lock.ifOpen { al in
+                var names: [ALuint] = []
+                for play in due {
+                    if play.source.deferStartToFirstChunkLocked() { continue }      // a stream starts with its first chunk
+                    names.append(play.name)
+                }
+                if !names.isEmpty {
+                    al.must("alSourcePlayv") { names.withUnsafeBufferPointer { alSourcePlayv(ALsizei($0.count), $0.baseAddress) } }
+                }
+            }
+        }
+    }
+
     /// Whether a ``batch(_:)`` is open.
     public var isBatching: Bool { withState { state, _ in state.batchDepth > 0 } }
 
@@ -259,7 +314,8 @@ public final class Scene: @unchecked Sendable {
                 lock.ifOpen { al in
                     var ended: [Source] = []
                     // Looping sources never end by themselves; ask OpenAL about the others only.
-                    let starting = Set(state.pendingPlays)    // played again, not started yet: not ended
+                    // Played again, not started yet: not ended.
+                    let starting = Set(state.pendingPlays + state.scheduledPlays.map(\.name))
                     for source in state.endable.values
                     where !starting.contains(source.nameLocked ?? 0) && source.hasEndedLocked(al)
                         && (!watchesRoute || source.endLooksRealLocked(now: now)) {
@@ -636,6 +692,7 @@ public final class Scene: @unchecked Sendable {
     /// Stops `name`, detaches its buffer and returns it to the pool.
     func releaseNameLocked(_ name: ALuint, of source: Source, _ state: inout SceneState, _ al: borrowing ALCalls) {
         state.pendingPlays.removeAll { $0 == name }
+        state.scheduledPlays.removeAll { $0.name == name }
         state.active.removeValue(forKey: ObjectIdentifier(source))
         state.endable.removeValue(forKey: ObjectIdentifier(source))
         var current: ALint = 0

@@ -652,6 +652,14 @@ public final class Source: @unchecked Sendable {
         }
     }
 
+    /// A stream with nothing queued yet (scene lock held): it is marked to start with its first
+    /// chunk instead of now.
+    func deferStartToFirstChunkLocked() -> Bool {
+        guard let stream = state.audioStream, !stream.hasQueued else { return false }
+        stream.startsWhenReady = true
+        return true
+    }
+
     /// A playing stream's feed and how many chunks its free buffers would take now (nil when it
     /// does not stream, is not playing or has no free buffer).
     func streamDemand() -> (StreamFeed, Int)? {
@@ -790,6 +798,12 @@ public final class Source: @unchecked Sendable {
     /// - Throws: `.invalidArgument` without a buffer; `.sourceBudgetExhausted` when the scene's
     ///   budget of OpenAL sources is in use; `.released` when the scene is closed.
     public func play() throws {
+        try play(startingAt: nil)
+    }
+
+    /// ``play()``, started by the render thread exactly at device frame `frame` when given
+    /// (``Scene/play(_:at:)``).
+    func play(startingAt frame: Int?) throws {
         defer { scene.deliverVoiceEvents() }
         try locked { s, sceneState, lock throws(SoundstageError) in
             guard s.buffer != nil || s.audioStream != nil else {
@@ -871,7 +885,11 @@ public final class Source: @unchecked Sendable {
                 try Self.setOffset(name, seconds: offset, buffer: buffer, repeats: s.properties.looping ? 0 : s.repeatCount,
                                    pitch: s.properties.pitch * s.properties.groupPitch, al)
             }
-            if let stream = s.audioStream, !stream.hasQueued {
+            if let frame {
+                // Started by the render thread on exactly that frame (a stream without its first
+                // chunk by then starts when it comes).
+                sceneState.scheduledPlays.append((name, frame, self))
+            } else if let stream = s.audioStream, !stream.hasQueued {
                 // Its first chunk is still being decoded: the update starts it once it is queued.
                 stream.startsWhenReady = true
             } else if sceneState.batchDepth > 0 || scene.device.rendersInEngine {
@@ -904,6 +922,7 @@ public final class Source: @unchecked Sendable {
             }
             guard let name = s.name, s.playback == .playing else { return }
             sceneState.pendingPlays.removeAll { $0 == name }
+            sceneState.scheduledPlays.removeAll { $0.name == name }
             lock.ifOpen { al in al.must("alSourcePause") { alSourcePause(name) } }
             s.playback = .paused
         }
@@ -988,7 +1007,9 @@ public final class Source: @unchecked Sendable {
     public var playbackState: State {
         locked { s, sceneState, lock in
             guard let name = s.name, scene.device.isOutputConnectedIfWatched else { return s.playback }
-            if sceneState.pendingPlays.contains(name) { return s.playback }   // starts with the next chunk
+            if sceneState.pendingPlays.contains(name) || sceneState.scheduledPlays.contains(where: { $0.name == name }) {
+                return s.playback       // starts with the next chunk, or at its scheduled frame
+            }
             if s.audioStream?.startsWhenReady == true { return s.playback }     // waits for its decoder
             var value: ALint = 0
             lock.ifOpen { al in al.must("alGetSourcei(AL_SOURCE_STATE)") { alGetSourcei(name, AL_SOURCE_STATE, &value) } }
@@ -1062,8 +1083,9 @@ public final class Source: @unchecked Sendable {
     /// Pauses the source if it is playing (for a suspension); true if it did.
     func pauseForSuspensionLocked(_ al: borrowing ALCalls, _ sceneState: inout Scene.SceneState) -> Bool {
         guard let name = state.name, state.playback == .playing else { return false }
-        if sceneState.pendingPlays.contains(name) {
+        if sceneState.pendingPlays.contains(name) || sceneState.scheduledPlays.contains(where: { $0.name == name }) {
             sceneState.pendingPlays.removeAll { $0 == name }    // it had not started yet: it waits paused
+            sceneState.scheduledPlays.removeAll { $0.name == name }
             state.playback = .paused
             return true
         }
