@@ -51,6 +51,8 @@ public final class Device: Sendable {
     private let poller: Poller?
     /// Frames mixed by ``render(into:)`` (loopback devices): their clock.
     private let renderedFrames = Atomic<Int>(0)
+    /// Levels of the mix, when metered (``isOutputMeteringEnabled``).
+    let outputMeter = LevelAccumulator()
     /// The frames scheduled plays wait for (``Scene/play(_:at:)``), earliest first.
     private let scheduledFrames = NIOLockedValueBox<[Int]>([])
     /// When a real output was opened, on the monotonic clock (seconds).
@@ -413,6 +415,9 @@ public final class Device: Sendable {
                     alcRenderSamplesSOFT(handle.raw, output.baseAddress! + (done + sliced) * channels, ALCsizei(slice))
                     try OpenAL.checkALC(handle.raw, "alcRenderSamplesSOFT")
                     sliced += slice
+                }
+                if outputMeter.isEnabled {
+                    outputMeter.add(UnsafeBufferPointer(rebasing: output[(done * channels)..<((done + count) * channels)]), channels: channels)
                 }
                 done += count
                 renderedFrames.add(count, ordering: .relaxed)
