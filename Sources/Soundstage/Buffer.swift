@@ -24,6 +24,18 @@ public final class Buffer: Sendable {
     let audio: AudioBuffer
     /// The OpenAL buffer name on the device's current output (0 once freed).
     private let idBox: NIOLockedValueBox<ALuint>
+    /// Its levels for metering, computed the first time a metered source plays it.
+    private let levelsBox = NIOLockedValueBox<BufferLevels?>(nil)
+
+    /// The buffer's precomputed levels (made once, on first use).
+    var levels: BufferLevels {
+        levelsBox.withLockedValue { box in
+            if let levels = box { return levels }
+            let made = BufferLevels(audio)
+            box = made
+            return made
+        }
+    }
 
     /// The OpenAL buffer name on the device's current output.
     var id: ALuint { idBox.withLockedValue { $0 } }

@@ -41,27 +41,55 @@ final class LevelAccumulator: Sendable {
         }
     }
 
-    /// Adds interleaved `samples` of `channels` channels.
-    func add(_ samples: UnsafeBufferPointer<Float>, channels: Int) {
+    /// Adds interleaved `samples` of `channels` channels, scaled by `gain`; `mixedTo: 1` folds
+    /// the channels into one (a group's or scene's meter: the power of everything in it).
+    /// `countsFrames: false` adds power without time (a group's sources add up over the same
+    /// frames; ``addFrames(_:)`` counts the time).
+    func add(_ samples: UnsafeBufferPointer<Float>, channels: Int, gain: Float = 1, mixedTo outputs: Int? = nil,
+             countsFrames: Bool = true) {
         guard channels > 0, samples.count >= channels else { return }
-        var squares = [Double](repeating: 0, count: channels)
-        var peaks = [Float](repeating: 0, count: channels)
+        let width = outputs ?? channels
+        var squares = [Double](repeating: 0, count: width)
+        var peaks = [Float](repeating: 0, count: width)
         var index = 0
         while index + channels <= samples.count {
             for channel in 0..<channels {
-                let value = samples[index + channel]
-                squares[channel] += Double(value) * Double(value)
-                peaks[channel] = max(peaks[channel], abs(value))
+                let value = samples[index + channel] * gain
+                let out = channel % width
+                squares[out] += Double(value) * Double(value)
+                peaks[out] = max(peaks[out], abs(value))
             }
             index += channels
         }
-        let frames = samples.count / channels
+        let frames = countsFrames ? samples.count / channels : 0
         sums.withLockedValue { sums in
-            if sums.squares.count != channels { sums = Sums(squares: squares, peaks: peaks, frames: frames); return }
-            for channel in 0..<channels {
+            if sums.squares.count != width { sums = Sums(squares: squares, peaks: peaks, frames: frames); return }
+            for channel in 0..<width {
                 sums.squares[channel] += squares[channel]
                 sums.peaks[channel] = max(sums.peaks[channel], peaks[channel])
             }
+            sums.frames += frames
+        }
+    }
+
+    /// Adds precomputed sums: the squares and peaks of `frames` frames per channel, × `gain`.
+    func add(squares: [Double], peaks: [Float], frames: Int, gain: Float, mixedTo outputs: Int? = nil, countsFrames: Bool = true) {
+        let width = outputs ?? squares.count
+        let power = Double(gain) * Double(gain)
+        sums.withLockedValue { sums in
+            if sums.squares.count != width { sums = Sums(squares: [Double](repeating: 0, count: width), peaks: [Float](repeating: 0, count: width), frames: 0) }
+            for (channel, square) in squares.enumerated() {
+                sums.squares[channel % width] += square * power
+                sums.peaks[channel % width] = max(sums.peaks[channel % width], peaks[channel] * abs(gain))
+            }
+            if countsFrames { sums.frames += frames }
+        }
+    }
+
+    /// Counts `frames` of time for power added with `countsFrames: false` (one channel).
+    func addFrames(_ frames: Int) {
+        sums.withLockedValue { sums in
+            if sums.squares.isEmpty { sums = Sums(squares: [0], peaks: [0], frames: 0) }
             sums.frames += frames
         }
     }
@@ -90,4 +118,57 @@ extension Device {
     /// The output's levels over the audio mixed since the previous call (nil when metering is off
     /// or nothing was mixed since).
     public func outputLevels() -> LevelMeter? { outputMeter.read() }
+}
+
+/// A buffer's levels, precomputed once for metering: running sums of squares per channel and
+/// the peak of every 64-frame block, so the level of any range costs a few operations, not a
+/// pass over its samples.
+final class BufferLevels: Sendable {
+    private let channels: Int
+    private let frames: Int
+    /// `prefix[(frame × channels) + channel]`: the sum of squares of the frames before `frame`.
+    private let prefix: [Double]
+    private let blockPeaks: [Float]
+    private let samples: [Float]
+    private static let block = 64
+
+    init(_ audio: AudioBuffer) {
+        channels = audio.channels
+        frames = audio.frames
+        samples = audio.samples
+        var prefix = [Double](repeating: 0, count: (frames + 1) * channels)
+        var peaks = [Float](repeating: 0, count: ((frames + Self.block - 1) / Self.block) * channels)
+        for frame in 0..<frames {
+            for channel in 0..<channels {
+                let value = audio.samples[frame * channels + channel]
+                prefix[(frame + 1) * channels + channel] = prefix[frame * channels + channel] + Double(value) * Double(value)
+                let slot = (frame / Self.block) * channels + channel
+                peaks[slot] = max(peaks[slot], abs(value))
+            }
+        }
+        self.prefix = prefix
+        blockPeaks = peaks
+    }
+
+    /// Sums of squares and peaks per channel of frames `range`.
+    func levels(_ range: Range<Int>) -> (squares: [Double], peaks: [Float]) {
+        let lower = max(0, range.lowerBound), upper = min(frames, range.upperBound)
+        var squares = [Double](repeating: 0, count: channels)
+        var peaks = [Float](repeating: 0, count: channels)
+        guard lower < upper else { return (squares, peaks) }
+        for channel in 0..<channels {
+            squares[channel] = prefix[upper * channels + channel] - prefix[lower * channels + channel]
+            var frame = lower
+            while frame < upper {
+                if frame % Self.block == 0 && frame + Self.block <= upper {
+                    peaks[channel] = max(peaks[channel], blockPeaks[(frame / Self.block) * channels + channel])
+                    frame += Self.block
+                } else {
+                    peaks[channel] = max(peaks[channel], abs(samples[frame * channels + channel]))
+                    frame += 1
+                }
+            }
+        }
+        return (squares, peaks)
+    }
 }

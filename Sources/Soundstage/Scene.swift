@@ -1,5 +1,6 @@
 import COpenAL
 import NIOConcurrencyHelpers
+import Synchronization
 
 /// A scene: one OpenAL context on a device, with its listener, its sources and its physics
 /// (distance model, Doppler factor, speed of sound). Several scenes on one device are mixed.
@@ -19,6 +20,24 @@ public final class Scene: @unchecked Sendable {
     public let sourceBudget: Int
     /// Values its objects' setters refused (see ``refusedValueCount``).
     let refusals = RefusalLog()
+    /// The power of all its sources, when metered.
+    let meter = LevelAccumulator()
+    /// How many of its meters (scene, groups, sources) are on: the update meters only then.
+    let meteringUsers = Atomic<Int>(0)
+
+    /// Whether the scene is metered: the summed power of all its sources as they reach the mix
+    /// (one channel; the peak is its loudest source's). Off by default.
+    public var isMeteringEnabled: Bool {
+        get { meter.isEnabled }
+        set {
+            guard meter.isEnabled != newValue else { return }
+            meter.isEnabled = newValue
+            meteringUsers.add(newValue ? 1 : -1, ordering: .relaxed)
+        }
+    }
+
+    /// The scene's level over what its sources played since the previous call (nil when off).
+    public func meterLevels() -> LevelMeter? { meter.read() }
     /// The scene's listener (the ears).
     public let listener: Listener
 
@@ -47,6 +66,8 @@ public final class Scene: @unchecked Sendable {
         var batchDepth = 0
         /// OpenAL sources `play()`ed inside the open batch, started together when it ends.
         var pendingPlays: [ALuint] = []
+        /// The mix time the meters were last brought up to.
+        var meteredUntil: Double?
         /// Plays to start at a device frame (``play(_:at:)``).
         var scheduledPlays: [(name: ALuint, frame: Int, source: Source)] = []
         /// Sources with a fade in progress.
@@ -342,6 +363,11 @@ public final class Scene: @unchecked Sendable {
                 if let completion = step.completion { fades.append(completion) }
             }
             updateZonesLocked(state, lock)
+            // Meters are brought up to date ten times a second (what was played in between is
+            // all counted: the ranges accumulate).
+            if meteringUsers.load(ordering: .relaxed) > 0, now - (state.meteredUntil ?? -1) >= Self.meteringInterval {
+                meterLocked(&state, lock, now: now)
+            }
             return (done, stops, fades)
         }
         streamsDone += completions
@@ -379,6 +405,35 @@ public final class Scene: @unchecked Sendable {
             }
         }
         return done
+    }
+
+    /// How often (in mix seconds) the update brings source, group and scene meters up to date.
+    static let meteringInterval = 0.1
+
+    /// Meters what every playing source played since the last update into its meter, its groups'
+    /// and the scene's (scene lock held).
+    private func meterLocked(_ state: inout SceneState, _ lock: borrowing ContextLock, now: Double) {
+        let elapsed = state.meteredUntil.map { Int(((now - $0) * Double(device.sampleRate)).rounded()) } ?? 0
+        state.meteredUntil = now
+        let listener = listener.propertiesLocked
+        var groups: [ObjectIdentifier: SoundGroup] = [:]
+        lock.ifOpen { al in
+            for source in state.active.values {
+                var extra: [LevelAccumulator] = meter.isEnabled ? [meter] : []
+                var group = source.groupLocked
+                while let current = group {
+                    if current.meter.isEnabled {
+                        extra.append(current.meter)
+                        groups[ObjectIdentifier(current)] = current
+                    }
+                    group = current.parent
+                }
+                source.meterLocked(al, model: state.distanceModel, listener: listener, extra: extra)
+            }
+        }
+        guard elapsed > 0 else { return }
+        if meter.isEnabled { meter.addFrames(elapsed) }
+        for group in state.groups.compactMap(\.group) where group.meter.isEnabled { group.meter.addFrames(elapsed) }
     }
 
     /// Delivers the voice manager's waiting events to its handler, outside the lock.

@@ -40,6 +40,22 @@ public final class SoundGroup: @unchecked Sendable {
     }
 
     var state = GroupState()
+    /// The power of its sources (and its child groups'), when metered.
+    let meter = LevelAccumulator()
+
+    /// Whether the group is metered: the summed power of the sources in it and its child groups,
+    /// as they reach the mix (one channel; the peak is its loudest source's). Off by default.
+    public var isMeteringEnabled: Bool {
+        get { meter.isEnabled }
+        set {
+            guard meter.isEnabled != newValue else { return }
+            meter.isEnabled = newValue
+            scene.meteringUsers.add(newValue ? 1 : -1, ordering: .relaxed)
+        }
+    }
+
+    /// The group's level over what its sources played since the previous call (nil when off).
+    public func meterLevels() -> LevelMeter? { meter.read() }
 
     init(name: String, parent: SoundGroup?, scene: Scene) {
         self.name = name

@@ -111,6 +111,8 @@ public final class Source: @unchecked Sendable {
         var zoneSends: [ObjectIdentifier: Float] = [:]
         /// Its row in the scene's ``VoiceTable`` (−1: none).
         var voiceRow = -1
+        /// The frame of its buffer metered up to (``isMeteringEnabled``).
+        var meteredFrame: Int?
     }
 
     /// The scene the source belongs to; kept alive by the source.
@@ -118,6 +120,8 @@ public final class Source: @unchecked Sendable {
     // Guarded by the scene's lock (every access is under it), so the runtime's exclusivity
     // checks would only repeat what the lock ensures; they cost more than the voice ranking's math.
     @exclusivity(unchecked) private var state = SourceState()
+    /// What it contributes to the mix, when metered (``isMeteringEnabled``).
+    let meter = LevelAccumulator()
 
     init(scene: Scene, buffer: Buffer?) {
         self.scene = scene
@@ -340,6 +344,52 @@ public final class Source: @unchecked Sendable {
                 guard let name = s.name else { return }
                 scene.markActiveLocked(self, looping: newValue, &sceneState)
                 lock.ifOpen { al in al.must("alSourcei(AL_LOOPING)") { alSourcei(name, AL_LOOPING, newValue ? AL_TRUE : AL_FALSE) } }
+            }
+        }
+    }
+
+    // MARK: Metering
+
+    /// Whether the source is metered: its signal as it reaches the mix — after its gain, groups,
+    /// fade and distance attenuation (``audibility``), before panning — per channel of its
+    /// buffer. Off by default, and then it costs nothing. Streaming sources are not metered.
+    public var isMeteringEnabled: Bool {
+        get { meter.isEnabled }
+        set {
+            guard meter.isEnabled != newValue else { return }
+            meter.isEnabled = newValue
+            scene.meteringUsers.add(newValue ? 1 : -1, ordering: .relaxed)
+            locked { s, _, _ in s.meteredFrame = nil }
+        }
+    }
+
+    /// The source's levels over what it played since the previous call (nil when metering is
+    /// off or it played nothing since). Measured at the engine's updates.
+    public func meterLevels() -> LevelMeter? { meter.read() }
+
+    /// Meters what it played since the last update (scene lock held): the buffer's frames from
+    /// the last metered frame to OpenAL's offset now, × its audibility; also into `extra`
+    /// (its groups' and scene's meters). Nothing when nobody meters.
+    func meterLocked(_ al: borrowing ALCalls, model: DistanceModel, listener: Listener.Properties, extra: [LevelAccumulator]) {
+        guard meter.isEnabled || !extra.isEmpty, let name = state.name, let buffer = state.buffer,
+              state.playback == .playing, state.audioStream == nil else { return }
+        var offset: ALint = 0
+        guard (try? al.call("alGetSourcei(AL_SAMPLE_OFFSET)", { alGetSourcei(name, AL_SAMPLE_OFFSET, &offset) })) != nil else { return }
+        let frames = buffer.frames
+        guard frames > 0 else { return }
+        let now = Int(offset) % frames
+        let from = state.meteredFrame ?? now
+        state.meteredFrame = now
+        guard from != now else { return }
+        let gain = Self.audibility(state.properties, spatialized: state.spatialized, model, listener)
+        let levels = buffer.levels
+        // From the last metered frame to now, wrapping at the end of a loop (meters are brought
+        // up to date every 100 ms: a loop shorter than that wraps more than once, uncounted).
+        for range in now > from ? [from..<now] : [from..<frames, 0..<now] where !range.isEmpty {
+            let (squares, peaks) = levels.levels(range)
+            if meter.isEnabled { meter.add(squares: squares, peaks: peaks, frames: range.count, gain: gain) }
+            for accumulator in extra {
+                accumulator.add(squares: squares, peaks: peaks, frames: range.count, gain: gain, mixedTo: 1, countsFrames: false)
             }
         }
     }

@@ -38,6 +38,10 @@
 // measures many clients on one daemon: 200 clients × 100 plays of a UI sound — throughput,
 // p50/p99, and the process's peak resident memory and threads (DaemonClients.swift).
 //
+//   swift run -c release soundstage-bench meters
+//
+// measures what metering costs: the render's CPU with every meter on against off (MeterBench.swift).
+//
 //   swift run -c release soundstage-bench frame [seconds]
 //
 // measures what a game's frame loop waits for: p50/p99/p99.9 of `source.position =` and
@@ -72,6 +76,10 @@ if mode == "ear" {
 }
 if mode == "voices" {
     try voiceBench()
+    exit(0)
+}
+if mode == "meters" {
+    try meterBench()
     exit(0)
 }
 if mode == "daemon-clients" {

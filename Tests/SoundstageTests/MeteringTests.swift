@@ -46,3 +46,63 @@ import TestSupport
         #expect(abs(Double(levels.peakPower[1]) - right) < 0.01)
     }
 }
+
+/// Source, group and scene meters: what each contributes, after gain and attenuation, checked
+/// against the rendered mix on a mono device (where a source at the listener plays at unity).
+@Suite struct ObjectMeteringTests {
+    static let minusSix = Float(pow(10, -6.0 / 20))
+
+    @Test func aSourceMeterFollowsItsGainAndDistanceAndMatchesTheMix() throws {
+        let device = try Device.loopback(layout: .mono)
+        defer { device.close() }
+        let scene = try device.makeScene()
+        let source = scene.makeSource(buffer: try device.makeBuffer(Signals.sine(1_000, seconds: 0.5, amplitude: Self.minusSix)))
+        source.isLooping = true
+        #expect(source.meterLevels() == nil)
+        source.isMeteringEnabled = true
+        device.isOutputMeteringEnabled = true
+        try source.play()
+        _ = try device.render(frames: 4_800)
+        _ = source.meterLevels()
+        _ = device.outputLevels()
+        for (gain, distance, expected) in [(Float(1), Float(0), -6.0), (0.5, 0, -12.0), (1, 2, -12.0), (0.5, 4, -24.0)] {
+            source.gain = gain
+            source.position = Vector3(distance, 0, 0)
+            _ = try device.render(frames: 4_800)                       // let the change settle
+            _ = source.meterLevels(); _ = device.outputLevels()
+            _ = try device.render(frames: 24_000)
+            let meter = try #require(source.meterLevels()), mix = try #require(device.outputLevels())
+            #expect(abs(Double(meter.peakPower[0]) - expected) < 0.1, "gain \(gain), \(distance) m: peak \(meter.peakPower[0])")
+            #expect(abs(Double(meter.averagePower[0]) - (expected - 3.01)) < 0.1, "average \(meter.averagePower[0])")
+            #expect(abs(meter.averagePower[0] - mix.averagePower[0]) < 0.1, "as the mix: \(meter.averagePower[0]) vs \(mix.averagePower[0])")
+        }
+    }
+
+    @Test func groupAndSceneMetersSumTheirSourcesPower() throws {
+        let device = try Device.loopback(layout: .mono)
+        defer { device.close() }
+        let scene = try device.makeScene()
+        let music = scene.makeGroup("music")
+        let sources = try [440.0, 660.0].map { frequency in
+            let source = scene.makeSource(buffer: try device.makeBuffer(Signals.sine(frequency, seconds: 0.5, amplitude: Self.minusSix)))
+            source.isLooping = true
+            source.group = music
+            return source
+        }
+        music.isMeteringEnabled = true
+        scene.isMeteringEnabled = true
+        device.isOutputMeteringEnabled = true
+        for source in sources { try source.play() }
+        _ = try device.render(frames: 4_800)
+        _ = music.meterLevels(); _ = scene.meterLevels(); _ = device.outputLevels()
+        _ = try device.render(frames: 48_000)
+        let group = try #require(music.meterLevels()), whole = try #require(scene.meterLevels()), mix = try #require(device.outputLevels())
+        // Two uncorrelated −9 dB (RMS) sines: −6 dB of power together, as the mix measures.
+        #expect(abs(group.averagePower[0] + 6.02) < 0.2, "\(group.averagePower[0])")
+        #expect(abs(group.averagePower[0] - mix.averagePower[0]) < 0.2, "group \(group.averagePower[0]) vs mix \(mix.averagePower[0])")
+        #expect(abs(whole.averagePower[0] - group.averagePower[0]) < 0.01)
+        #expect(abs(group.peakPower[0] + 6) < 0.1, "the loudest source's peak")
+        music.isMeteringEnabled = false
+        #expect(music.meterLevels() == nil)
+    }
+}
