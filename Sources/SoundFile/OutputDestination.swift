@@ -105,7 +105,8 @@ public final class OutputDestination {
         return fd
     }
 
-    private static func writeAll(_ fd: Int32, _ bytes: ArraySlice<UInt8>, path: String) throws {
+    /// Writes all of `bytes` to `fd` (retrying short writes and EINTR); errors name `path`.
+    static func writeAll(_ fd: Int32, _ bytes: ArraySlice<UInt8>, path: String) throws {
         var done = 0
         while done < bytes.count {
             let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + done, bytes.count - done) }

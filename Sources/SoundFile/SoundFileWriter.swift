@@ -179,15 +179,7 @@ public final class SoundFileWriter {
 
     private func writeRaw(_ bytes: [UInt8]) throws {
         guard let fd = ima4?.fd else { return }
-        var done = 0
-        while done < bytes.count {
-            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + done, bytes.count - done) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw SoundstageError.posix("write", errno: errno, path: path, action: "write")
-            }
-            done += n
-        }
+        try OutputDestination.writeAll(fd, bytes[...], path: path)
     }
 
     /// Deletes the temporary file (never a special file written directly).

@@ -30,7 +30,7 @@ final class LevelAccumulator: Sendable {
         var frames = 0
     }
 
-    private let enabled = Atomic<Bool>(false)
+    private let enabled = Synchronization.Atomic<Bool>(false)
     private let sums = NIOLockedValueBox(Sums())
 
     var isEnabled: Bool {
@@ -39,6 +39,16 @@ final class LevelAccumulator: Sendable {
             enabled.store(newValue, ordering: .relaxed)
             sums.withLockedValue { $0 = Sums() }
         }
+    }
+
+    /// Turns a scene object's meter on or off, keeping the scene's count of meters in use (its
+    /// update meters only while some are); false if nothing changed.
+    @discardableResult
+    func setEnabled(_ on: Bool, countingIn users: borrowing Synchronization.Atomic<Int>) -> Bool {
+        guard isEnabled != on else { return false }
+        isEnabled = on
+        users.add(on ? 1 : -1, ordering: .relaxed)
+        return true
     }
 
     /// Adds interleaved `samples` of `channels` channels, scaled by `gain`; `mixedTo: 1` folds

@@ -29,11 +29,7 @@ public final class Scene: @unchecked Sendable {
     /// (one channel; the peak is its loudest source's). Off by default.
     public var isMeteringEnabled: Bool {
         get { meter.isEnabled }
-        set {
-            guard meter.isEnabled != newValue else { return }
-            meter.isEnabled = newValue
-            meteringUsers.add(newValue ? 1 : -1, ordering: .relaxed)
-        }
+        set { meter.setEnabled(newValue, countingIn: meteringUsers) }
     }
 
     /// The scene's level over what its sources played since the previous call (nil when off).

@@ -47,11 +47,7 @@ public final class SoundGroup: @unchecked Sendable {
     /// as they reach the mix (one channel; the peak is its loudest source's). Off by default.
     public var isMeteringEnabled: Bool {
         get { meter.isEnabled }
-        set {
-            guard meter.isEnabled != newValue else { return }
-            meter.isEnabled = newValue
-            scene.meteringUsers.add(newValue ? 1 : -1, ordering: .relaxed)
-        }
+        set { meter.setEnabled(newValue, countingIn: scene.meteringUsers) }
     }
 
     /// The group's level over what its sources played since the previous call (nil when off).

@@ -356,9 +356,7 @@ public final class Source: @unchecked Sendable {
     public var isMeteringEnabled: Bool {
         get { meter.isEnabled }
         set {
-            guard meter.isEnabled != newValue else { return }
-            meter.isEnabled = newValue
-            scene.meteringUsers.add(newValue ? 1 : -1, ordering: .relaxed)
+            guard meter.setEnabled(newValue, countingIn: scene.meteringUsers) else { return }
             locked { s, _, _ in s.meteredFrame = nil }
         }
     }

@@ -50,7 +50,8 @@ public final class SoundServer: Sendable {
             public var sources = 1_024
             /// System sounds registered (by `registerSound`, or by file and event through `playSound`).
             public var registeredSounds = 256
-            /// Decoded bytes one sound may take (longer files in scenes stream instead).
+            /// Decoded bytes one sound may take (longer files in scenes stream instead). The server
+            /// sets its device's ``Device/maxDecodedBytes`` to it.
             public var bytesPerSound = 64 << 20
             /// Decoded bytes of all its sounds and scenes together.
             public var bytesPerClient = 256 << 20

@@ -67,7 +67,10 @@ import TestSupport
         let samples = recording.stop()
         let found = span(samples)
         let heard = try #require(found)
-        #expect(abs(Signals.soundingSeconds(samples) - 0.5) < 0.010, "the whole 0.5 s tone")
+        // Nothing cut: the whole 0.5 s. Its stop is issued by the runner's 10 ms real-time loop,
+        // which a loaded machine (the suite's memory tests run beside this) can make late.
+        let sounding = Signals.soundingSeconds(samples)
+        #expect(sounding > 0.49 && sounding < 0.55, "the whole 0.5 s tone: \(sounding) s")
         let lastAt = try #require(recording.time(ofFrame: heard.last))
         #expect(lastAt <= result.exitedAt + 0.03)
     }
