@@ -39,12 +39,15 @@ import TestSupport
             return Int(line.split(separator: "\t", omittingEmptySubsequences: true).dropFirst().first ?? "") ?? 0
         }
 
-        /// Waits until the daemon has let every client go (its retiring registries included).
+        /// Waits until the daemon has let every client go: no other client or session, and no
+        /// OpenAL object but the device's own context (scenes, retiring registries and the shared
+        /// system-sound context all closed). A loaded machine can take a while.
         func settle() throws {
-            for _ in 0..<100 {
+            for _ in 0..<400 {
                 let client = try LineSocket(path: socket)
-                let status = client.request(["id": 1, "command": "status"])
-                if status?["result"]?["clients"] == 1, status?["result"]?["sessions"] == 1 { break }
+                let result = client.request(["id": 1, "command": "status"])?["result"]
+                if result?["clients"] == 1, result?["sessions"] == 1, result?["liveObjects"]?["contexts"] == 1,
+                   result?["liveObjects"]?["sources"] == 0 { break }
                 usleep(50_000)
             }
             usleep(300_000)
