@@ -24,15 +24,15 @@ public struct StreamOptions: Sendable, Equatable {
 /// chunks decoded ahead, whatever the file's length. Its state is guarded by the scene's lock (it
 /// lives inside its ``Source``).
 final class AudioStream {
-    let path: String
     let options: StreamOptions
-    let channels: Int
-    let sampleRate: Int
     let format: ALenum
     /// The file's length in seconds.
     let duration: Double
     /// Where the file's chunks come from.
     let feed: StreamFeed
+    var path: String { feed.path }
+    var channels: Int { feed.channels }
+    var sampleRate: Int { feed.sampleRate }
     /// Whether it loops (changeable through `Source.isLooping`).
     var loops: Bool {
         didSet { feed.setLoops(loops) }
@@ -82,10 +82,7 @@ final class AudioStream {
             throw SoundstageError(.invalidArgument, "loop points \(options.loopStart)…\(options.loopEnd.map { "\($0)" } ?? "end") s "
                                   + "do not fit the file", subject: path)
         }
-        self.path = path
         self.options = options
-        channels = file.format.channels
-        sampleRate = rate
         self.format = format
         duration = file.format.duration
         loops = options.loops

@@ -330,3 +330,39 @@ final class SoundRig {
         }
     }
 }
+
+/// Registries sharing one context: each keeps its own sounds, volume and interruptions, and
+/// both are heard in the mix.
+@Suite struct SharedRegistryTests {
+    @Test func twoRegistriesInOneSceneStayApartAndBothSound() throws {
+        let rig = try SoundRig()
+        let shared = try rig.device.makeScene(sourceBudget: 8)
+        let contexts = rig.device.liveObjects.contexts
+        let left = try SystemSoundRegistry(sharing: shared), right = try SystemSoundRegistry(sharing: shared)
+        #expect(rig.device.liveObjects.contexts == contexts, "no context of their own")
+        let low = try left.register(file: rig.file("low.wav", seconds: 0.5, frequency: 300))
+        let high = try right.register(file: rig.file("high.wav", seconds: 0.5, frequency: 1_200))
+        // IDs are per registry: both number from 1, and a second sound of one is unknown to the other.
+        #expect(low == high)
+        let second = try right.register(file: rig.file("second.wav", seconds: 0.1))
+        #expect(throws: SoundstageError.self) { try left.play(second) }
+        // Interruptions are per registry: the right one is silenced, the left one sounds.
+        right.beginInterruption()
+        try right.play(high)
+        try left.play(low)
+        let mix = try rig.render(0.2)
+        #expect(abs(Signals.frequency(mix, channel: 0) - 300) < 10, "only the left registry's 300 Hz is heard")
+        right.endInterruption()
+        right.volume = 0.5
+        try right.play(high)
+        #expect(left.volume == 1, "volume is per registry")
+        #expect(Signals.rms(try rig.render(0.1).samples) > 0.05)
+        // Closing one leaves the shared scene (and the other registry) working.
+        right.close()
+        #expect(!shared.isClosed)
+        try left.play(low)
+        #expect(Signals.rms(try rig.render(0.1).samples) > 0.05)
+        left.close()
+        shared.close()
+    }
+}

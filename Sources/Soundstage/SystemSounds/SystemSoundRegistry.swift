@@ -74,9 +74,7 @@ public final class SystemSoundRegistry: Sendable {
 
     /// Creates a registry with its own context on `device`.
     public init(device: Device, options: Options = Options()) throws {
-        guard options.maxConcurrent >= 1, options.maxConcurrent <= 64 else {
-            throw SoundstageError(.invalidArgument, "maxConcurrent must be 1...64, got \(options.maxConcurrent)")
-        }
+        try Self.check(options)
         self.device = device
         self.options = options
         self.scene = try device.makeScene(sourceBudget: options.maxConcurrent + 1)
@@ -88,14 +86,18 @@ public final class SystemSoundRegistry: Sendable {
     /// without a context (and OpenAL Soft's thread and some 6 MB of voices) per client. Each
     /// play takes a source from the shared scene's budget; ``close()`` leaves the scene open.
     public init(sharing scene: Scene, options: Options = Options()) throws {
-        guard options.maxConcurrent >= 1, options.maxConcurrent <= 64 else {
-            throw SoundstageError(.invalidArgument, "maxConcurrent must be 1...64, got \(options.maxConcurrent)")
-        }
+        try Self.check(options)
         guard !scene.isClosed else { throw SoundstageError(.released, "the shared scene is closed") }
         device = scene.device
         self.options = options
         self.scene = scene
         ownsScene = false
+    }
+
+    private static func check(_ options: Options) throws {
+        guard options.maxConcurrent >= 1, options.maxConcurrent <= 64 else {
+            throw SoundstageError(.invalidArgument, "maxConcurrent must be 1...64, got \(options.maxConcurrent)")
+        }
     }
 
     // MARK: Settings
