@@ -247,7 +247,9 @@ import TestSupport
         #expect(completions.withLockedValue { $0 } == 1)
         let remaining = 4 - frozen
         let heard = Double(Signals.soundingFrames(samples)) / 48_000
-        #expect(abs(heard - remaining) < 0.2, "heard \(heard) s after the restart, \(remaining) s were left")
+        // What the dead server held is lost with it; under the sanitizer, beside the suite's other
+        // servers and the daemon-memory tests, the render thread runs further ahead of it.
+        #expect(abs(heard - remaining) < (runningUnderSanitizer ? 0.35 : 0.2), "heard \(heard) s after the restart, \(remaining) s were left")
         // The new server goes on where the old one stopped (its last step, or the next).
         let lastBefore = try #require(lastFrequency(heardBefore, seconds: 0.25))
         let first = try #require(firstFrequency(samples, seconds: 0.25))
