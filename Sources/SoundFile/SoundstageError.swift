@@ -56,6 +56,12 @@ public struct SoundstageError: Error, Sendable, Equatable, CustomStringConvertib
         /// The desktop audio server (PulseAudio or PipeWire) refused or dropped the output stream;
         /// ``SoundstageError/cause`` carries libpulse's error.
         public static let audioServer = Code(rawValue: "audioServer")
+        /// No audio input (capture) device exists, or the one named does not: recording needs a
+        /// desktop audio server (PulseAudio or PipeWire) with a source.
+        public static let noInputDevice = Code(rawValue: "noInputDevice")
+        /// The audio session's category does not allow the call: recording needs the `record`
+        /// or `playAndRecord` category.
+        public static let categoryForbids = Code(rawValue: "categoryForbids")
         /// The object was used after being released (or its device/scene was released).
         public static let released = Code(rawValue: "released")
     }

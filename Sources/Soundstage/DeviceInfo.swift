@@ -35,7 +35,9 @@ public struct DeviceInfo: Sendable, Codable, Equatable {
     /// Output latency in seconds, if reported: what the desktop server reports for Soundstage's
     /// stream (`pa_stream_get_latency`), or `ALC_DEVICE_LATENCY_SOFT` (ALC_SOFT_device_clock).
     public var latency: Double?
-    /// Whether a capture (input) device exists.
+    /// Whether a real input (a microphone, a line or virtual input: not a sink's monitor) exists
+    /// on the desktop server the device uses (``AudioRecorder/captureAvailable(server:)``);
+    /// false when no server answers, since recording needs one.
     public var captureAvailable: Bool
 }
 
@@ -89,7 +91,7 @@ extension Device {
                 deviceExtensions: alcString(ALC_EXTENSIONS).split(separator: " ").map(String.init),
                 extensions: extensions.split(separator: " ").map(String.init),
                 latency: desktopStatus.map { $0.latency } ?? latency(),
-                captureAvailable: alcGetString(nil, ALC_CAPTURE_DEVICE_SPECIFIER).map { $0.pointee != 0 } ?? false)
+                captureAvailable: AudioRecorder.captureAvailable(server: desktop?.options.server))
         }
     }
 }

@@ -20,7 +20,19 @@ enum Interrupt {
         return try body()
     }
 
-    /// Whether SIGINT arrived.
+    /// Runs `body` with SIGINT and SIGTERM both caught as a request to stop (a recording's end).
+    static func catchingStops<R>(_ body: () throws -> R) rethrows -> R {
+        requested.store(false, ordering: .relaxed)
+        signal(SIGINT) { _ in Interrupt.requested.store(true, ordering: .relaxed) }
+        signal(SIGTERM) { _ in Interrupt.requested.store(true, ordering: .relaxed) }
+        defer {
+            signal(SIGINT, SIG_DFL)
+            signal(SIGTERM, SIG_DFL)
+        }
+        return try body()
+    }
+
+    /// Whether SIGINT (or, under ``catchingStops(_:)``, SIGTERM) arrived.
     static var wasRequested: Bool { requested.load(ordering: .relaxed) }
 
     /// After an interrupted render: says what was kept and exits with 130 (128 + SIGINT), as shells expect.

@@ -14,7 +14,7 @@ struct SoundstageCommand: AsyncParsableCommand {
             Exit status: 0 on success, 1 on an error (one line on stderr), 64 on a usage error.
             """,
         version: "0.1.0",
-        subcommands: [InfoCommand.self, InspectCommand.self, PlayCommand.self, ConvertCommand.self, RunCommand.self, RenderCommand.self, SoundCommand.self,
+        subcommands: [InfoCommand.self, InspectCommand.self, PlayCommand.self, RecordCommand.self, ConvertCommand.self, RunCommand.self, RenderCommand.self, SoundCommand.self,
                       ServeCommand.self, ReverbPresetsCommand.self]
     )
 }

@@ -174,3 +174,92 @@ import TestSupport
         #expect(Double(heard.last - heard.first) / 48_000 > 1.5, "the rest of the sound plays on B")
     }
 }
+
+/// `soundstage record` on a real server: what it writes, how it stops, and what it keeps when
+/// the disk fills up.
+extension DesktopCLITests {
+    /// `--duration` records exactly that long from a sink's monitor while `play` plays a tone
+    /// there: the file holds the tone at its frequency.
+    @Test(arguments: servers)
+    func recordWritesWhatTheSinkPlays(_ kind: AudioServerFixture.Kind) throws {
+        let fixture = try AudioServerFixture(kind)
+        let tonePath = "\(fixture.directory)/tone.wav"
+        try write(tone(660, seconds: 1.5), to: tonePath)
+        let output = "\(fixture.directory)/take.flac"
+        let recorder = try LoggedChild(["record", output, "--duration", "1", "--input", "A.monitor"], fixture)
+        usleep(100_000)
+        let played = try run(fixture, ["play", tonePath])
+        #expect(played.status == 0, "\(played.output)")
+        let (status, text) = recorder.waitForExit()
+        #expect(status == 0, "\(text)")
+        #expect(text.contains("recorded 1.00 s (2 ch, 48000 Hz) from A.monitor"), "\(text)")
+        let file = try SoundFile.decode(path: output)
+        #expect(file.frames == 48_000 && file.channels == 2)
+        let sounding = file.channel(0).filter { abs($0) > 0.05 }.count
+        #expect(sounding > 10_000, "the tone is in the recording (\(sounding) loud samples)")
+        let start = try #require(file.channel(0).firstIndex { abs($0) > 0.05 })
+        let heard = Array(file.channel(0)[start..<min(file.frames, start + 9_600)])
+        #expect(abs(Signals.frequency(heard) - 660) < 3, "\(Signals.frequency(heard)) Hz")
+    }
+
+    /// Ctrl-C ends a recording with a complete file and status 0; an unknown input, or no
+    /// server, is one clear line and status 1, with nothing written.
+    @Test func recordStopsOnCtrlCAndRefusesWhatDoesNotExist() throws {
+        let fixture = try AudioServerFixture(.pulseaudio)
+        let output = "\(fixture.directory)/open-ended.wav"
+        let recorder = try LoggedChild(["record", output], fixture)
+        usleep(800_000)
+        recorder.child.send(SIGINT)
+        let (status, text) = recorder.waitForExit()
+        #expect(status == 0, "\(text)")
+        let file = try SoundFile.decode(path: output)
+        #expect(file.frames > 4_410 && file.sampleRate == 44_100, "the default input Z, at its own rate: \(file.frames) frames")
+
+        let missing = try run(fixture, ["record", "\(fixture.directory)/x.wav", "--input", "no-such-mic"])
+        #expect(missing.status == 1)
+        #expect(missing.output.contains("no input named 'no-such-mic'") && missing.output.contains("A.monitor"), "\(missing.output)")
+        #expect(!FileManager.default.fileExists(atPath: "\(fixture.directory)/x.wav"))
+        var elsewhere = fixture.environment
+        elsewhere["PULSE_SERVER"] = "unix:\(fixture.directory)/nothing-here"
+        let (noServer, said) = try ChildProcess.run(CLIRunner.binary.path, ["record", "\(fixture.directory)/y.wav"], environment: elsewhere)
+        #expect(noServer == 1)
+        #expect(said.contains("no desktop audio server"), "\(said)")
+        let listed = try run(fixture, ["record", "--list-inputs"])
+        #expect(listed.status == 0 && listed.output.contains("A.monitor\tmonitor\t48000\t2"), "\(listed.output)")
+    }
+
+    /// A disk that fills up (here: a file-size limit) ends the recording with a clear error and
+    /// status 1, and the file keeps everything written until then, readable.
+    @Test func aFullDiskKeepsWhatWasRecorded() throws {
+        let fixture = try AudioServerFixture(.pulseaudio)
+        let output = "\(fixture.directory)/full.wav"
+        // 64 KiB at most: `ulimit -f` counts 1024-byte blocks in bash, 512 in dash; either way it fills in under a second.
+        let (status, text) = try ChildProcess.run("/bin/sh", ["-c", "ulimit -f 128; exec \"$0\" record \"$1\" --duration 10",
+                                                              CLIRunner.binary.path, output], environment: fixture.environment)
+        #expect(status == 1, "\(text)")
+        #expect(text.contains("File too large") && text.contains("kept"), "\(text)")
+        let file = try SoundFile.decode(path: output)
+        #expect(file.frames > 10_000, "\(file.frames) frames kept")
+        let size = try FileManager.default.attributesOfItem(atPath: output)[.size] as? Int ?? 0
+        #expect(size == 44 + file.frames * 4, "the header counts every frame in the file (\(size) bytes)")
+    }
+}
+
+/// The CLI started in the background, its stdout and stderr going to a file read at its end.
+private struct LoggedChild {
+    let child: ChildProcess
+    let log: String
+
+    init(_ arguments: [String], _ fixture: AudioServerFixture) throws {
+        log = "\(fixture.directory)/cli-\(UUID().uuidString.prefix(6)).log"
+        let fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        defer { close(fd) }
+        child = try ChildProcess(CLIRunner.binary.path, arguments, environment: fixture.environment, stdout: fd, stderr: fd)
+    }
+
+    /// Waits for the end: the exit status and what it printed.
+    func waitForExit() -> (Int32, String) {
+        let status = child.wait()
+        return (status, (try? String(contentsOfFile: log, encoding: .utf8)) ?? "")
+    }
+}

@@ -280,3 +280,57 @@ final class SessionRig {
         return try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
     }
 }
+
+/// The two categories of recording and offline work, heard on loopback renders.
+@Suite struct RecordingCategoryTests {
+    /// Only `record` and `playAndRecord` may record, and only while active: the others are
+    /// refused before anything opens.
+    @Test func onlyRecordingCategoriesMayRecord() throws {
+        let rig = try SessionRig()
+        for category in SessionCategory.allCases {
+            let session = rig.center.makeSession(category: category)
+            try session.setActive(true)
+            let recorder = try AudioRecorder(path: "/nonexistent/never.wav", settings: .init(server: "unix:/nonexistent/socket"),
+                                             session: session)
+            let error = try #require(throws: SoundstageError.self) { try recorder.record() }
+            // Allowed categories get as far as the input (none answers here); the others stop at the category.
+            #expect(error.code == (category.allowsRecording ? .noInputDevice : .categoryForbids), "\(category): \(error)")
+            if !category.allowsRecording { #expect(error.message.contains(category.rawValue)) }
+            try session.setActive(false)
+            if category.allowsRecording {
+                do { try recorder.record() } catch { #expect(error.code == .sessionNotActive) }
+            }
+            rig.center.removeSession(session)
+        }
+    }
+
+    /// A `record` session's scenes are silent, and activating it interrupts a `playback`
+    /// session (as voice chat does) but later sessions still activate.
+    @Test func aRecordSessionIsSilentAndInterruptsPlayback() throws {
+        let rig = try SessionRig()
+        let (music, _, musicSource) = try rig.session(.playback, frequency: 300)
+        let (recording, _, ownSource) = try rig.session(.record, frequency: 1_000, activate: false)
+        try recording.setActive(true)
+        #expect(throws: SoundstageError.self) { try ownSource.play() }
+        #expect(music.isInterrupted)
+        #expect(recording.isActive)
+        #expect(Signals.rms(try rig.render(0.1), channel: 0) < 1e-6, "nothing sounds: music interrupted, the record session silent")
+        #expect(musicSource.playbackState == .paused)
+        let (game, _, _) = try rig.session(.soloAmbient, frequency: 500)
+        #expect(game.isActive && recording.isActive)
+        #expect(abs(Signals.frequency(try rig.render(0.2), channel: 0) - 500) < 5)
+    }
+
+    /// An `audioProcessing` session neither sounds nor interrupts, and nothing interrupts it.
+    @Test func anAudioProcessingSessionNeitherSoundsNorInterrupts() throws {
+        let rig = try SessionRig()
+        let (game, _, _) = try rig.session(.soloAmbient, frequency: 500)
+        let (work, _, workSource) = try rig.session(.audioProcessing, frequency: 1_000, activate: false)
+        try work.setActive(true)
+        #expect(throws: SoundstageError.self) { try workSource.play() }
+        #expect(game.isActive && work.isActive)
+        #expect(abs(Signals.frequency(try rig.render(0.2), channel: 0) - 500) < 5, "only the game is heard")
+        let (chat, _, _) = try rig.session(.playAndRecord, frequency: 700)
+        #expect(game.isInterrupted && !work.isInterrupted && chat.isActive)
+    }
+}

@@ -2,8 +2,10 @@ import CPulse
 import Foundation
 import SoundFile
 
-/// One libpulse connection: a threaded main loop, a context and one playback stream, talking to
-/// PulseAudio or (through pipewire-pulse) PipeWire. The only file that calls libpulse.
+/// One libpulse connection: a threaded main loop, a context and at most one stream — playback
+/// for ``DesktopOutput``, record for ``AudioRecorder`` (PulseCapture.swift), or none to ask the
+/// server what it has — talking to PulseAudio or (through pipewire-pulse) PipeWire. With
+/// PulseCapture.swift, the only code that calls libpulse.
 ///
 /// `@unchecked Sendable`: every field but `mainloop` is read or written only with the main
 /// loop's lock held (``withLock(_:)``), or from libpulse callbacks, which run on the main loop's
@@ -26,27 +28,53 @@ final class PulseConnection: @unchecked Sendable {
         case failed(String)
     }
 
-    private let mainloop: OpaquePointer
-    private var context: OpaquePointer?
-    private var stream: OpaquePointer?
-    private(set) var events: [Event] = []
-    private var failure: String?
+    /// Which stream to open.
+    enum StreamRequest {
+        /// None: only ask the server (its sources, its name).
+        case none
+        /// Play float frames at this rate and channel count.
+        case playback(sampleRate: Int, channels: Int)
+        /// Record float frames from `source` (nil: the default source, followed wherever it
+        /// goes; a named one is never left: the stream fails when it vanishes); a nil rate or
+        /// channel count takes the source's own.
+        case record(source: String?, sampleRate: Int?, channels: Int?)
+    }
+
+    let mainloop: OpaquePointer
+    var context: OpaquePointer?
+    var stream: OpaquePointer?
+    var events: [Event] = []
+    var failure: String?
     private var sinkIndex: UInt32 = UInt32.max
     private var sinkName: String?
     private var lastVolume: (Float, Bool)?
-    /// Bytes per frame of the stream.
-    let frameBytes: Int
+    /// Bytes per frame of the stream (float samples).
+    private(set) var frameBytes = 4
+    /// The stream's rate and channels, as the server granted them.
+    private(set) var sampleRate = 0
+    private(set) var channels = 0
     /// The server's name and version, e.g. `pulseaudio 16.1`.
     private(set) var serverDescription = ""
 
-    /// Connects to `server` (nil: libpulse's default: `$PULSE_SERVER`, then the user's runtime
-    /// directory) and opens a playback stream. Waits at most `timeout` seconds.
-    init(options: DesktopOutputOptions, sampleRate: Int, channels: Int, timeout: Double = 3) throws(SoundstageError) {
+    /// Records the stream's rate and channels (float samples) once the server granted them.
+    func setStreamShape(sampleRate: Int, channels: Int) {
+        self.sampleRate = sampleRate
+        self.channels = channels
+        frameBytes = 4 * channels
+    }
+
+    /// Connects to the server and opens a playback stream.
+    convenience init(options: DesktopOutputOptions, sampleRate: Int, channels: Int, timeout: Double = 3) throws(SoundstageError) {
+        try self.init(options: options, stream: .playback(sampleRate: sampleRate, channels: channels), timeout: timeout)
+    }
+
+    /// Connects to `options.server` (nil: libpulse's default: `$PULSE_SERVER`, then the user's
+    /// runtime directory) and opens the stream asked for. Waits at most `timeout` seconds.
+    init(options: DesktopOutputOptions, stream request: StreamRequest, timeout: Double = 3) throws(SoundstageError) {
         guard let loop = pa_threaded_mainloop_new() else {
             throw SoundstageError(.audioServer, "libpulse could not create a main loop")
         }
         mainloop = loop
-        frameBytes = 4 * channels
         let userdata = Unmanaged.passUnretained(self).toOpaque()
         let properties = pa_proplist_new()
         defer { pa_proplist_free(properties) }
@@ -62,8 +90,16 @@ final class PulseConnection: @unchecked Sendable {
         defer { pa_threaded_mainloop_unlock(loop) }
         do throws(SoundstageError) {
             try connectLocked(options: options, properties: properties, userdata: userdata, timeout: timeout)
-            try openStreamLocked(options: options, properties: properties, sampleRate: sampleRate,
-                                 channels: channels, userdata: userdata, timeout: timeout)
+            switch request {
+            case .none:
+                break
+            case let .playback(sampleRate, channels):
+                try openStreamLocked(options: options, properties: properties, sampleRate: sampleRate,
+                                     channels: channels, userdata: userdata, timeout: timeout)
+            case let .record(source, sampleRate, channels):
+                try openRecordStreamLocked(options: options, properties: properties, source: source, sampleRate: sampleRate,
+                                           channels: channels, userdata: userdata, timeout: timeout)
+            }
         } catch {
             closeLocked()
             pa_threaded_mainloop_unlock(loop)
@@ -127,6 +163,7 @@ final class PulseConnection: @unchecked Sendable {
 
     private func openStreamLocked(options: DesktopOutputOptions, properties: OpaquePointer?, sampleRate: Int, channels: Int,
                                   userdata: UnsafeMutableRawPointer, timeout: Double) throws(SoundstageError) {
+        setStreamShape(sampleRate: sampleRate, channels: channels)
         var spec = pa_sample_spec(format: PA_SAMPLE_FLOAT32LE, rate: UInt32(sampleRate), channels: UInt8(channels))
         var map = pa_channel_map()
         pa_channel_map_init_extend(&map, UInt32(channels), PA_CHANNEL_MAP_WAVEEX)
@@ -196,7 +233,7 @@ final class PulseConnection: @unchecked Sendable {
                                cause: .library(function: function, code: Int(error), message: String(cString: pa_strerror(error))))
     }
 
-    private func serverError(_ function: String, _ message: String) -> SoundstageError {
+    func serverError(_ function: String, _ message: String) -> SoundstageError {
         let error = context.map { pa_context_errno($0) } ?? 0
         return SoundstageError(.audioServer, message,
                                cause: .library(function: function, code: Int(error), message: String(cString: pa_strerror(error))))
@@ -206,6 +243,7 @@ final class PulseConnection: @unchecked Sendable {
         if let stream {
             pa_stream_set_state_callback(stream, nil, nil)
             pa_stream_set_write_callback(stream, nil, nil)
+            pa_stream_set_read_callback(stream, nil, nil)
             pa_stream_set_underflow_callback(stream, nil, nil)
             pa_stream_set_event_callback(stream, nil, nil)
             pa_stream_set_moved_callback(stream, nil, nil)
@@ -233,7 +271,7 @@ final class PulseConnection: @unchecked Sendable {
 
     /// Wakes whoever waits in ``waitLocked(until:)``; callable with or without the lock from
     /// other threads only through ``poke()``.
-    private func signal() { pa_threaded_mainloop_signal(mainloop, 0) }
+    func signal() { pa_threaded_mainloop_signal(mainloop, 0) }
 
     /// Wakes the render thread from another thread.
     func poke() { withLock { signal() } }
@@ -303,7 +341,7 @@ final class PulseConnection: @unchecked Sendable {
 
     /// One asynchronous libpulse operation's result, its own per call (the render thread and a
     /// status reader may each wait for one at the same time).
-    private final class Operation {
+    final class Operation {
         let connection: PulseConnection
         var done = false
         var succeeded = false
@@ -318,7 +356,7 @@ final class PulseConnection: @unchecked Sendable {
         }
     }
 
-    private func runOperationLocked(timeout: Double, into state: Operation? = nil,
+    func runOperationLocked(timeout: Double, into state: Operation? = nil,
                                     _ start: (UnsafeMutableRawPointer) -> OpaquePointer?) -> Bool {
         let state = state ?? Operation(self)
         let userdata = Unmanaged.passRetained(state).toOpaque()
@@ -384,16 +422,16 @@ final class PulseConnection: @unchecked Sendable {
 
     // MARK: Callbacks (main loop thread, lock held)
 
-    private static func from(_ userdata: UnsafeMutableRawPointer?) -> PulseConnection {
+    static func from(_ userdata: UnsafeMutableRawPointer?) -> PulseConnection {
         Unmanaged<PulseConnection>.fromOpaque(userdata!).takeUnretainedValue()
     }
 
-    private static func errorText(_ context: OpaquePointer?) -> String {
+    static func errorText(_ context: OpaquePointer?) -> String {
         guard let context else { return "no context" }
         return String(cString: pa_strerror(pa_context_errno(context)))
     }
 
-    private func fail(_ why: String) {
+    func fail(_ why: String) {
         guard failure == nil else { return }
         failure = why
         events.append(.failed(why))

@@ -27,11 +27,14 @@ public final class AudioSessionCenter: Sendable {
         var interruption: Interrupter?
         var scenes: [WeakScene] = []
         var registries: [SystemSoundRegistry] = []
+        var recorders: [WeakRecorder] = []
         var observers: [Int: @Sendable (SessionEvent) -> Void] = [:]
         var nextObserver = 0
         var ducked = false
 
-        var mixes: Bool { options.contains(.mixWithOthers) || options.contains(.duckOthers) || category == .ambient }
+        var mixes: Bool {
+            options.contains(.mixWithOthers) || options.contains(.duckOthers) || category == .ambient || category == .audioProcessing
+        }
     }
 
     enum Interrupter: Equatable {
@@ -43,6 +46,7 @@ public final class AudioSessionCenter: Sendable {
     }
 
     struct WeakScene { weak var scene: Scene? }
+    struct WeakRecorder { weak var recorder: AudioRecorder? }
 
     struct CenterState {
         var sessions: [ObjectIdentifier: SessionState] = [:]
@@ -164,6 +168,12 @@ public final class AudioSessionCenter: Sendable {
         }
     }
 
+    func attach(_ recorder: AudioRecorder, to session: AudioSession) {
+        run { state, _ in
+            state.sessions[ObjectIdentifier(session)]?.recorders.append(WeakRecorder(recorder: recorder))
+        }
+    }
+
     func setCategory(_ category: SessionCategory, options: SessionOptions, of session: AudioSession) {
         run { state, _ in
             state.sessions[ObjectIdentifier(session)]?.category = category
@@ -264,7 +274,7 @@ public final class AudioSessionCenter: Sendable {
         if activating.mixes { return false }
         if other.category.priority > activating.category.priority { return false }
         if other.mixes && other.category != .ambient { return false }
-        if other.category == .playback && activating.category != .playAndRecord { return false }
+        if other.category == .playback && activating.category.priority < SessionCategory.playAndRecord.priority { return false }
         return true
     }
 
@@ -290,11 +300,15 @@ public final class AudioSessionCenter: Sendable {
                 let sounds = sounding.contains(id)
                 let resume = kinds.contains { $0.0 == id && $0.1 == .interruptionEnded(shouldResume: true) }
                     || kinds.contains { $0.0 == id && $0.1 == .activated }
+                let plays = sounds && session.category.playsAudio
                 for scene in session.scenes.compactMap(\.scene) {
-                    if sounds { scene.resumeFromSuspension(restart: resume) } else { scene.suspend() }
+                    if plays { scene.resumeFromSuspension(restart: resume) } else { scene.suspend() }
                 }
                 for registry in session.registries {
-                    if sounds { registry.endInterruption() } else if !registry.isInterrupted { registry.beginInterruption() }
+                    if plays { registry.endInterruption() } else if !registry.isInterrupted { registry.beginInterruption() }
+                }
+                for recorder in session.recorders.compactMap(\.recorder) {
+                    if sounds && session.category.allowsRecording { recorder.resumeFromSuspension(restart: resume) } else { recorder.suspend() }
                 }
                 let isDucked = sounds && duckers.contains { $0 != id }
                 ducked[id] = isDucked
@@ -302,7 +316,7 @@ public final class AudioSessionCenter: Sendable {
                 if isDucked != session.ducked { kinds.append((id, isDucked ? .ducked(gain: duckGain) : .unducked)) }
             }
             // Pause a real output when nothing may sound (loopback devices are paused by not rendering).
-            let pause = sounding.isEmpty
+            let pause = !sounding.contains { sessions[$0]!.category.playsAudio }
             if device.kind != .loopback && pause != wasPaused { device.setOutputPaused(pause) }
             let now = clock()
             deliveries = state.withLockedValue { state in

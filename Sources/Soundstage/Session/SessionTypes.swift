@@ -7,18 +7,28 @@ public enum SessionCategory: String, Sendable, Codable, CaseIterable {
     case soloAmbient
     /// Audio that keeps playing when others start (music, a podcast); only voice chat interrupts it.
     case playback
-    /// Voice chat: the highest priority; interrupts (or ducks) everything else.
+    /// Voice chat: the highest priority; interrupts (or ducks) everything else. May record.
     case playAndRecord
+    /// Recording (an ``AudioRecorder``), with the session's own scenes silent: interrupts like
+    /// `playAndRecord` (the `playback` ones too) but does not hold the output against sessions
+    /// that start after it.
+    case record
+    /// Offline work (rendering, conversion) that neither plays nor records: it mixes with
+    /// everything, interrupts nothing, is never interrupted, and its scenes never sound on the output.
+    case audioProcessing
 
-    /// Higher wins: ambient 0, soloAmbient 1, playback 2, playAndRecord 3.
+    /// Higher wins: audioProcessing and ambient 0, soloAmbient 1, playback 2, playAndRecord and record 3.
     public var priority: Int {
         switch self {
-        case .ambient: 0
+        case .ambient, .audioProcessing: 0
         case .soloAmbient: 1
         case .playback: 2
-        case .playAndRecord: 3
+        case .playAndRecord, .record: 3
         }
     }
+
+    /// Whether the session's scenes and system sounds may sound (all but `record` and `audioProcessing`).
+    public var playsAudio: Bool { self != .record && self != .audioProcessing }
 }
 
 /// How a session treats the others while it is active.

@@ -1,0 +1,153 @@
+import CPulse
+import Foundation
+import SoundFile
+
+/// The record side of ``PulseConnection``: a record stream on a source (a microphone, a null
+/// source, a sink's monitor), read as float frames, and the server's list of sources.
+extension PulseConnection {
+    /// Opens the record stream (lock held). A named source is never left (`PA_STREAM_DONT_MOVE`:
+    /// the stream fails when the source vanishes); the default one is followed.
+    func openRecordStreamLocked(options: DesktopOutputOptions, properties: OpaquePointer?, source: String?, sampleRate: Int?,
+                                channels: Int?, userdata: UnsafeMutableRawPointer, timeout: Double) throws(SoundstageError) {
+        if let source {
+            let inputs = try sourcesLocked(timeout: timeout)
+            guard inputs.contains(where: { $0.name == source }) else {
+                throw SoundstageError(.noInputDevice, "no input named '\(source)'; the server has "
+                                      + (inputs.isEmpty ? "none" : inputs.map(\.name).joined(separator: ", ")),
+                                      subject: source)
+            }
+        }
+        let rate = sampleRate ?? 48_000
+        let count = channels ?? 2
+        var spec = pa_sample_spec(format: PA_SAMPLE_FLOAT32LE, rate: UInt32(rate), channels: UInt8(count))
+        var map = pa_channel_map()
+        pa_channel_map_init_extend(&map, UInt32(count), PA_CHANNEL_MAP_WAVEEX)
+        guard let stream = pa_stream_new_with_proplist(context, options.streamName, &spec, &map, properties) else {
+            throw serverError("pa_stream_new_with_proplist", "the audio server refused to create a record stream")
+        }
+        self.stream = stream
+        pa_stream_set_state_callback(stream, { stream, userdata in
+            let connection = PulseConnection.from(userdata)
+            let state = pa_stream_get_state(stream)
+            if state == PA_STREAM_FAILED || state == PA_STREAM_TERMINATED {
+                connection.fail("the audio server ended the recording (\(PulseConnection.errorText(pa_stream_get_context(stream))))")
+            }
+            connection.signal()
+        }, userdata)
+        pa_stream_set_read_callback(stream, { _, _, userdata in PulseConnection.from(userdata).signal() }, userdata)
+        // Fragments of 10 ms: the recorder hears about new audio soon, without waking too often.
+        let fragment = UInt32(max(1, rate / 100) * 4 * count)
+        var attributes = pa_buffer_attr(maxlength: UInt32.max, tlength: UInt32.max, prebuf: UInt32.max,
+                                        minreq: UInt32.max, fragsize: fragment)
+        var flags = PA_STREAM_ADJUST_LATENCY.rawValue | PA_STREAM_AUTO_TIMING_UPDATE.rawValue | PA_STREAM_INTERPOLATE_TIMING.rawValue
+            | PA_STREAM_START_CORKED.rawValue
+        if sampleRate == nil { flags |= PA_STREAM_FIX_RATE.rawValue }
+        if channels == nil { flags |= PA_STREAM_FIX_CHANNELS.rawValue }
+        if source != nil { flags |= PA_STREAM_DONT_MOVE.rawValue }
+        guard pa_stream_connect_record(stream, source, &attributes, pa_stream_flags_t(rawValue: flags)) >= 0 else {
+            throw serverError("pa_stream_connect_record", "the audio server refused the record stream")
+        }
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            let state = pa_stream_get_state(stream)
+            if state == PA_STREAM_READY { break }
+            if state == PA_STREAM_FAILED || state == PA_STREAM_TERMINATED {
+                throw serverError("pa_stream_connect_record", "the audio server refused to record"
+                                  + (source.map { " from '\($0)'" } ?? " from its default input"))
+            }
+            guard waitLocked(until: deadline) else {
+                throw SoundstageError(.audioServer, "the audio server did not open the record stream within \(timeout) s")
+            }
+        }
+        if let granted = pa_stream_get_sample_spec(stream) {
+            setStreamShape(sampleRate: Int(granted.pointee.rate), channels: Int(granted.pointee.channels))
+        }
+        failure = nil
+        events.removeAll()
+    }
+
+    /// Hands `body` what the server recorded, chunk by chunk (holes as silence), until nothing
+    /// is left to read; returns the frames read, or throws when the stream failed.
+    func readLocked(_ body: (UnsafeBufferPointer<Float>) -> Void) throws(SoundstageError) -> Int {
+        if let failure { throw SoundstageError(.noInputDevice, failure) }
+        guard let stream, pa_stream_get_state(stream) == PA_STREAM_READY else { return 0 }
+        var frames = 0
+        while true {
+            var data: UnsafeRawPointer?
+            var bytes = 0
+            guard pa_stream_peek(stream, &data, &bytes) >= 0 else {
+                throw serverError("pa_stream_peek", "the audio server's recording could not be read")
+            }
+            guard bytes > 0 else { break }
+            let count = bytes / 4
+            if let data {
+                body(UnsafeBufferPointer(start: data.assumingMemoryBound(to: Float.self), count: count))
+            } else {
+                // A hole (the server dropped audio): silence keeps the timeline.
+                let silence = [Float](repeating: 0, count: count)
+                silence.withUnsafeBufferPointer { body($0) }
+            }
+            pa_stream_drop(stream)
+            frames += count / max(1, channels)
+        }
+        return frames
+    }
+
+    /// The server's sources, monitors included (lock held).
+    func sourcesLocked(timeout: Double = 2) throws(SoundstageError) -> [AudioInput] {
+        guard let context else { throw SoundstageError(.audioServer, "not connected") }
+        let query = SourceQuery(self)
+        let userdata = Unmanaged.passRetained(query).toOpaque()
+        guard let operation = pa_context_get_source_info_list(context, { _, info, eol, userdata in
+            let query = Unmanaged<SourceQuery>.fromOpaque(userdata!).takeUnretainedValue()
+            if let info {
+                let name = info.pointee.name.map { String(cString: $0) } ?? ""
+                let description = info.pointee.description.map { String(cString: $0) } ?? name
+                query.found.append(AudioInput(name: name, description: description,
+                                              isMonitor: info.pointee.monitor_of_sink != UInt32.max,
+                                              sampleRate: Int(info.pointee.sample_spec.rate),
+                                              channels: Int(info.pointee.sample_spec.channels)))
+            } else if eol != 0 {
+                query.done = true
+                query.connection.signal()
+            }
+        }, userdata) else {
+            Unmanaged<SourceQuery>.fromOpaque(userdata).release()
+            throw serverError("pa_context_get_source_info_list", "the audio server did not list its inputs")
+        }
+        let deadline = Date().addingTimeInterval(timeout)
+        while !query.done, failure == nil, pa_operation_get_state(operation) == PA_OPERATION_RUNNING {
+            if !waitLocked(until: deadline) {
+                pa_operation_cancel(operation)
+                break
+            }
+        }
+        pa_operation_unref(operation)
+        Unmanaged<SourceQuery>.fromOpaque(userdata).release()
+        guard query.done else { throw SoundstageError(.audioServer, "the audio server did not list its inputs within \(timeout) s") }
+        return query.found
+    }
+}
+
+/// The state of one source-list query.
+private final class SourceQuery {
+    let connection: PulseConnection
+    var found: [AudioInput] = []
+    var done = false
+    init(_ connection: PulseConnection) { self.connection = connection }
+}
+
+/// An input the desktop server offers (a source, in PulseAudio's words): a microphone, a line
+/// input, a virtual source, or a sink's monitor (what that sink plays).
+public struct AudioInput: Sendable, Equatable, Codable {
+    /// The server's name for it: what `--input` and ``AudioRecorder/Settings/input`` take.
+    public var name: String
+    /// A human description (`Built-in Audio Analog Stereo`, `Monitor of A`).
+    public var description: String
+    /// Whether it is a sink's monitor rather than a real input.
+    public var isMonitor: Bool
+    /// Its own rate (Hz).
+    public var sampleRate: Int
+    /// Its own channel count.
+    public var channels: Int
+}

@@ -1,0 +1,169 @@
+import Foundation
+import Testing
+import Soundstage
+import SoundFile
+import TestSupport
+
+/// ``AudioRecorder`` on a real server: it records a sink's monitor while the game plays a known
+/// signal, and what it wrote is compared with what was played. Part of the serialized desktop suite.
+extension DesktopOutputTests {
+    /// Two 1 kHz bursts exactly 0.5 s apart, played by the game: the recording has them at the
+    /// level the output meter measured, at 1 kHz, 24,000 frames apart, and dated by the recorder
+    /// after the play request and within a real server's latency of it.
+    @Test(arguments: installedServers)
+    func theRecorderHearsWhatTheGamePlays(_ kind: AudioServerFixture.Kind) throws {
+        let fixture = try AudioServerFixture(kind)
+        let device = try desktopDevice(on: fixture)
+        device.isOutputMeteringEnabled = true
+        let center = AudioSessionCenter(device: device)
+        let chat = center.makeSession(category: .playAndRecord)
+        try chat.setActive(true)
+        let scene = try device.makeScene()
+        chat.attach(scene)
+        let burst = Signals.sine(1_000, seconds: 0.3).samples
+        let signal = AudioBuffer(samples: burst + [Float](repeating: 0, count: 9_600) + burst, channels: 1, sampleRate: Signals.rate)
+        let source = try toneSource(scene, device, signal)
+        let path = temporaryPath("recorded.wav")
+        defer { unlink(path) }
+        let recorder = try AudioRecorder(path: path, settings: .init(format: .wavFloat32, input: "A.monitor", server: fixture.server),
+                                         session: chat)
+        recorder.isMeteringEnabled = true
+        try recorder.record()
+        #expect(recorder.isRecording)
+        #expect(recorder.format?.sampleRate == 48_000 && recorder.format?.channels == 2)
+        #expect(waitFor(5) { recorder.firstFrameTime != nil })
+        _ = device.outputLevels()
+        let requested = MonitorRecording.now()
+        try source.play()
+        #expect(waitFor(10) { source.playbackState != .playing })
+        usleep(300_000)
+        let output = try #require(device.outputLevels())
+        let result = try #require(recorder.stop())
+        #expect(result.reason == .stopped && result.isSuccess)
+        #expect(recorder.state == .finished)
+        let meter = try #require(recorder.meterLevels())
+        let file = try SoundFile.decode(path: path)
+        #expect(file.channels == 2 && file.sampleRate == 48_000 && file.frames == result.frames)
+        let left = file.channel(0)
+        let first = try #require(left.firstIndex { abs($0) > 0.1 })
+        let second = try #require(left[(first + 19_200)...].firstIndex { abs($0) > 0.1 })
+        // Alignment: no frame lost or added between the bursts.
+        #expect(abs(second - first - 24_000) <= 2, "bursts \(second - first) frames apart in the recording")
+        // Gain: the recorded peak is the mix's peak; the burst's RMS is a sine's (peak − 3.01 dB).
+        let heard = Array(left[(first + 2_400)..<(first + 12_000)])
+        let recordedPeak = 20 * log10(Double(heard.map(abs).max() ?? 0))
+        let recordedRMS = 20 * log10(Signals.rms(heard))
+        #expect(abs(recordedPeak - Double(output.peakPower[0])) < 0.2, "recorded peak \(recordedPeak) dBFS, mixed \(output.peakPower[0])")
+        #expect(abs(recordedRMS - (Double(output.peakPower[0]) - 3.0103)) < 0.2, "recorded RMS \(recordedRMS) dBFS")
+        #expect(abs(Double(meter.peakPower[0]) - recordedPeak) < 0.2, "recorder's meter \(meter.peakPower[0]) dBFS")
+        // Frequency.
+        #expect(abs(Signals.frequency(heard) - 1_000) < 2, "recorded \(Signals.frequency(heard)) Hz")
+        // Time: the recorder dates the first burst after the request, within a server's latency.
+        let heardAt = try #require(recorder.firstFrameTime) + Double(first) / 48_000
+        let toEar = heardAt - requested
+        print("recorder on \(kind): bursts \(second - first) frames apart; peak \(recordedPeak) vs mixed \(output.peakPower[0]) dBFS; "
+              + "first burst dated \(String(format: "%.1f", toEar * 1_000)) ms after play()")
+        #expect(toEar > 0 && toEar < 0.5, "dated \(toEar) s after the request")
+        device.close()
+        #expect(device.liveObjects.isZero)
+    }
+
+    /// An interruption pauses the recording (nothing is written while it lasts); its end with
+    /// `shouldResume` records on in the same file.
+    @Test(arguments: installedServers)
+    func anInterruptionPausesTheRecorderAndItsEndResumesIt(_ kind: AudioServerFixture.Kind) throws {
+        let fixture = try AudioServerFixture(kind)
+        let device = try desktopDevice(on: fixture)
+        let center = AudioSessionCenter(device: device)
+        let session = center.makeSession(category: .record)
+        try session.setActive(true)
+        let path = temporaryPath("interrupted.wav")
+        defer { unlink(path) }
+        let recorder = try AudioRecorder(path: path, settings: .init(server: fixture.server), session: session)
+        try recorder.record()
+        #expect(waitFor(5) { recorder.framesRecorded > 4_800 })
+        session.beginInterruption()
+        #expect(recorder.state == .paused)
+        usleep(100_000)
+        let during = recorder.framesRecorded
+        usleep(400_000)
+        #expect(recorder.framesRecorded == during, "recorded \(recorder.framesRecorded - during) frames while interrupted")
+        session.endInterruption(shouldResume: true)
+        #expect(recorder.state == .recording)
+        #expect(waitFor(5) { recorder.framesRecorded > during + 9_600 })
+        // Ended without resuming: it stays paused until the app records again.
+        session.beginInterruption()
+        session.endInterruption(shouldResume: false)
+        #expect(recorder.state == .paused)
+        try recorder.record()
+        #expect(recorder.state == .recording)
+        let result = try #require(recorder.stop())
+        #expect(result.isSuccess)
+        #expect(try SoundFile.decode(path: path).frames == result.frames)
+        device.close()
+    }
+
+    /// A named input that vanishes ends the recording with its reason; the file holds what was
+    /// recorded before, complete and readable.
+    @Test(arguments: installedServers)
+    func aVanishedInputKeepsWhatWasRecorded(_ kind: AudioServerFixture.Kind) throws {
+        let fixture = try AudioServerFixture(kind)
+        let path = temporaryPath("vanished.flac")
+        defer { unlink(path) }
+        let ended = NIOLockedBox<AudioRecorder.Result?>(nil)
+        let recorder = try AudioRecorder(path: path, settings: .init(format: .flac, input: "B.monitor", server: fixture.server)) { result in
+            ended.set(result)
+        }
+        try recorder.record(forDuration: 30)
+        #expect(waitFor(5) { recorder.framesRecorded > 9_600 })
+        try fixture.unloadSink("B")
+        let result = try #require(recorder.waitUntilFinished(timeout: 10))
+        guard case let .inputLost(why) = result.reason else {
+            Issue.record("ended with \(result.reason)")
+            return
+        }
+        #expect(!why.isEmpty)
+        #expect(!result.isSuccess && result.fileError == nil)
+        #expect(ended.get() == result)
+        let file = try SoundFile.decode(path: path)
+        #expect(file.frames == result.frames && file.frames >= 9_600)
+    }
+
+    /// `captureAvailable` is true only while a real input (not a monitor) exists; a named input
+    /// that does not exist is a clear error listing the ones that do.
+    @Test func captureIsAvailableOnlyWithARealInput() throws {
+        let fixture = try AudioServerFixture(.pulseaudio)
+        let inputs = try AudioRecorder.availableInputs(server: fixture.server)
+        #expect(inputs.contains { $0.name == "Z" && !$0.isMonitor })
+        #expect(inputs.contains { $0.name == "A.monitor" && $0.isMonitor })
+        #expect(AudioRecorder.captureAvailable(server: fixture.server))
+        let device = try desktopDevice(on: fixture)
+        #expect(try device.info.captureAvailable)
+        let modules = try fixture.pactl(["list", "short", "modules"])
+        let line = try #require(modules.split(separator: "\n").first { $0.contains("module-null-source") })
+        _ = try fixture.pactl(["unload-module", String(line.split(separator: "\t")[0])])
+        #expect(!AudioRecorder.captureAvailable(server: fixture.server))
+        #expect(try !device.info.captureAvailable)
+        #expect(!AudioRecorder.captureAvailable(server: "unix:/nonexistent/soundstage"))
+        let recorder = try AudioRecorder(path: temporaryPath("never.wav"), settings: .init(input: "Z", server: fixture.server))
+        let error = try #require(throws: SoundstageError.self) { try recorder.record() }
+        #expect(error.code == .noInputDevice)
+        #expect(error.message.contains("A.monitor"), "\(error.message)")
+        device.close()
+    }
+}
+
+/// A path in the temporary directory, unique to this process.
+func temporaryPath(_ name: String) -> String {
+    FileManager.default.temporaryDirectory.appendingPathComponent("soundstage-\(getpid())-\(UUID().uuidString.prefix(6))-\(name)").path
+}
+
+/// A value set on one thread and read on another.
+final class NIOLockedBox<Value: Sendable>: @unchecked Sendable {
+    // @unchecked: `value` is only touched under `lock`.
+    private let lock = NSLock()
+    private var value: Value
+    init(_ value: Value) { self.value = value }
+    func set(_ new: Value) { lock.withLock { value = new } }
+    func get() -> Value { lock.withLock { value } }
+}
