@@ -53,6 +53,10 @@ public final class Device: Sendable {
     private let renderedFrames = Atomic<Int>(0)
     /// Levels of the mix, when metered (``isOutputMeteringEnabled``).
     let outputMeter = LevelAccumulator()
+    /// The recording of the mix, if one runs (``recordOutput(to:format:)``), and whether one does
+    /// (read by the render thread without the lock).
+    let mixRecorder = NIOLockedValueBox<MixRecorder?>(nil)
+    let isRecordingMix = Atomic<Bool>(false)
     /// The frames scheduled plays wait for (``Scene/play(_:at:)``), earliest first.
     private let scheduledFrames = NIOLockedValueBox<[Int]>([])
     /// When a real output was opened, on the monotonic clock (seconds).
@@ -416,9 +420,9 @@ public final class Device: Sendable {
                     try OpenAL.checkALC(handle.raw, "alcRenderSamplesSOFT")
                     sliced += slice
                 }
-                if outputMeter.isEnabled {
-                    outputMeter.add(UnsafeBufferPointer(rebasing: output[(done * channels)..<((done + count) * channels)]), channels: channels)
-                }
+                let mixed = UnsafeBufferPointer(rebasing: output[(done * channels)..<((done + count) * channels)])
+                if outputMeter.isEnabled { outputMeter.add(mixed, channels: channels) }
+                recordMix(mixed)
                 done += count
                 renderedFrames.add(count, ordering: .relaxed)
                 update()
@@ -537,6 +541,8 @@ public final class Device: Sendable {
     public func close() {
         // Play out what the desktop stream still holds before anything goes (no cut tails).
         desktop?.stop(drain: true)
+        // A recording of the mix ends with the last chunk sent out, its file complete.
+        stopRecordingOutput()
         // The cache's buffers are taken out too, so their deinit runs after the lock is released.
         let taken = state.withLock { state -> (scenes: [Scene], buffers: [ALuint], cache: [String: Buffer])? in
             guard !state.closed else { return nil }

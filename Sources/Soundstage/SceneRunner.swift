@@ -174,15 +174,16 @@ public final class SceneRunner {
 
     /// Plays the scene on a real-time output device, advancing every 10 ms, and returns at its end.
     /// On a device the engine renders (the desktop output), scene time is the device's mix time,
-    /// so the scene waits with the audio while the desktop server is away.
-    public func playInRealTime() throws {
+    /// so the scene waits with the audio while the desktop server is away. `isCancelled`, asked
+    /// every 10 ms, ends it early (every source stops).
+    public func playInRealTime(isCancelled: (() -> Bool)? = nil) throws {
         let start = Date()
         let mixStart = device.mixTime
         let onMixClock = device.kind == .desktop
         while true {
             let t = onMixClock ? device.mixTime - mixStart : Date().timeIntervalSince(start)
             try advance(to: min(t, description.duration))
-            if t >= description.duration { break }
+            if t >= description.duration || isCancelled?() == true { break }
             usleep(10_000)
         }
         stop()

@@ -18,6 +18,9 @@ struct RunCommand: ParsableCommand {
     @Option(name: .long, help: "Where to write the render when there is no sound card (default: NAME-render.wav here).")
     var output: String?
 
+    @Option(name: .long, help: "Also write exactly what is sent to the output to this file (format from the extension, else 16-bit WAV).")
+    var record: String?
+
     @Flag(name: .long, help: "Binaural mixing (HRTF) for headphones; says whether OpenAL granted it.")
     var hrtf = false
 
@@ -27,19 +30,31 @@ struct RunCommand: ParsableCommand {
     @OptionGroup var outputOptions: OutputOptions
 
     func run() throws {
+        // A file-size limit (ulimit -f) on --record is a write error to report, not a signal that kills.
+        signal(SIGXFSZ, SIG_IGN)
         try reportingErrors {
             let description = try SceneDescription.load(path: scene).addingReverb(reverb)
             do {
                 let device = try outputOptions.open(role: .game, hrtf: hrtf ? true : nil)
                 if hrtf { try Self.reportHRTF(device) }
                 defer { device.close() }
+                if let record { try device.recordOutput(to: record, format: OutputFormat(pathExtensionOf: record) ?? .wavPCM16) }
                 let runner = try SceneRunner(description, device: device)
                 defer { runner.close() }
-                try runner.playInRealTime()
+                try Interrupt.catching { try runner.playInRealTime(isCancelled: { Interrupt.wasRequested }) }
                 device.drain()
+                if let result = device.stopRecordingOutput() {
+                    let kept = String(format: "%.2f s", result.duration)
+                    if let failure = result.failure {
+                        Terminal.say("\(failure); kept \(kept) of the mix in \(result.path)")
+                        throw ExitCode.failure
+                    }
+                    Terminal.say("recorded \(kept) of the mix to \(result.path)")
+                }
+                if Interrupt.wasRequested { throw ExitCode(130) }
                 return
             } catch let error as SoundstageError where error.code == .noOutputDevice {
-                let path = output ?? Playback.defaultOutput(for: scene)
+                let path = record ?? output ?? Playback.defaultOutput(for: scene)
                 Terminal.renderingInstead(to: path)
                 let device = try Device.loopback(hrtf: hrtf)
                 defer { device.close() }
@@ -47,11 +62,17 @@ struct RunCommand: ParsableCommand {
                 let runner = try SceneRunner(description, device: device)
                 defer { runner.close() }
                 let rendered = try Interrupt.catching {
-                    try runner.render(to: path, format: .wavPCM16, progress: ProgressBar.forTerminal(),
+                    try runner.render(to: path, format: record.flatMap { OutputFormat(pathExtensionOf: $0) } ?? .wavPCM16,
+                                      progress: ProgressBar.forTerminal(),
                                       isCancelled: { Interrupt.wasRequested })
                 }
                 try Interrupt.finishRender(wrote: rendered, of: description.duration, to: path)
                 Terminal.say("rendered \(description.duration) s to \(path)")
+                if let output, record != nil, output != path {
+                    try? FileManager.default.removeItem(atPath: output)
+                    try FileManager.default.copyItem(atPath: path, toPath: output)
+                    Terminal.say("and copied it to \(output)")
+                }
             }
         }
     }

@@ -293,3 +293,19 @@ func rms(_ samples: [Float]) -> Double { Signals.rms(samples) }
         #expect(full.stdout.contains("menu-click\t"))
     }
 }
+
+extension CLITests {
+    /// `run --record` on OpenAL's own output is refused before anything plays: that output
+    /// mixes on its own thread, so Soundstage never sees the mix.
+    @Test func runRecordOnAnOpenALOutputIsRefused() throws {
+        let dir = try CLIRunner.directory()
+        let scene = dir.appendingPathComponent("s.json").path
+        try #"{"format": 1, "duration": 0.2, "sources": [{"name": "t", "sound": {"tone": {"frequency": 440}}, "position": [0, 0, -1]}]}"#
+            .write(toFile: scene, atomically: true, encoding: .utf8)
+        let result = try CLIRunner.run(["run", scene, "--backend", "openal", "--record", dir.appendingPathComponent("mix.wav").path],
+                                       environment: CLIRunner.silentSoundCard)
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("recording the mix needs an output Soundstage renders"), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("mix.wav").path))
+    }
+}

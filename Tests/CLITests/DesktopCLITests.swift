@@ -245,6 +245,40 @@ extension DesktopCLITests {
     }
 }
 
+extension DesktopCLITests {
+    /// `run --record` writes the mix it sent: the scene's tone, as long as the sink heard it.
+    /// With the disk full (a file-size limit) it says so, keeps what it wrote, and exits 1.
+    @Test func runRecordWritesTheMixItSent() throws {
+        let fixture = try AudioServerFixture(.pulseaudio)
+        let scene = "\(fixture.directory)/tone.json"
+        try """
+            {"format": 1, "duration": 1.0, "sources": [
+              {"name": "tone", "sound": {"tone": {"frequency": 700, "amplitude": 0.5}}, "position": [0, 0, -1], "start": 0.1, "stop": 0.6}]}
+            """.write(toFile: scene, atomically: true, encoding: .utf8)
+        let mix = "\(fixture.directory)/mix.flac"
+        let monitor = try fixture.record(sink: "A")
+        let result = try run(fixture, ["run", scene, "--record", mix])
+        #expect(result.status == 0, "\(result.output)")
+        #expect(result.output.contains("of the mix to \(mix)"), "\(result.output)")
+        usleep(100_000)
+        let heard = Signals.soundingSeconds(monitor.stop())
+        let file = try SoundFile.decode(path: mix)
+        #expect(file.channels == 2 && file.sampleRate == 48_000)
+        #expect(abs(Double(file.frames) / 48_000 - 1.0) < 0.05, "\(file.frames) frames for a 1 s scene")
+        let recorded = Signals.soundingSeconds(file.samples)
+        #expect(abs(recorded - heard) < 0.01 && recorded > 0.45, "mix \(recorded) s, sink \(heard) s")
+        #expect(abs(Signals.frequency(Array(file.channel(0)[9_600..<24_000])) - 700) < 3)
+
+        let full = "\(fixture.directory)/full.wav"
+        let (status, text) = try ChildProcess.run("/bin/sh", ["-c", "ulimit -f 64; exec \"$0\" run \"$1\" --record \"$2\"",
+                                                              CLIRunner.binary.path, scene, full], environment: fixture.environment)
+        #expect(status == 1, "\(text)")
+        #expect(text.contains("File too large") && text.contains("kept"), "\(text)")
+        let kept = try SoundFile.decode(path: full)
+        #expect(kept.frames > 4_800 && kept.frames < 48_000, "\(kept.frames) frames kept")
+    }
+}
+
 /// The CLI started in the background, its stdout and stderr going to a file read at its end.
 private struct LoggedChild {
     let child: ChildProcess

@@ -167,3 +167,40 @@ final class NIOLockedBox<Value: Sendable>: @unchecked Sendable {
     func set(_ new: Value) { lock.withLock { value = new } }
     func get() -> Value { lock.withLock { value } }
 }
+
+extension DesktopOutputTests {
+    /// On the desktop output the mix recording holds what the sink received: the same sound,
+    /// as long, sample for sample (within the sink's 16-bit rounding) once aligned.
+    @Test(arguments: installedServers)
+    func theMixRecordingIsWhatTheSinkGot(_ kind: AudioServerFixture.Kind) throws {
+        let fixture = try AudioServerFixture(kind)
+        let monitor = try fixture.record(sink: "A")
+        let device = try desktopDevice(on: fixture)
+        let path = temporaryPath("mix.wav")
+        defer { unlink(path) }
+        try device.recordOutput(to: path, format: .wavFloat32)
+        let scene = try device.makeScene()
+        let source = try toneSource(scene, device, steppedTones(steps: 2, amplitude: 0.4))
+        source.position = Vector3(1, 0, -1)
+        try source.play()
+        #expect(waitFor(10) { source.playbackState != .playing })
+        device.drain()
+        let result = try #require(device.stopRecordingOutput())
+        device.close()
+        usleep(100_000)
+        let heard = monitor.stop()
+        #expect(result.failure == nil)
+        let mix = try SoundFile.decode(path: path).samples
+        let mixSpan = try #require(soundingSpan(mix))
+        let heardSpan = try #require(soundingSpan(heard))
+        #expect(abs((mixSpan.last - mixSpan.first) - (heardSpan.last - heardSpan.first)) <= 48,
+                "mix \(mixSpan.last - mixSpan.first) frames, sink \(heardSpan.last - heardSpan.first)")
+        var largest: Float = 0
+        for frame in 0..<min(mixSpan.last - mixSpan.first, heardSpan.last - heardSpan.first) {
+            for c in 0..<2 {
+                largest = max(largest, abs(mix[2 * (mixSpan.first + frame) + c] - heard[2 * (heardSpan.first + frame) + c]))
+            }
+        }
+        #expect(largest < 0.002, "largest difference \(largest) after alignment")
+    }
+}
