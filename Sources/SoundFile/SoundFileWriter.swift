@@ -70,6 +70,9 @@ public final class SoundFileWriter {
             removeTemporary()
             throw SoundstageError(.unsupportedFormat, "cannot write \(format.name)", subject: path, cause: cause)
         }
+        // Samples beyond ±1 (a hot mix, a Vorbis overshoot) are clipped to full scale in integer
+        // encodings: without this libsndfile wraps them around (PCM) or fails the write (FLAC).
+        if format.encoding != .float32 { sf_command(handle, Int32(SFC_SET_CLIPPING), nil, Int32(SF_TRUE)) }
         sndfile = handle
     }
 

@@ -149,3 +149,23 @@ import SoundFile
         #expect(!FileManager.default.fileExists(atPath: path))
     }
 }
+
+/// Samples beyond full scale (a hot mix, a Vorbis overshoot of 1.67) are clipped in integer
+/// formats: never wrapped around into a loud glitch, never a failed write.
+@Suite struct ClippingTests {
+    @Test(arguments: [OutputFormat.wavPCM16, .flac, .aiffPCM16, .cafALAC, .wavPCM24])
+    func hotSamplesAreClipped(_ format: OutputFormat) throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("soundstage-clip-\(getpid())-\(format.name)").path
+        defer { unlink(path) }
+        let samples: [Float] = (0..<48_000).map { Float(1.6 * sin(2 * Double.pi * 440 * Double($0) / 48_000)) }
+        try SoundFileWriter.write(AudioBuffer(samples: samples, channels: 1, sampleRate: 48_000), to: path, format: format)
+        let back = try SoundFile.decode(path: path)
+        #expect(back.frames == 48_000)
+        for (index, value) in back.samples.enumerated() where abs(samples[index]) > 1 {
+            #expect(abs(value) > 0.99 && (value > 0) == (samples[index] > 0), "frame \(index): \(samples[index]) came back as \(value)")
+            break
+        }
+        let wrapped = zip(samples, back.samples).filter { abs($0) > 0.5 && ($0 > 0) != ($1 > 0) }.count
+        #expect(wrapped == 0, "\(wrapped) samples wrapped around")
+    }
+}
