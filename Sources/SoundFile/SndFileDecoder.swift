@@ -62,8 +62,8 @@ final class MemoryStream {
 final class SndFileDecoder: FrameDecoder {
     private let handle: OpaquePointer
     private let subject: String
-    /// Keeps the memory stream alive while libsndfile holds a pointer to it.
-    private let stream: MemoryStream?
+    /// Keeps the memory or pipe stream alive while libsndfile holds a pointer to it.
+    private let stream: AnyObject?
     let format: AudioFormat
 
     /// Opens an already-open file descriptor; libsndfile takes ownership and closes it (on failure too).
@@ -84,6 +84,30 @@ final class SndFileDecoder: FrameDecoder {
         self.format = try Self.describe(info, subject: subject, handle: handle)
     }
 
+    /// Opens bytes arriving on `fd`, which cannot seek (the decoder owns `fd` from now on),
+    /// through a ``PipeInput``: FLAC through its kept-bytes reader (libsndfile's own pipe reading
+    /// drops the bytes its detection read, and libFLAC then "lost sync"), the rest through a relay
+    /// pipe libsndfile reads itself, front to back. Either way ``cancelReads()`` ends a wait.
+    init(pipe fd: Int32, subject: String) throws {
+        let input = try PipeInput(fd: fd, subject: subject)
+        var info = SF_INFO()
+        let opened: OpaquePointer?
+        if let stream = input.flac {
+            var io = PipeStream.virtualIO
+            opened = sf_open_virtual(&io, Int32(SFM_READ), &info, Unmanaged.passUnretained(stream).toOpaque())
+        } else {
+            opened = sf_open_fd(input.relayed, Int32(SFM_READ), &info, 1)
+        }
+        guard let handle = opened else {
+            input.cancel()
+            throw Self.openError(subject: subject, prefix: input.prefix)
+        }
+        self.handle = handle
+        self.subject = subject
+        self.stream = input
+        self.format = try Self.describe(info, subject: subject, handle: handle)
+    }
+
     /// Opens bytes in memory.
     init(bytes: [UInt8], subject: String) throws {
         let stream = MemoryStream(bytes: bytes)
@@ -100,6 +124,9 @@ final class SndFileDecoder: FrameDecoder {
     }
 
     deinit { sf_close(handle) }
+
+    /// Ends a read waiting on a pipe's writer (see ``PipeStream/cancel()``).
+    func cancelReads() { (stream as? PipeInput)?.cancel() }
 
     func read(into destination: UnsafeMutablePointer<Float>, frames: Int) throws -> Int {
         let got = sf_readf_float(handle, destination, sf_count_t(frames))

@@ -13,6 +13,8 @@ public final class SoundFile {
     /// The path it was opened from, or the name given for in-memory data.
     public let name: String
     private let decoder: FrameDecoder
+    /// Whether it can seek: false for audio read from a pipe, a socket or a terminal.
+    public let isSeekable: Bool
     /// Whether anything was decoded or sought since opening.
     private var moved = false
 
@@ -69,6 +71,42 @@ public final class SoundFile {
         }
         format = decoder.format
         name = path
+        isSeekable = true
+    }
+
+    /// The containers that can be read front to back from a stream of bytes, without seeking.
+    public static let streamableContainers: Set<Container> = [.wav, .wav64, .aiff, .au, .flac, .ogg, .mpeg]
+
+    /// Opens audio arriving on a descriptor that may not seek — a pipe, a socket, standard input
+    /// — reading it front to back. The descriptor is the file's from now on (closed with it).
+    /// A regular file opens as ``init(path:)`` does. Reading the header waits for its bytes.
+    ///
+    /// - Throws: `.unsupportedFormat` naming the format when it cannot be read without seeking
+    ///   (CAF: its header may follow the audio), or is not audio; `.corruptData` for a malformed header.
+    public init(streamingFrom fd: Int32, name: String) throws {
+        var info = stat()
+        guard fstat(fd, &info) == 0 else {
+            let error = SoundstageError.posix("fstat", errno: errno, path: name, action: "read")
+            close(fd)
+            throw error
+        }
+        let seekable = (info.st_mode & S_IFMT) == S_IFREG
+        let decoder = seekable ? try SndFileDecoder(fileDescriptor: fd, subject: name) : try SndFileDecoder(pipe: fd, subject: name)
+        if !seekable {
+            guard Self.streamableContainers.contains(decoder.format.container) else {
+                throw SoundstageError(.unsupportedFormat, "\(decoder.format.container.rawValue.uppercased()) cannot be read from a "
+                                      + "pipe: it needs seeking (its header may follow the audio); save it to a file, or send "
+                                      + "WAV, AU, AIFF, W64, FLAC, Ogg or MP3", subject: name)
+            }
+        }
+        self.decoder = decoder
+        var format = decoder.format
+        // A pipe's header cannot promise a length the stream has not delivered (libsndfile says
+        // 2^61 frames for a streamed W64): unknown, unless a PCM header states it.
+        if !seekable && (format.frames > Int64(1) << 40 || !format.encoding.frameCountIsMeasured) { format.frames = 0 }
+        self.format = format
+        self.name = name
+        isSeekable = seekable
     }
 
     /// Opens audio held in memory (a whole file's bytes). `name` appears in errors.
@@ -81,6 +119,7 @@ public final class SoundFile {
         }
         format = decoder.format
         self.name = name
+        isSeekable = true
     }
 
     /// Decodes up to `frames` frames from the read position; an empty buffer means the end.
@@ -97,6 +136,10 @@ public final class SoundFile {
     public func readInt16(frames: Int) throws -> [Int16] {
         try read(frames: frames).samples.map { Int16(clampingToInt16: $0) }
     }
+
+    /// For audio read from a pipe: ends a read that waits for the writer, and every read after
+    /// it (they return the end). Callable from any thread, while another reads. No effect on files.
+    public func cancelReads() { (decoder as? SndFileDecoder)?.cancelReads() }
 
     /// Moves the read position to `frame` (0 is the start).
     public func seek(toFrame frame: Int64) throws {

@@ -59,6 +59,8 @@ final class AudioStream {
     private(set) var underruns = 0
     /// Why decoding stopped early, if it failed.
     private(set) var failure: SoundstageError?
+    /// Whether a stream that cannot seek (a pipe) has started: it plays once.
+    private var startedOnce = false
 
     /// - Parameter opened: the file, already open (so its path is looked up once); else `path` is opened.
     init(path: String, options: StreamOptions, opened: SoundFile? = nil) throws {
@@ -72,6 +74,9 @@ final class AudioStream {
             throw SoundstageError(.invalidArgument, "loop points must be finite", subject: path)
         }
         let file = try opened ?? SoundFile(path: path)
+        guard file.isSeekable || (!options.loops && options.loopStart == 0 && options.loopEnd == nil) else {
+            throw SoundstageError(.invalidArgument, "audio read from a pipe cannot loop: it plays once, from its start", subject: path)
+        }
         guard let format = Buffer.alFormat(channels: file.format.channels) else {
             throw SoundstageError(.unsupportedFormat, "\(file.format.channels)-channel audio cannot be played", subject: path)
         }
@@ -101,6 +106,13 @@ final class AudioStream {
     /// Hands the decoder a new start at file frame `frame` for `name` (which has nothing queued)
     /// and queues what is already decoded — nothing, usually: the update queues the first chunk.
     func start(_ name: ALuint, at frame: Int64, _ al: borrowing ALCalls) throws(SoundstageError) {
+        if !feed.isSeekable {
+            guard !startedOnce, frame == 0 else {
+                throw SoundstageError(.invalidArgument, "audio read from a pipe plays once, from its start: it cannot be "
+                                      + "replayed, sought or moved to another device", subject: path)
+            }
+            startedOnce = true
+        }
         if buffers.isEmpty {
             buffers = [ALuint](repeating: 0, count: options.bufferCount)
             try al.call("alGenBuffers") { alGenBuffers(ALsizei(buffers.count), &buffers) }
@@ -125,6 +137,10 @@ final class AudioStream {
         /// The device the buffers live on, and the decoder generation they are filled for.
         let device: OpaquePointer?
         let generation: Int
+        /// How many chunks an offline render waits for: all it can take for a file (so the
+        /// render never outruns the decoder); for a pipe, one, and only when at most one is queued
+        /// (it waits on a writer, who may pause: what is queued plays meanwhile).
+        let chunksToWaitFor: Int
     }
 
     /// What a refill filled: the first `chunks.count` of `ids`, in order.
@@ -152,7 +168,8 @@ final class AudioStream {
         let ids = idle
         idle = []
         filling += ids
-        return Refill(stream: self, ids: ids, device: bufferDevice, generation: feedGeneration)
+        return Refill(stream: self, ids: ids, device: bufferDevice, generation: feedGeneration,
+                      chunksToWaitFor: feed.isSeekable ? ids.count : (queued.count <= 1 ? 1 : 0))
     }
 
     /// Step two (no scene lock; the device's resource context): copies decoded chunks into the
@@ -162,7 +179,7 @@ final class AudioStream {
             let (_, finished, failure) = feed.take(upTo: 0, generation: refill.generation)
             return Filled(refill: refill, chunks: [], finished: finished, failure: failure)
         }
-        if waitForDecoder { feed.waitForChunks(refill.ids.count, seconds: 2) }
+        if waitForDecoder && refill.chunksToWaitFor > 0 { feed.waitForChunks(refill.chunksToWaitFor, seconds: 2) }
         let (chunks, finished, failure) = feed.take(upTo: refill.ids.count, generation: refill.generation)
         var uploaded: [(start: Int64, frames: Int)] = []
         if !chunks.isEmpty {

@@ -336,6 +336,8 @@ public final class Source: @unchecked Sendable {
             locked { s, sceneState, lock in
                 if let stream = s.audioStream {
                     // A stream loops in its decoder (between its loop points), never in OpenAL.
+                    guard scene.refusals.admits(!newValue || stream.feed.isSeekable, "Source.isLooping", newValue,
+                                                "false for audio read from a pipe (it plays once)") else { return }
                     stream.loops = newValue
                     if s.name != nil { scene.markActiveLocked(self, looping: newValue, &sceneState) }
                     return
@@ -1002,6 +1004,10 @@ public final class Source: @unchecked Sendable {
             let length = s.audioStream?.duration ?? (s.buffer?.duration ?? 0) * Double(s.properties.looping ? 1 : s.repeatCount + 1)
             guard seconds.isFinite, seconds >= 0, seconds < max(length, .leastNonzeroMagnitude) else {
                 throw SoundstageError(.invalidArgument, "cannot seek to \(seconds) s; the sound is \(length) s long")
+            }
+            if let stream = s.audioStream, !stream.feed.isSeekable {
+                throw SoundstageError(.invalidArgument, "audio read from a pipe cannot seek: it plays once, from its start",
+                                      subject: stream.path)
             }
             if let clock = s.virtualClock {
                 // A virtual voice: its clock jumps there (and keeps running if it was).

@@ -50,8 +50,18 @@ final class StreamDecoder: @unchecked Sendable {
         pthread_cond_timedwait(&changed, &mutex, &deadline)
     }
 
-    /// Adds a feed (lock held); starts the thread the first time.
+    /// Adds a feed (lock held); starts the thread the first time. A feed from a pipe gets a
+    /// thread of its own: its reads wait for the writer, and must never hold up other streams.
     func registerLocked(_ feed: StreamFeed) {
+        if !feed.isSeekable {
+            let thread = Thread { [self] in
+                _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10)
+                runDedicated(feed)
+            }
+            thread.name = "Soundstage pipe decoder"
+            thread.start()
+            return
+        }
         feeds.append(feed)
         if !started {
             started = true
@@ -81,6 +91,24 @@ final class StreamDecoder: @unchecked Sendable {
             feed.finishJobLocked(job, result)
             pthread_cond_broadcast(&changed)
         }
+    }
+
+    /// Decodes one pipe's feed until it is closed.
+    private func runDedicated(_ feed: StreamFeed) {
+        pthread_mutex_lock(&mutex)
+        while !feed.shared.closed {
+            guard feed.wantsWorkLocked else {
+                pthread_cond_wait(&changed, &mutex)
+                continue
+            }
+            let job = feed.takeJobLocked()
+            pthread_mutex_unlock(&mutex)
+            let result = feed.decode(job)
+            pthread_mutex_lock(&mutex)
+            feed.finishJobLocked(job, result)
+            pthread_cond_broadcast(&changed)
+        }
+        pthread_mutex_unlock(&mutex)
     }
 
     /// The next feed with room for a chunk, round robin (lock held).
@@ -136,8 +164,13 @@ final class StreamFeed: @unchecked Sendable {
         case failed(SoundstageError)
     }
 
-    /// Touched only on the decoder thread once registered.
+    /// Touched only on the decoder thread once registered (but for ``SoundFile/cancelReads()``,
+    /// which any thread may call).
     private let file: SoundFile
+    /// Where the file's read position is (decoder thread only): a pipe can only go on from there.
+    private var filePosition: Int64 = 0
+    /// Whether the file can seek (false for a pipe: it plays once, from its start).
+    let isSeekable: Bool
     let path: String
     let channels: Int
     let sampleRate: Int
@@ -151,6 +184,7 @@ final class StreamFeed: @unchecked Sendable {
 
     init(file: SoundFile, path: String, chunkFrames: Int, capacity: Int, loopStart: Int64, loopEnd: Int64?, loops: Bool) {
         self.file = file
+        isSeekable = file.isSeekable
         self.path = path
         channels = file.format.channels
         sampleRate = file.format.sampleRate
@@ -233,8 +267,9 @@ final class StreamFeed: @unchecked Sendable {
         }
     }
 
-    /// Lets the file go (the source is gone).
+    /// Lets the file go (the source is gone); a read waiting on a pipe's writer ends.
     func close() {
+        if !isSeekable { file.cancelReads() }
         decoder.withLock {
             shared.closed = true
             shared.ready = []
@@ -275,8 +310,13 @@ final class StreamFeed: @unchecked Sendable {
     func decode(_ job: Job) -> Outcome {
         do {
             var position = job.position
-            if let target = job.seek {
+            if let target = job.seek, isSeekable || target != filePosition {
+                guard isSeekable else {
+                    throw SoundstageError(.invalidArgument, "audio read from a pipe cannot seek or loop: it plays once, from its start",
+                                          subject: path)
+                }
                 try file.seek(toFrame: target)
+                filePosition = target
                 position = target
             }
             var samples: [Float] = []
@@ -291,13 +331,16 @@ final class StreamFeed: @unchecked Sendable {
                 if chunk.frames == 0 {
                     guard job.loops, emptyReads == 0 else { break }
                     emptyReads += 1
+                    guard isSeekable else { break }
                     try file.seek(toFrame: loopStart)
+                    filePosition = loopStart
                     position = loopStart
                     continue
                 }
                 emptyReads = 0
                 samples += chunk.samples
                 position += Int64(chunk.frames)
+                filePosition += Int64(chunk.frames)
             }
             guard !samples.isEmpty else { return .end(next: position) }
             return .chunk(DecodedChunk(start: start, samples: samples, frames: samples.count / channels), next: position)

@@ -13,7 +13,7 @@ struct PlayCommand: ParsableCommand {
             Only mono files are positioned; others play unspatialized.
             """)
 
-    @Argument(help: "The audio file.")
+    @Argument(help: "The audio file, or - for standard input (WAV, AU, AIFF, W64, FLAC, Ogg or MP3, played as it arrives).")
     var file: String
 
     // `.unconditional`: a value may start with "-" (`--position -2,0,0`).
@@ -46,14 +46,23 @@ struct PlayCommand: ParsableCommand {
         guard gain.isFinite, gain >= 0 else { throw ValidationError("--gain must be 0 or more") }
         guard pitch.isFinite, pitch > 0 else { throw ValidationError("--pitch must be more than 0") }
         guard (1...10_000).contains(loop) else { throw ValidationError("--loop must be between 1 and 10000") }
+        if file == "-" && loop != 1 { throw ValidationError("--loop needs a file: standard input plays once") }
     }
 
     func run() throws {
         try reportingErrors {
-            // A long file streams (memory stays a few chunks whatever its length); a short one is decoded.
-            let format = try SoundFile(path: file).format
-            let sound: Playback.Sound = format.duration > SceneDescription.streamingThreshold
-                ? .stream(file, plays: loop) : .audio(try SoundFile.decode(path: file))
+            // Standard input streams as it arrives; a long file streams (memory stays a few chunks
+            // whatever its length); a short one is decoded.
+            let sound: Playback.Sound
+            let format: AudioFormat
+            if file == "-" {
+                sound = .standardInput
+                format = AudioFormat(container: .other, encoding: .float32, sampleRate: 48_000, channels: 1, frames: 0)
+            } else {
+                format = try SoundFile(path: file).format
+                sound = format.duration > SceneDescription.streamingThreshold
+                    ? .stream(file, plays: loop) : .audio(try SoundFile.decode(path: file))
+            }
             let playback = Playback(sound: sound, name: file, prepare: effects.prepare, tail: effects.tail) { source in
                 source.position = position
                 source.velocity = velocity
@@ -63,7 +72,8 @@ struct PlayCommand: ParsableCommand {
                 effects.configure(source)
             }
             let seconds = sound.duration(of: format) * Double(loop) / Double(pitch)
-            try playback.run(seconds: seconds, forceRender: render, output: output ?? Playback.defaultOutput(for: file),
+            try playback.run(seconds: seconds, forceRender: render,
+                             output: output ?? Playback.defaultOutput(for: file == "-" ? "stdin" : file),
                              outputOptions: outputOptions)
         }
     }
@@ -77,6 +87,8 @@ struct Playback {
         case audio(AudioBuffer)
         /// A file streamed from disk, played `plays` times (restarted at each end).
         case stream(String, plays: Int)
+        /// Standard input, played once as it arrives (its length is unknown until it ends).
+        case standardInput
 
         func duration(of format: AudioFormat) -> Double {
             if case let .audio(audio) = self { return audio.duration }
@@ -113,6 +125,7 @@ struct Playback {
                 }
                 // Return only once the last sample has reached the output.
                 device.drain()
+                if let error = source.streamError { throw error }
                 return
             } catch let error as SoundstageError where error.code == .noOutputDevice {
                 Terminal.renderingInstead(to: output)
@@ -121,6 +134,10 @@ struct Playback {
         let device = try Device.loopback()
         defer { device.close() }
         let source = try start(on: device)
+        if case .standardInput = sound {
+            try renderUntilTheEnd(of: source, on: device, to: output)
+            return
+        }
         let total = seconds + tail + 0.05
         let rendered = try withExtendedLifetime(source) {
             try Interrupt.catching {
@@ -130,6 +147,29 @@ struct Playback {
         }
         try Interrupt.finishRender(wrote: rendered, of: total, to: output)
         Terminal.say("rendered \(String(format: "%.2f", seconds + tail)) s to \(output)")
+    }
+
+    /// Renders a sound of unknown length (standard input) until it ends, then its tail; Ctrl-C
+    /// completes the file with what was rendered.
+    private func renderUntilTheEnd(of source: Source, on device: Device, to output: String) throws {
+        let writer = try SoundFileWriter(path: output, format: .wavPCM16, sampleRate: device.sampleRate,
+                                         channels: device.layout.channelCount)
+        let chunk = device.sampleRate / 10
+        var afterEnd = 0
+        let tailFrames = Int((tail + 0.05) * Double(device.sampleRate))
+        try withExtendedLifetime(source) {
+            try Interrupt.catching {
+                while afterEnd < tailFrames && !Interrupt.wasRequested {
+                    try writer.write(try device.render(frames: chunk))
+                    if source.playbackState != .playing { afterEnd += chunk }
+                }
+            }
+        }
+        try writer.finish()
+        if let error = source.streamError { throw error }
+        let seconds = Double(writer.framesWritten) / Double(device.sampleRate)
+        try Interrupt.finishRender(wrote: seconds, of: seconds, to: output)
+        Terminal.say("rendered \(String(format: "%.2f", seconds)) s to \(output)")
     }
 
     private func start(on device: Device) throws -> Source {
@@ -146,6 +186,8 @@ struct Playback {
                 guard replays.take() else { return }
                 do { try source.play() } catch { replays.set(0) }
             }
+        case .standardInput:
+            source = try scene.makeStreamingSource(reading: STDIN_FILENO, name: "standard input")
         }
         configure(source)
         try source.play()

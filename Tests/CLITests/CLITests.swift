@@ -309,3 +309,32 @@ extension CLITests {
         #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("mix.wav").path))
     }
 }
+
+extension CLITests {
+    /// `play -` plays standard input as it arrives (here rendered, without a sound card): the
+    /// render holds the piped sound; a CAF on standard input is one clear line naming CAF.
+    @Test func playReadsStandardInput() throws {
+        let dir = try CLIRunner.directory()
+        let input = dir.appendingPathComponent("in.flac").path
+        try SoundFileWriter.write(AudioBuffer(samples: (0..<24_000).map { Float(0.5 * sin(2 * Double.pi * 500 * Double($0) / 48_000)) },
+                                              channels: 1, sampleRate: 48_000), to: input, format: .flac)
+        let output = dir.appendingPathComponent("out.wav").path
+        let (status, text) = try ChildProcess.run("/bin/sh", ["-c", "cat \"$1\" | \"$0\" play - --output \"$2\"", CLIRunner.binary.path,
+                                                              input, output], environment: CLIRunner.noSoundCard.merging(
+                                                                ProcessInfo.processInfo.environment) { mine, _ in mine })
+        #expect(status == 0, "\(text)")
+        let rendered = try SoundFile.decode(path: output)
+        #expect(abs(Signals.soundingSeconds(rendered.samples) - 0.5) < 0.02)
+        #expect(abs(Signals.frequency(Array(rendered.channel(0)[2_400..<19_200])) - 500) < 2)
+        let caf = dir.appendingPathComponent("in.caf").path
+        try SoundFileWriter.write(AudioBuffer(samples: [Float](repeating: 0.1, count: 4_800), channels: 1, sampleRate: 48_000),
+                                  to: caf, format: .cafPCM16)
+        let (refused, said) = try ChildProcess.run("/bin/sh", ["-c", "cat \"$1\" | \"$0\" play - --output \"$2\"", CLIRunner.binary.path,
+                                                               caf, output], environment: CLIRunner.noSoundCard.merging(
+                                                                ProcessInfo.processInfo.environment) { mine, _ in mine })
+        #expect(refused == 1)
+        #expect(said.contains("CAF cannot be read from a pipe"), "\(said)")
+        let looped = try CLIRunner.run(["play", "-", "--loop", "2"])
+        #expect(looped.status == 64 && looped.stderr.contains("standard input plays once"))
+    }
+}
