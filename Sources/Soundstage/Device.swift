@@ -51,6 +51,8 @@ public final class Device: Sendable {
     private let poller: Poller?
     /// Frames mixed by ``render(into:)`` (loopback devices): their clock.
     private let renderedFrames = Atomic<Int>(0)
+    /// Wall-clock nanoseconds spent in ``renderForOutput(into:inRealTime:)`` (``renderLoad``).
+    let renderBusyNanoseconds = Atomic<Int>(0)
     /// Levels of the mix, when metered (``isOutputMeteringEnabled``).
     let outputMeter = LevelAccumulator()
     /// The recording of the mix, if one runs (``recordOutput(to:format:)``), and whether one does
@@ -393,6 +395,8 @@ public final class Device: Sendable {
             throw SoundstageError(.invalidArgument, "the output holds \(output.count) samples, not a whole number of \(channels)-channel frames")
         }
         let frames = output.count / channels
+        let began = DispatchTime.now().uptimeNanoseconds
+        defer { renderBusyNanoseconds.add(Int(DispatchTime.now().uptimeNanoseconds - began), ordering: .relaxed) }
         try renderLock.withTypedLock { () throws(SoundstageError) in
             guard !isClosed else { throw SoundstageError(.released, "the device is closed") }
             renderingThread.store(pthread_self(), ordering: .relaxed)

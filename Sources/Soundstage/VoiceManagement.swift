@@ -474,11 +474,13 @@ extension Scene {
         set { withState { state, _ in state.voices?.handler = newValue } }
     }
 
-    /// The voice manager's counters.
+    /// The voice manager's counters, and the voices playing now (real ones even when voice
+    /// management is off).
     public var voiceStatistics: VoiceStatistics {
         withState { state, _ in
-            guard var statistics = state.voices?.statistics else { return VoiceStatistics() }
-            statistics.virtualVoices = state.voices!.virtual.values.filter(\.isPlayingLocked).count
+            // Real voices are counted with voice management off too (every playing source is one).
+            var statistics = state.voices?.statistics ?? VoiceStatistics()
+            statistics.virtualVoices = state.voices?.virtual.values.filter(\.isPlayingLocked).count ?? 0
             statistics.realVoices = state.active.values.filter(\.isPlayingLocked).count
             return statistics
         }

@@ -23,6 +23,9 @@ public final class SoundstageClient: Sendable {
         case session
         /// The output device went away or came back.
         case route
+        /// Every 250 ms, the daemon's overview: clients, sessions, scenes, voices, levels, render
+        /// load, underruns (what `soundstage top` shows; see docs/protocol.md).
+        case meters
     }
 
     /// A `playSound` that was accepted.

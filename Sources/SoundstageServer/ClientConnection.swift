@@ -21,6 +21,8 @@ final class ClientConnection: ChannelInboundHandler {
     /// The event kinds a client can subscribe to.
     enum Topic: String, CaseIterable {
         case completion, session, route
+        /// Every 250 ms, the daemon's overview (``MeterFeed``).
+        case meters
     }
 
     struct Pending {
@@ -35,7 +37,7 @@ final class ClientConnection: ChannelInboundHandler {
 
     let server: SoundServer
     let channel: Channel
-    private var context: ChannelHandlerContext?
+    private(set) var context: ChannelHandlerContext?
     /// The client's audio; nil once the client is gone.
     private(set) var audio: ClientAudio?
     var subscriptions: Set<Topic> = []
@@ -43,8 +45,10 @@ final class ClientConnection: ChannelInboundHandler {
     private var pendingAnswers = 0
     private var inFlight = false
     private var inputClosed = false
-    private var closing = false
-    private var outputBytes = 0
+    private(set) var closing = false
+    private(set) var outputBytes = 0
+    /// The client's number: the daemon's count of connections when it came (1, 2, ...).
+    private(set) var number = 0
     private var readingPaused = false
     private var routeObserver: Int?
 
@@ -69,13 +73,14 @@ final class ClientConnection: ChannelInboundHandler {
     }
 
     func channelActive(context: ChannelHandlerContext) {
-        guard server.register(self, channel: context.channel) else {
+        guard let number = server.register(self, channel: context.channel) else {
             write(ProtocolLine.event("shutdown", ["reason": "the daemon is stopping"]))
             context.flush()
             context.close(promise: nil)
             closing = true
             return
         }
+        self.number = number
         let server = self.server
         let audio = ClientAudio(device: server.device, sessions: server.sessions,
                                 category: configuration.initialCategory, registryOptions: configuration.registryOptions,
@@ -305,6 +310,7 @@ final class ClientConnection: ChannelInboundHandler {
         guard let audio else { return }
         self.audio = nil
         server.unregister(self)
+        server.meterFeed.remove(self, of: server)
         if let routeObserver { server.device.removeRouteObserver(routeObserver) }
         routeObserver = nil
         let (registry, session) = audio.releaseScenes()

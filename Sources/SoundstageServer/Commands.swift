@@ -81,6 +81,9 @@ extension ClientConnection {
             topics.insert(topic)
         }
         if adding { subscriptions.formUnion(topics) } else { subscriptions.subtract(topics) }
+        if topics.contains(.meters) {
+            if adding { server.meterFeed.add(self, of: server) } else { server.meterFeed.remove(self, of: server) }
+        }
         return .now(["subscribed": .array(subscriptions.map(\.rawValue).sorted().map(JSONValue.string))])
     }
 

@@ -81,6 +81,8 @@ public final class SoundServer: Sendable {
     let blockingPool: NIOThreadPool
     private let state = NIOLockedValueBox(ServerState())
     let stats = NIOLockedValueBox(ServerStatistics())
+    /// The `meters` subscription's overview, pushed to its watchers.
+    let meterFeed = MeterFeed()
     private let stopped = ConditionLock(value: false)
 
     private struct ServerState {
@@ -226,17 +228,30 @@ public final class SoundServer: Sendable {
 
     // MARK: Clients
 
-    func register(_ connection: ClientConnection, channel: Channel) -> Bool {
+    /// Adds a client; returns its number (the count of connections so far), nil while stopping.
+    func register(_ connection: ClientConnection, channel: Channel) -> Int? {
         let accepted = state.withLockedValue { state -> Bool in
             guard !state.shuttingDown else { return false }
             state.clients[ObjectIdentifier(connection)] = ClientRecord(
                 channel: channel, connection: NIOLoopBound(connection, eventLoop: channel.eventLoop))
             return true
         }
-        if accepted {
-            stats.withLockedValue { $0.clients += 1; $0.connections += 1 }
+        guard accepted else { return nil }
+        return stats.withLockedValue { stats in
+            stats.clients += 1
+            stats.connections += 1
+            return stats.connections
         }
-        return accepted
+    }
+
+    /// The connected clients, for the meter feed.
+    func clientRecords() -> [ClientRecord] { state.withLockedValue { Array($0.clients.values) } }
+
+    /// Voices of the shared system-sound context now.
+    func systemSoundVoices() -> (real: Int, virtual: Int) {
+        guard let scene = systemSoundScene.withLockedValue({ $0.scene }) else { return (0, 0) }
+        let voices = scene.voiceStatistics
+        return (voices.realVoices, voices.virtualVoices)
     }
 
     /// Frees a gone client's registry and session: at once, or — when `letSoundsFinish` and its
