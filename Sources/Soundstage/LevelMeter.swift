@@ -59,26 +59,46 @@ final class LevelAccumulator: Sendable {
              countsFrames: Bool = true) {
         guard channels > 0, samples.count >= channels else { return }
         let width = outputs ?? channels
+        let frames = samples.count / channels
+        // Per channel, in Float over the chunk (a few hundred frames: exact enough, and the loop
+        // vectorizes), then into the Double sums. Stereo, the usual mix, has its own loop.
         var squares = [Double](repeating: 0, count: width)
         var peaks = [Float](repeating: 0, count: width)
-        var index = 0
-        while index + channels <= samples.count {
-            for channel in 0..<channels {
-                let value = samples[index + channel] * gain
-                let out = channel % width
-                squares[out] += Double(value) * Double(value)
-                peaks[out] = max(peaks[out], abs(value))
+        if channels == 2 && width == 2 {
+            var left: Float = 0, right: Float = 0, leftPeak: Float = 0, rightPeak: Float = 0
+            for frame in 0..<frames {
+                let l = samples[2 * frame], r = samples[2 * frame + 1]
+                left += l * l
+                right += r * r
+                leftPeak = max(leftPeak, abs(l))
+                rightPeak = max(rightPeak, abs(r))
             }
-            index += channels
+            squares[0] = Double(left) * Double(gain) * Double(gain)
+            squares[1] = Double(right) * Double(gain) * Double(gain)
+            peaks[0] = leftPeak * abs(gain)
+            peaks[1] = rightPeak * abs(gain)
+        } else {
+            for channel in 0..<channels {
+                var sum: Float = 0, peak: Float = 0
+                var index = channel
+                for _ in 0..<frames {
+                    let value = samples[index]
+                    sum += value * value
+                    peak = max(peak, abs(value))
+                    index += channels
+                }
+                squares[channel % width] += Double(sum) * Double(gain) * Double(gain)
+                peaks[channel % width] = max(peaks[channel % width], peak * abs(gain))
+            }
         }
-        let frames = countsFrames ? samples.count / channels : 0
+        let counted = countsFrames ? frames : 0
         sums.withLockedValue { sums in
-            if sums.squares.count != width { sums = Sums(squares: squares, peaks: peaks, frames: frames); return }
+            if sums.squares.count != width { sums = Sums(squares: squares, peaks: peaks, frames: counted); return }
             for channel in 0..<width {
                 sums.squares[channel] += squares[channel]
                 sums.peaks[channel] = max(sums.peaks[channel], peaks[channel])
             }
-            sums.frames += frames
+            sums.frames += counted
         }
     }
 
@@ -134,7 +154,7 @@ extension Device {
 /// the peak of every 64-frame block, so the level of any range costs a few operations, not a
 /// pass over its samples.
 final class BufferLevels: Sendable {
-    private let channels: Int
+    let channels: Int
     private let frames: Int
     /// `prefix[(frame × channels) + channel]`: the sum of squares of the frames before `frame`.
     private let prefix: [Double]
@@ -160,25 +180,43 @@ final class BufferLevels: Sendable {
         blockPeaks = peaks
     }
 
-    /// Sums of squares and peaks per channel of frames `range`.
-    func levels(_ range: Range<Int>) -> (squares: [Double], peaks: [Float]) {
+    /// Sums of squares and peaks per channel of frames `range`, into `squares` and `peaks`
+    /// (at least ``channels`` long; allocation-free for the meter update's hot path).
+    func levels(_ range: Range<Int>, squares: inout [Double], peaks: inout [Float]) {
         let lower = max(0, range.lowerBound), upper = min(frames, range.upperBound)
-        var squares = [Double](repeating: 0, count: channels)
-        var peaks = [Float](repeating: 0, count: channels)
-        guard lower < upper else { return (squares, peaks) }
         for channel in 0..<channels {
-            squares[channel] = prefix[upper * channels + channel] - prefix[lower * channels + channel]
-            var frame = lower
-            while frame < upper {
-                if frame % Self.block == 0 && frame + Self.block <= upper {
-                    peaks[channel] = max(peaks[channel], blockPeaks[(frame / Self.block) * channels + channel])
-                    frame += Self.block
-                } else {
-                    peaks[channel] = max(peaks[channel], abs(samples[frame * channels + channel]))
-                    frame += 1
+            squares[channel] = 0
+            peaks[channel] = 0
+        }
+        guard lower < upper else { return }
+        let block = Self.block
+        // Whole 64-frame blocks from their table; the ragged ends sample by sample.
+        let firstBlock = (lower + block - 1) / block, lastBlock = upper / block
+        prefix.withUnsafeBufferPointer { prefix in
+            blockPeaks.withUnsafeBufferPointer { blockPeaks in
+                samples.withUnsafeBufferPointer { samples in
+                    for channel in 0..<channels {
+                        squares[channel] = prefix[upper * channels + channel] - prefix[lower * channels + channel]
+                        var peak: Float = 0
+                        if firstBlock < lastBlock {
+                            for frame in lower..<(firstBlock * block) { peak = max(peak, abs(samples[frame * channels + channel])) }
+                            for index in firstBlock..<lastBlock { peak = max(peak, blockPeaks[index * channels + channel]) }
+                            for frame in (lastBlock * block)..<upper { peak = max(peak, abs(samples[frame * channels + channel])) }
+                        } else {
+                            for frame in lower..<upper { peak = max(peak, abs(samples[frame * channels + channel])) }
+                        }
+                        peaks[channel] = peak
+                    }
                 }
             }
         }
+    }
+
+    /// Sums of squares and peaks per channel of frames `range`.
+    func levels(_ range: Range<Int>) -> (squares: [Double], peaks: [Float]) {
+        var squares = [Double](repeating: 0, count: channels)
+        var peaks = [Float](repeating: 0, count: channels)
+        levels(range, squares: &squares, peaks: &peaks)
         return (squares, peaks)
     }
 }

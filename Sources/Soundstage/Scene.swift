@@ -424,7 +424,7 @@ public final class Scene: @unchecked Sendable {
                     }
                     group = current.parent
                 }
-                source.meterLocked(al, model: state.distanceModel, listener: listener, extra: extra)
+                source.meterLocked(al, model: state.distanceModel, listener: listener, extra: extra, at: now)
             }
         }
         guard elapsed > 0 else { return }

@@ -111,8 +111,11 @@ public final class Source: @unchecked Sendable {
         var zoneSends: [ObjectIdentifier: Float] = [:]
         /// Its row in the scene's ``VoiceTable`` (−1: none).
         var voiceRow = -1
-        /// The frame of its buffer metered up to (``isMeteringEnabled``).
+        /// The frame of its buffer metered up to (``isMeteringEnabled``), the mix time it was
+        /// reached, and meter updates left before the next reading of OpenAL's offset.
         var meteredFrame: Int?
+        var meteredAt = 0.0
+        var meterUpdatesUntilSync = 0
     }
 
     /// The scene the source belongs to; kept alive by the source.
@@ -367,26 +370,44 @@ public final class Source: @unchecked Sendable {
     /// off or it played nothing since). Measured at the engine's updates.
     public func meterLevels() -> LevelMeter? { meter.read() }
 
+    /// Meter updates (each 100 ms) between two readings of OpenAL's offset.
+    static let meterUpdatesBetweenSyncs = 9
+
     /// Meters what it played since the last update (scene lock held): the buffer's frames from
     /// the last metered frame to OpenAL's offset now, × its audibility; also into `extra`
     /// (its groups' and scene's meters). Nothing when nobody meters.
-    func meterLocked(_ al: borrowing ALCalls, model: DistanceModel, listener: Listener.Properties, extra: [LevelAccumulator]) {
+    func meterLocked(_ al: borrowing ALCalls, model: DistanceModel, listener: Listener.Properties, extra: [LevelAccumulator],
+                     at mixTime: Double) {
         guard meter.isEnabled || !extra.isEmpty, let name = state.name, let buffer = state.buffer,
               state.playback == .playing, state.audioStream == nil else { return }
-        var offset: ALint = 0
-        guard (try? al.call("alGetSourcei(AL_SAMPLE_OFFSET)", { alGetSourcei(name, AL_SAMPLE_OFFSET, &offset) })) != nil else { return }
         let frames = buffer.frames
         guard frames > 0 else { return }
-        let now = Int(offset) % frames
+        // Where it plays now: OpenAL's offset once a second (asking costs a lock in OpenAL Soft),
+        // and in between the frames the mix advanced × its pitch. Doppler shifts (not counted)
+        // move it by a few percent at most until the next reading.
+        let now: Int
+        if let last = state.meteredFrame, state.meterUpdatesUntilSync > 0 {
+            state.meterUpdatesUntilSync -= 1
+            let advanced = Int(((mixTime - state.meteredAt) * Double(buffer.sampleRate) * Double(state.properties.pitch)).rounded())
+            now = state.properties.looping ? (last + advanced) % frames : min(frames - 1, last + advanced)
+        } else {
+            var offset: ALint = 0
+            guard (try? al.call("alGetSourcei(AL_SAMPLE_OFFSET)", { alGetSourcei(name, AL_SAMPLE_OFFSET, &offset) })) != nil else { return }
+            now = Int(offset) % frames
+            state.meterUpdatesUntilSync = Self.meterUpdatesBetweenSyncs
+        }
         let from = state.meteredFrame ?? now
         state.meteredFrame = now
+        state.meteredAt = mixTime
         guard from != now else { return }
         let gain = Self.audibility(state.properties, spatialized: state.spatialized, model, listener)
         let levels = buffer.levels
         // From the last metered frame to now, wrapping at the end of a loop (meters are brought
         // up to date every 100 ms: a loop shorter than that wraps more than once, uncounted).
+        var squares = [Double](repeating: 0, count: levels.channels)
+        var peaks = [Float](repeating: 0, count: levels.channels)
         for range in now > from ? [from..<now] : [from..<frames, 0..<now] where !range.isEmpty {
-            let (squares, peaks) = levels.levels(range)
+            levels.levels(range, squares: &squares, peaks: &peaks)
             if meter.isEnabled { meter.add(squares: squares, peaks: peaks, frames: range.count, gain: gain) }
             for accumulator in extra {
                 accumulator.add(squares: squares, peaks: peaks, frames: range.count, gain: gain, mixedTo: 1, countsFrames: false)

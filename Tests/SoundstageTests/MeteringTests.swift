@@ -106,3 +106,34 @@ import TestSupport
         #expect(music.meterLevels() == nil)
     }
 }
+
+extension ObjectMeteringTests {
+    /// Between readings of OpenAL's offset the meter follows the play position from the mix's
+    /// advance × pitch: at pitch 2 a loud half then a quiet half of a 2 s sound are metered
+    /// where the mix has them, window by window, over several seconds of looping.
+    @Test func aSourceMeterFollowsThePlayPositionAtAnyPitch() throws {
+        let device = try Device.loopback(layout: .mono)
+        defer { device.close() }
+        let scene = try device.makeScene()
+        let loud = Signals.sine(500, seconds: 1, amplitude: 0.5).samples
+        let quiet = Signals.sine(500, seconds: 1, amplitude: 0.05).samples
+        let source = scene.makeSource(buffer: try device.makeBuffer(AudioBuffer(samples: loud + quiet, channels: 1, sampleRate: Signals.rate)))
+        source.isLooping = true
+        source.pitch = 2
+        source.isMeteringEnabled = true
+        try source.play()
+        // Each 0.5 s of mix is one half (pitch 2). Read the meter every 0.1 s (its update period)
+        // and compare it with the mix of the same 0.1 s, inside each half (not across its edges).
+        var compared = 0
+        for window in 0..<40 {
+            let mix = try device.render(frames: 4_800)
+            // Nil when no 100 ms update fell in this window (updates come every 10 ms of mix).
+            guard let levels = source.meterLevels(), window >= 5, (1...3).contains(window % 5) else { continue }
+            let measured = 20 * log10(Signals.rms(mix.samples))
+            #expect(abs(Double(levels.averagePower[0]) - measured) < 1,
+                    "window \(window): meter \(levels.averagePower[0]) dB, mix \(measured) dB")
+            compared += 1
+        }
+        #expect(compared >= 12, "\(compared) windows compared")
+    }
+}
