@@ -49,8 +49,16 @@ final class AudioStream {
     private var bufferDevice: OpaquePointer?
     /// The decoder generation of the current start or seek.
     private var feedGeneration = 0
-    /// What is queued on the source, in play order: the buffer and the file frame it starts at.
-    private(set) var queued: [(id: ALuint, start: Int64, frames: Int)] = []
+    /// What is queued on the source, in play order: the buffer, the file frame it starts at, and
+    /// its levels (for meters).
+    private(set) var queued: [(id: ALuint, start: Int64, frames: Int, levels: ChunkLevels)] = []
+    /// Frames of the buffers unqueued since the start: with OpenAL's offset into the queue, the
+    /// stream's own clock, which the meter counts on.
+    private var unqueuedFrames = 0
+    /// Where the meter has counted to on that clock (nil until it first looks), and the buffers
+    /// unqueued since that it has not counted yet (clock start, levels).
+    private var meteredClock: Int?
+    private var unmetered: [(clock: Int, levels: ChunkLevels)] = []
     /// The file frame playback starts from when nothing is queued yet.
     private var startFrame: Int64 = 0
     /// Asked to play before its first chunk was decoded: the update starts it once one is queued.
@@ -121,6 +129,9 @@ final class AudioStream {
         }
         idle = buffers.filter { !filling.contains($0) }     // those being filled come back by themselves
         queued = []
+        unqueuedFrames = 0
+        meteredClock = nil
+        unmetered = []
         startFrame = frame
         startsWhenReady = false
         failure = nil
@@ -146,7 +157,7 @@ final class AudioStream {
     /// What a refill filled: the first `chunks.count` of `ids`, in order.
     struct Filled {
         let refill: Refill
-        let chunks: [(start: Int64, frames: Int)]
+        let chunks: [(start: Int64, frames: Int, levels: ChunkLevels)]
         let finished: Bool
         let failure: SoundstageError?
     }
@@ -161,7 +172,11 @@ final class AudioStream {
         for _ in 0..<Int(processed) {
             var id: ALuint = 0
             guard (try? al.call("alSourceUnqueueBuffers", { alSourceUnqueueBuffers(name, 1, &id) })) != nil else { break }
-            if let first = queued.first { startFrame = first.start + Int64(first.frames) }
+            if let first = queued.first {
+                startFrame = first.start + Int64(first.frames)
+                if meteredClock != nil { unmetered.append((unqueuedFrames, first.levels)) }
+                unqueuedFrames += first.frames
+            }
             queued.removeFirst()
             idle.append(id)
         }
@@ -170,6 +185,34 @@ final class AudioStream {
         filling += ids
         return Refill(stream: self, ids: ids, device: bufferDevice, generation: feedGeneration,
                       chunksToWaitFor: feed.isSeekable ? ids.count : (queued.count <= 1 ? 1 : 0))
+    }
+
+    /// The levels of what played since the last call (scene lock held): the buffers unqueued
+    /// meanwhile, and the queue up to OpenAL's offset now. Nil on the first call (it marks where
+    /// counting starts) and when nothing played.
+    func meterLevels(_ name: ALuint, _ al: borrowing ALCalls) -> (squares: [Double], peaks: [Float], frames: Int)? {
+        var offset: ALint = 0
+        guard (try? al.call("alGetSourcei(AL_SAMPLE_OFFSET)", { alGetSourcei(name, AL_SAMPLE_OFFSET, &offset) })) != nil else { return nil }
+        let now = unqueuedFrames + Int(offset)
+        guard let from = meteredClock, now > from else {
+            meteredClock = now
+            unmetered.removeAll()
+            return nil
+        }
+        var squares = [Double](repeating: 0, count: channels)
+        var peaks = [Float](repeating: 0, count: channels)
+        var clock = unqueuedFrames
+        let entries = unmetered + queued.map { entry -> (clock: Int, levels: ChunkLevels) in
+            defer { clock += entry.frames }
+            return (clock, entry.levels)
+        }
+        for entry in entries where entry.clock < now && entry.clock + entry.levels.frames > from {
+            entry.levels.add((max(from, entry.clock) - entry.clock)..<(min(now, entry.clock + entry.levels.frames) - entry.clock),
+                             squares: &squares, peaks: &peaks)
+        }
+        meteredClock = now
+        unmetered.removeAll()
+        return (squares, peaks, now - from)
     }
 
     /// Step two (no scene lock; the device's resource context): copies decoded chunks into the
@@ -181,7 +224,7 @@ final class AudioStream {
         }
         if waitForDecoder && refill.chunksToWaitFor > 0 { feed.waitForChunks(refill.chunksToWaitFor, seconds: 2) }
         let (chunks, finished, failure) = feed.take(upTo: refill.ids.count, generation: refill.generation)
-        var uploaded: [(start: Int64, frames: Int)] = []
+        var uploaded: [(start: Int64, frames: Int, levels: ChunkLevels)] = []
         if !chunks.isEmpty {
             context.withLock { lock in
                 // Only into the device the buffers were made on (a migration may have replaced it).
@@ -192,7 +235,7 @@ final class AudioStream {
                         chunk.samples.withUnsafeBytes { alBufferData(id, format, $0.baseAddress, ALsizei($0.count), ALsizei(rate)) }
                     }
                     guard copied != nil else { break }
-                    uploaded.append((chunk.start, chunk.frames))
+                    uploaded.append((chunk.start, chunk.frames, chunk.levels))
                 }
             }
         }
@@ -220,7 +263,7 @@ final class AudioStream {
             for (index, chunk) in filled.chunks.enumerated() where buffers.contains(ids[index]) {
                 var buffer = ids[index]
                 try al.call("alSourceQueueBuffers") { alSourceQueueBuffers(name, 1, &buffer) }
-                queued.append((buffer, chunk.start, chunk.frames))
+                queued.append((buffer, chunk.start, chunk.frames, chunk.levels))
                 rest.removeAll { $0 == buffer }
             }
             if let failure = filled.failure { self.failure = failure }

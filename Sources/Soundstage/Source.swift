@@ -357,7 +357,8 @@ public final class Source: @unchecked Sendable {
 
     /// Whether the source is metered: its signal as it reaches the mix — after its gain, groups,
     /// fade and distance attenuation (``audibility``), before panning — per channel of its
-    /// buffer. Off by default, and then it costs nothing. Streaming sources are not metered.
+    /// buffer (a streaming source's, from levels its decoder computes per 64-frame block). Off by
+    /// default, and then it costs nothing.
     public var isMeteringEnabled: Bool {
         get { meter.isEnabled }
         set {
@@ -378,8 +379,18 @@ public final class Source: @unchecked Sendable {
     /// (its groups' and scene's meters). Nothing when nobody meters.
     func meterLocked(_ al: borrowing ALCalls, model: DistanceModel, listener: Listener.Properties, extra: [LevelAccumulator],
                      at mixTime: Double) {
-        guard meter.isEnabled || !extra.isEmpty, let name = state.name, let buffer = state.buffer,
-              state.playback == .playing, state.audioStream == nil else { return }
+        guard meter.isEnabled || !extra.isEmpty, let name = state.name, state.playback == .playing else { return }
+        if let stream = state.audioStream {
+            // A stream: the levels of what played, from the chunks' levels the decoder made.
+            guard let (squares, peaks, frames) = stream.meterLevels(name, al) else { return }
+            let gain = Self.audibility(state.properties, spatialized: state.spatialized, model, listener)
+            if meter.isEnabled { meter.add(squares: squares, peaks: peaks, frames: frames, gain: gain) }
+            for accumulator in extra {
+                accumulator.add(squares: squares, peaks: peaks, frames: frames, gain: gain, mixedTo: 1, countsFrames: false)
+            }
+            return
+        }
+        guard let buffer = state.buffer else { return }
         let frames = buffer.frames
         guard frames > 0 else { return }
         // Where it plays now: OpenAL's offset once a second (asking costs a lock in OpenAL Soft),

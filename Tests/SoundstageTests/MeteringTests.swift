@@ -1,5 +1,6 @@
 import Foundation
 import Soundstage
+import SoundFile
 import Testing
 import TestSupport
 
@@ -135,5 +136,38 @@ extension ObjectMeteringTests {
             compared += 1
         }
         #expect(compared >= 12, "\(compared) windows compared")
+    }
+}
+
+extension ObjectMeteringTests {
+    /// A streaming source is metered too: a file of a loud second and a quiet one, streamed in
+    /// 0.25 s buffers and looping, reads as the mix does, window by window, across buffer
+    /// boundaries and the loop; its scene's meter reads the same.
+    @Test func aStreamingSourceIsMeteredAsItPlays() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("soundstage-meter-stream-\(getpid()).wav").path
+        defer { unlink(path) }
+        let loud = Signals.sine(500, seconds: 1, amplitude: 0.5).samples
+        let quiet = Signals.sine(500, seconds: 1, amplitude: 0.05).samples
+        try SoundFileWriter.write(AudioBuffer(samples: loud + quiet, channels: 1, sampleRate: Signals.rate), to: path, format: .wavFloat32)
+        let device = try Device.loopback(layout: .mono)
+        defer { device.close() }
+        let scene = try device.makeScene()
+        var options = StreamOptions()
+        options.loops = true
+        let source = try scene.makeStreamingSource(file: path, options: options)
+        source.isMeteringEnabled = true
+        scene.isMeteringEnabled = true
+        try source.play()
+        var compared = 0
+        for window in 0..<50 {
+            let mix = try device.render(frames: 4_800)
+            guard let levels = source.meterLevels(), let sceneLevels = scene.meterLevels(),
+                  window >= 10, (1...8).contains(window % 10) else { continue }
+            let measured = 20 * log10(Signals.rms(mix.samples))
+            #expect(abs(Double(levels.averagePower[0]) - measured) < 1, "window \(window): meter \(levels.averagePower[0]) dB, mix \(measured) dB")
+            #expect(abs(Double(sceneLevels.averagePower[0]) - measured) < 1, "window \(window): scene \(sceneLevels.averagePower[0]) dB")
+            compared += 1
+        }
+        #expect(compared >= 20, "\(compared) windows compared")
     }
 }
