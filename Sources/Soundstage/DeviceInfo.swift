@@ -95,3 +95,13 @@ extension Device {
         }
     }
 }
+
+extension Device {
+    /// Whether OpenAL mixes binaurally now (`ALC_HRTF_SOFT`): then meters cannot follow its
+    /// panning. Asked with a scene's context open (so the device is).
+    var isHRTFEnabled: Bool {
+        var value: ALCint = 0
+        alcGetIntegerv(handle.raw, ALC_HRTF_SOFT, 1, &value)
+        return value != 0
+    }
+}

@@ -116,10 +116,31 @@ final class LevelAccumulator: Sendable {
         }
     }
 
-    /// Counts `frames` of time for power added with `countsFrames: false` (one channel).
-    func addFrames(_ frames: Int) {
+    /// Adds a source's precomputed sums as they reach the output's channels: source channel `c`
+    /// reaches output channel `o` at `panning[c][o]` (OpenAL's panning gains), × `gain`. Power
+    /// only: the time is counted by ``addFrames(_:channels:)``.
+    func add(squares: [Double], peaks: [Float], gain: Float, panning: [[Float]]) {
+        let outputs = panning.first?.count ?? 1
         sums.withLockedValue { sums in
-            if sums.squares.isEmpty { sums = Sums(squares: [0], peaks: [0], frames: 0) }
+            if sums.squares.count != outputs {
+                sums = Sums(squares: [Double](repeating: 0, count: outputs), peaks: [Float](repeating: 0, count: outputs), frames: 0)
+            }
+            for (channel, gains) in panning.enumerated() where channel < squares.count {
+                for (output, pan) in gains.enumerated() {
+                    let level = gain * pan
+                    sums.squares[output] += squares[channel] * Double(level) * Double(level)
+                    sums.peaks[output] = max(sums.peaks[output], peaks[channel] * abs(level))
+                }
+            }
+        }
+    }
+
+    /// Counts `frames` of time for power added with `countsFrames: false`, on `channels` channels.
+    func addFrames(_ frames: Int, channels: Int = 1) {
+        sums.withLockedValue { sums in
+            if sums.squares.count != channels {
+                sums = Sums(squares: [Double](repeating: 0, count: channels), peaks: [Float](repeating: 0, count: channels), frames: 0)
+            }
             sums.frames += frames
         }
     }

@@ -403,6 +403,12 @@ public final class Scene: @unchecked Sendable {
         return done
     }
 
+    /// The channels of group and scene meters: left and right on a stereo mix without HRTF
+    /// (through OpenAL Soft's panning), one (the total power) on other layouts and with HRTF.
+    private var meterOutputs: Int {
+        device.layout == .stereo && !device.isHRTFEnabled ? 2 : 1
+    }
+
     /// How often (in mix seconds) the update brings source, group and scene meters up to date.
     static let meteringInterval = 0.1
 
@@ -413,7 +419,9 @@ public final class Scene: @unchecked Sendable {
         state.meteredUntil = now
         let listener = listener.propertiesLocked
         var groups: [ObjectIdentifier: SoundGroup] = [:]
+        var outputs = 1
         lock.ifOpen { al in
+            outputs = meterOutputs
             for source in state.active.values {
                 var extra: [LevelAccumulator] = meter.isEnabled ? [meter] : []
                 var group = source.groupLocked
@@ -424,12 +432,12 @@ public final class Scene: @unchecked Sendable {
                     }
                     group = current.parent
                 }
-                source.meterLocked(al, model: state.distanceModel, listener: listener, extra: extra, at: now)
+                source.meterLocked(al, model: state.distanceModel, listener: listener, extra: extra, at: now, outputs: outputs)
             }
         }
         guard elapsed > 0 else { return }
-        if meter.isEnabled { meter.addFrames(elapsed) }
-        for group in state.groups.compactMap(\.group) where group.meter.isEnabled { group.meter.addFrames(elapsed) }
+        if meter.isEnabled { meter.addFrames(elapsed, channels: outputs) }
+        for group in state.groups.compactMap(\.group) where group.meter.isEnabled { group.meter.addFrames(elapsed, channels: outputs) }
     }
 
     /// Delivers the voice manager's waiting events to its handler, outside the lock.

@@ -378,16 +378,14 @@ public final class Source: @unchecked Sendable {
     /// the last metered frame to OpenAL's offset now, × its audibility; also into `extra`
     /// (its groups' and scene's meters). Nothing when nobody meters.
     func meterLocked(_ al: borrowing ALCalls, model: DistanceModel, listener: Listener.Properties, extra: [LevelAccumulator],
-                     at mixTime: Double) {
+                     at mixTime: Double, outputs: Int) {
         guard meter.isEnabled || !extra.isEmpty, let name = state.name, state.playback == .playing else { return }
         if let stream = state.audioStream {
             // A stream: the levels of what played, from the chunks' levels the decoder made.
             guard let (squares, peaks, frames) = stream.meterLevels(name, al) else { return }
             let gain = Self.audibility(state.properties, spatialized: state.spatialized, model, listener)
             if meter.isEnabled { meter.add(squares: squares, peaks: peaks, frames: frames, gain: gain) }
-            for accumulator in extra {
-                accumulator.add(squares: squares, peaks: peaks, frames: frames, gain: gain, mixedTo: 1, countsFrames: false)
-            }
+            addToGroupMeters(extra, squares: squares, peaks: peaks, frames: frames, gain: gain, outputs: outputs, listener: listener)
             return
         }
         guard let buffer = state.buffer else { return }
@@ -420,10 +418,53 @@ public final class Source: @unchecked Sendable {
         for range in now > from ? [from..<now] : [from..<frames, 0..<now] where !range.isEmpty {
             levels.levels(range, squares: &squares, peaks: &peaks)
             if meter.isEnabled { meter.add(squares: squares, peaks: peaks, frames: range.count, gain: gain) }
-            for accumulator in extra {
-                accumulator.add(squares: squares, peaks: peaks, frames: range.count, gain: gain, mixedTo: 1, countsFrames: false)
+            addToGroupMeters(extra, squares: squares, peaks: peaks, frames: range.count, gain: gain, outputs: outputs, listener: listener)
+        }
+    }
+
+    /// Adds what it played to its groups' and scene's meters: per output channel through
+    /// OpenAL's panning when `outputs` is 2 (a stereo mix without HRTF), else as one channel.
+    private func addToGroupMeters(_ meters: [LevelAccumulator], squares: [Double], peaks: [Float], frames: Int, gain: Float,
+                                  outputs: Int, listener: Listener.Properties) {
+        guard !meters.isEmpty else { return }
+        let panning = outputs == 2 ? Self.stereoPanning(state.properties, channels: squares.count, spatialized: state.spatialized,
+                                                       listener: listener) : nil
+        for accumulator in meters {
+            if let panning {
+                accumulator.add(squares: squares, peaks: peaks, gain: gain, panning: panning)
+            } else {
+                accumulator.add(squares: squares, peaks: peaks, frames: frames, gain: gain, mixedTo: 1, countsFrames: false)
             }
         }
+    }
+
+    /// The gains by which each of a source's channels reaches the left and right of a stereo mix,
+    /// as OpenAL Soft 1.19 pans without HRTF (its "pair-wise" stereo): a mono source by its
+    /// direction from the listener — azimuth scaled ×1.5 toward the sides, then first-order
+    /// ambisonic coefficients decoded by OpenAL Soft's stereo matrix (hard left 1/0, ahead 0.596
+    /// each); a stereo source's channels straight to their sides. Nil for more channels.
+    static func stereoPanning(_ p: Properties, channels: Int, spatialized: Bool, listener: Listener.Properties) -> [[Float]]? {
+        guard spatialized, channels == 1 else { return channels == 2 ? [[1, 0], [0, 1]] : nil }
+        // The direction in the listener's frame (OpenAL's: x right, y up, z back).
+        let relative = p.headRelative ? p.position : p.position - listener.position
+        var azimuth: Float = 0, elevation: Float = 0
+        let distance = relative.length
+        if distance > .ulpOfOne {
+            let ahead = listener.at.normalized, up0 = listener.up.normalized
+            let right = ahead.cross(up0).normalized
+            let up = right.cross(ahead)
+            let direction = p.headRelative ? relative * (1 / distance)
+                : Vector3(relative.dot(right), relative.dot(up), -relative.dot(ahead)) * (1 / distance)
+            azimuth = atan2f(direction.x, -direction.z)
+            elevation = asinf(max(-1, min(1, direction.y)))
+        }
+        // ScaleAzimuthFront(azimuth, 1.5): the front half-circle is widened to the sides.
+        if abs(azimuth) <= .pi / 2 { azimuth = min(abs(azimuth) * 1.5, .pi / 2) * (azimuth < 0 ? -1 : 1) }
+        let root3: Float = 1.7320508
+        let y = -sinf(azimuth) * cosf(elevation), x = cosf(azimuth) * cosf(elevation)
+        let left = 0.5 + 0.288675135 * root3 * y + 0.0552305643 * root3 * x
+        let right = 0.5 - 0.288675135 * root3 * y + 0.0552305643 * root3 * x
+        return [[max(0, left), max(0, right)]]
     }
 
     // MARK: Audibility

@@ -47,6 +47,12 @@ public struct Vector3: Sendable, Hashable, Codable, CustomStringConvertible {
     /// Scaling.
     public static func * (a: Vector3, s: Float) -> Vector3 { Vector3(a.x * s, a.y * s, a.z * s) }
 
+    /// The vector scaled to length 1 (zero stays zero).
+    var normalized: Vector3 {
+        let length = self.length
+        return length > 0 ? self * (1 / length) : self
+    }
+
     /// Dot product.
     public func dot(_ other: Vector3) -> Float { x * other.x + y * other.y + z * other.z }
 

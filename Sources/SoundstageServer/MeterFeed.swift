@@ -115,9 +115,11 @@ extension ClientConnection {
                 let voices = scene.voiceStatistics
                 real += voices.realVoices
                 virtual += voices.virtualVoices
-                if let level = scene.meterLevels(), let first = level.averagePower.first {
-                    peak = max(peak, level.peakPower.first ?? LevelMeter.silence)
-                    if first > LevelMeter.silence { power += pow(10, Double(first) / 10) }
+                if let level = scene.meterLevels(), !level.averagePower.isEmpty {
+                    // One figure per client: the loudest channel's peak, the channels' mean power.
+                    peak = max(peak, level.peakPower.max() ?? LevelMeter.silence)
+                    let powers = level.averagePower.map { $0 > LevelMeter.silence ? pow(10, Double($0) / 10) : 0 }
+                    power += powers.reduce(0, +) / Double(powers.count)
                 }
             }
         }

@@ -171,3 +171,65 @@ extension ObjectMeteringTests {
         #expect(compared >= 20, "\(compared) windows compared")
     }
 }
+
+extension ObjectMeteringTests {
+    /// On a stereo mix, group and scene meters have a left and a right, as OpenAL pans: sources
+    /// hard left, ahead, 45° right and behind-left in one scene (two in a group), and a stereo
+    /// source in another scene — each scene alone in the mix reads as the mix does, per channel.
+    @Test func sceneAndGroupMetersFollowThePanningPerChannel() throws {
+        let device = try Device.loopback()
+        defer { device.close() }
+        let first = try device.makeScene()
+        let group = first.makeGroup("pair")
+        let positions = [Vector3(-2, 0, 0), Vector3(0, 0, -2), Vector3(2, 0, -2), Vector3(-1, 0, 1)]
+        let sources = try positions.enumerated().map { index, position -> Source in
+            let source = first.makeSource(buffer: try device.makeBuffer(Signals.sine(300 + 170 * Double(index), seconds: 1, amplitude: 0.3)))
+            source.position = position
+            source.isLooping = true
+            if index < 2 { source.group = group }
+            return source
+        }
+        first.isMeteringEnabled = true
+        group.isMeteringEnabled = true
+        for source in sources { try source.play() }
+        _ = try device.render(frames: 4_800)
+        _ = first.meterLevels()
+        _ = group.meterLevels()
+        let mix = try device.render(frames: 24_000)
+        let levels = try #require(first.meterLevels())
+        #expect(levels.averagePower.count == 2 && levels.peakPower.count == 2)
+        for channel in 0..<2 {
+            let measured = 20 * log10(Signals.rms(mix.channel(channel)))
+            #expect(abs(Double(levels.averagePower[channel]) - measured) < 0.1, "scene channel \(channel): meter \(levels.averagePower[channel]) dB, mix \(measured) dB")
+        }
+        // The group: its two sources alone (the others stopped), left louder than right.
+        for source in sources[2...] { source.stop() }
+        _ = try device.render(frames: 4_800)
+        _ = group.meterLevels()
+        let pair = try device.render(frames: 24_000)
+        let groupLevels = try #require(group.meterLevels())
+        for channel in 0..<2 {
+            let measured = 20 * log10(Signals.rms(pair.channel(channel)))
+            #expect(abs(Double(groupLevels.averagePower[channel]) - measured) < 0.1, "group channel \(channel): meter \(groupLevels.averagePower[channel]) dB, mix \(measured) dB")
+        }
+        #expect(groupLevels.averagePower[0] > groupLevels.averagePower[1] + 3)
+        first.close()
+
+        // A stereo source: its channels to their sides.
+        let second = try device.makeScene()
+        second.isMeteringEnabled = true
+        let left = Signals.sine(500, seconds: 1, amplitude: 0.4).samples, right = Signals.sine(700, seconds: 1, amplitude: 0.1).samples
+        let stereo = second.makeSource(buffer: try device.makeBuffer(AudioBuffer(samples: zip(left, right).flatMap { [$0, $1] }, channels: 2,
+                                                                                 sampleRate: Signals.rate)))
+        stereo.isLooping = true
+        try stereo.play()
+        _ = try device.render(frames: 4_800)
+        _ = second.meterLevels()
+        let wide = try device.render(frames: 24_000)
+        let wideLevels = try #require(second.meterLevels())
+        for channel in 0..<2 {
+            let measured = 20 * log10(Signals.rms(wide.channel(channel)))
+            #expect(abs(Double(wideLevels.averagePower[channel]) - measured) < 0.1, "stereo channel \(channel): meter \(wideLevels.averagePower[channel]) dB, mix \(measured) dB")
+        }
+    }
+}
