@@ -28,7 +28,7 @@ func meterBench() throws {
         // Steady state: the first metered update computes each buffer's level table once.
         _ = try device.render(frames: rate / 5)
         let start = cpuSeconds()
-        for second in 0..<10 {
+        for second in 0..<30 {
             _ = try device.render(frames: rate)
             if metered {       // read them as a game or `soundstage top` would, ten times a second
                 for _ in 0..<10 { _ = device.outputLevels(); _ = scene.meterLevels(); _ = group.meterLevels() }
@@ -43,7 +43,7 @@ func meterBench() throws {
         let a = try render(metered: false), b = try render(metered: true)
         off.append(a); on.append(b); ratios.append(b / a)
     }
-    print("render CPU, 10 s of 64 looping sources (medians of 7 alternating rounds):")
+    print("render CPU, 30 s of 64 looping sources (medians of 7 alternating rounds):")
     print(String(format: "  meters off: %.3f s; every meter on (output, scene, group, 64 sources): %.3f s", median(off), median(on)))
     print(String(format: "  ratio on / off: %.3f (goal <= 1.02)", median(ratios)))
 }
