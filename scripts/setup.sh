@@ -2,13 +2,13 @@
 # Installs what Soundstage needs from Debian (12 "bookworm" and later), when it is missing:
 # OpenAL Soft, libsndfile and libpulse with their headers, and OpenAL Soft's HRTF data.
 # With --tests, also what the tests start and use: PulseAudio, PipeWire (with pipewire-pulse,
-# WirePlumber and a D-Bus daemon), pactl/parec, and libcanberra-dev (the latency benchmark's peer).
+# WirePlumber and a D-Bus daemon), pactl/parec, libcanberra-dev (the latency benchmark's peer) and tmux (the `top` test).
 # Needs a Swift 6.2+ toolchain on PATH (https://www.swift.org/install/linux/).
 set -euo pipefail
 
 packages=(libopenal-dev libsndfile1-dev libpulse-dev libopenal-data sound-theme-freedesktop pkg-config)
 if [ "${1:-}" = "--tests" ]; then
-    packages+=(pulseaudio pulseaudio-utils pipewire pipewire-pulse wireplumber dbus libcanberra-dev)
+    packages+=(pulseaudio pulseaudio-utils pipewire pipewire-pulse wireplumber dbus libcanberra-dev tmux)
 fi
 missing=()
 for package in "${packages[@]}"; do
