@@ -229,8 +229,9 @@ extension DesktopCLITests {
     }
 
     /// A disk that fills up (here: a file-size limit) ends the recording with a clear error and
-    /// status 1, and the file keeps everything written until then, readable.
-    @Test func aFullDiskKeepsWhatWasRecorded() throws {
+    /// status 1, and the file keeps everything written until then, readable. Not under
+    /// ThreadSanitizer: its runtime dies of SIGBUS under any file-size limit (`--version` too).
+    @Test(.enabled(if: !runningUnderSanitizer)) func aFullDiskKeepsWhatWasRecorded() throws {
         let fixture = try AudioServerFixture(.pulseaudio)
         let output = "\(fixture.directory)/full.wav"
         // 64 KiB at most: `ulimit -f` counts 1024-byte blocks in bash, 512 in dash; either way it fills in under a second.
@@ -269,6 +270,8 @@ extension DesktopCLITests {
         #expect(abs(recorded - heard) < 0.01 && recorded > 0.45, "mix \(recorded) s, sink \(heard) s")
         #expect(abs(Signals.frequency(Array(file.channel(0)[9_600..<24_000])) - 700) < 3)
 
+        // ThreadSanitizer's runtime dies of SIGBUS under any file-size limit (`--version` too).
+        guard !runningUnderSanitizer else { return }
         let full = "\(fixture.directory)/full.wav"
         let (status, text) = try ChildProcess.run("/bin/sh", ["-c", "ulimit -f 64; exec \"$0\" run \"$1\" --record \"$2\"",
                                                               CLIRunner.binary.path, scene, full], environment: fixture.environment)

@@ -204,3 +204,35 @@ extension DesktopOutputTests {
         #expect(largest < 0.002, "largest difference \(largest) after alignment")
     }
 }
+
+extension DesktopOutputTests {
+    /// A recorder the app lets go of stops: its file is completed, its completion runs, and the
+    /// server's record stream is gone. A completion may stop its own recorder.
+    @Test func aRecorderLetGoOfStopsAndCompletesItsFile() throws {
+        let fixture = try AudioServerFixture(.pulseaudio)
+        let path = temporaryPath("dropped.wav")
+        defer { unlink(path) }
+        let ended = NIOLockedBox<AudioRecorder.Result?>(nil)
+        do {
+            let recorder = try AudioRecorder(path: path, settings: .init(server: fixture.server)) { ended.set($0) }
+            // A completion may call stop() on its own recorder (it does not wait for itself).
+            let box = NIOLockedBox<AudioRecorder?>(nil)
+            let selfStopping = try AudioRecorder(path: path + ".2.wav", settings: .init(server: fixture.server)) { _ in
+                _ = box.get()?.stop()
+            }
+            defer { unlink(path + ".2.wav") }
+            box.set(selfStopping)
+            try selfStopping.record(forDuration: 0.05)
+            #expect(selfStopping.waitUntilFinished(timeout: 5)?.reason == .durationReached)
+            box.set(nil)
+            try recorder.record()
+            #expect(waitFor(5) { recorder.framesRecorded > 4_410 })
+            #expect(try fixture.pactl(["list", "short", "source-outputs"]).contains("protocol-native"))
+        }
+        #expect(waitFor(5) { ended.get() != nil }, "the completion ran")
+        #expect(ended.get()?.reason == .stopped)
+        #expect(waitFor(5) { ((try? fixture.pactl(["list", "short", "source-outputs"])) ?? "x").isEmpty }, "the record stream is closed")
+        let file = try SoundFile.decode(path: path)
+        #expect(file.frames == ended.get()?.frames && file.frames > 4_410)
+    }
+}

@@ -18,7 +18,8 @@ import SoundFile
 /// an interruption pauses it and the end of one (with `shouldResume`) records on.
 ///
 /// Nothing recorded is lost to a failure: when the input vanishes or the disk fills, the file is
-/// completed with what was recorded so far, and ``result`` says why it ended.
+/// completed with what was recorded so far, and ``result`` says why it ended. A recorder the app
+/// lets go of stops, and its file is completed.
 public final class AudioRecorder: Sendable {
     /// The file being written.
     public let path: String
@@ -47,6 +48,8 @@ public final class AudioRecorder: Sendable {
         var pausedOnce = false
         var result: Result?
         var threadStarted = false
+        /// The recorder's thread (`pthread_self()`), so a completion that calls ``stop()`` does not wait for itself.
+        var thread: UInt = 0
     }
 
     /// Creates a recorder; nothing opens until ``prepareToRecord()`` or ``record()``.
@@ -55,7 +58,8 @@ public final class AudioRecorder: Sendable {
     ///   - path: the file to write (replaced when the recording ends; written under a temporary
     ///     name until then).
     ///   - session: the session that governs it; its category must allow recording when recording starts.
-    ///   - completion: called once, on the recorder's thread, when the recording ends.
+    ///   - completion: called once, on the recorder's thread, when the recording ends (before
+    ///     ``waitUntilFinished(timeout:)`` and ``stop()`` return).
     /// - Throws: `.invalidArgument` for a rate or channel count no file can hold.
     public init(path: String, settings: Settings = Settings(), session: AudioSession? = nil,
                 completion: (@Sendable (Result) -> Void)? = nil) throws(SoundstageError) {
@@ -72,9 +76,6 @@ public final class AudioRecorder: Sendable {
         session?.center.attach(self, to: session!)
     }
 
-    deinit {
-        control.withLockedValue { $0.stopRequested = true }
-    }
 
     // MARK: State
 
@@ -138,9 +139,24 @@ public final class AudioRecorder: Sendable {
             control.channels = shape.1
             if control.state == .idle { control.state = .prepared }
         }
-        let work = Work(connection: connection, writer: writer)
-        let thread = Thread { [self] in
-            captureLoop(work)
+        let work = Work(connection: connection, writer: writer, completion: completion)
+        // The thread holds the recorder weakly: a recorder the app lets go of stops, and its
+        // file is completed (as AVAudioRecorder does when released).
+        let thread = Thread { [weak self] in
+            self?.control.withLockedValue { $0.thread = pthread_self() }
+            var corked = true
+            var chunk: [Float] = []
+            while true {
+                guard let recorder = self else {
+                    let result = Self.complete(work, reason: .stopped)
+                    work.completion?(result)
+                    return
+                }
+                if let reason = recorder.captureStep(work, corked: &corked, chunk: &chunk) {
+                    recorder.finish(work, reason: reason)
+                    return
+                }
+            }
         }
         thread.name = "Soundstage recorder"
         thread.start()
@@ -201,7 +217,9 @@ public final class AudioRecorder: Sendable {
     /// `timeout` seconds, or if it was never prepared.
     @discardableResult
     public func waitUntilFinished(timeout: Double? = nil) -> Result? {
-        guard control.withLockedValue({ $0.threadStarted }) else { return nil }
+        let (started, thread) = control.withLockedValue { ($0.threadStarted, $0.thread) }
+        guard started else { return nil }
+        if thread == pthread_self() { return result }     // asked from the completion itself
         if let timeout {
             guard finished.lock(whenValue: true, timeoutSeconds: max(0, timeout)) else { return nil }
         } else {
@@ -282,9 +300,11 @@ public final class AudioRecorder: Sendable {
         // @unchecked: handed to the recorder's thread at its start, used by it alone.
         let connection: PulseConnection
         let writer: SoundFileWriter
-        init(connection: PulseConnection, writer: SoundFileWriter) {
+        let completion: (@Sendable (Result) -> Void)?
+        init(connection: PulseConnection, writer: SoundFileWriter, completion: (@Sendable (Result) -> Void)?) {
             self.connection = connection
             self.writer = writer
+            self.completion = completion
         }
     }
 
@@ -311,42 +331,31 @@ public final class AudioRecorder: Sendable {
         }
     }
 
-    private func captureLoop(_ work: Work) {
+    /// One turn of the recorder's thread: follows the state (corked unless recording), waits for
+    /// audio (at most 50 ms), writes what came; returns why to stop, if it must.
+    private func captureStep(_ work: Work, corked: inout Bool, chunk: inout [Float]) -> FinishReason? {
         let connection = work.connection
-        var corked = true
-        var reason: FinishReason = .stopped
-        var chunk: [Float] = []
-        loop: while true {
-            let now = control.withLockedValue { $0 }
-            if now.stopRequested { break }
-            let wantCorked = now.state != .recording
-            if wantCorked != corked {
-                connection.withLock { _ = connection.corkLocked(wantCorked) }
-                corked = wantCorked
-            }
-            // Wait for audio (or a request), then take everything the server has.
-            var failure: SoundstageError?
-            chunk.removeAll(keepingCapacity: true)
-            connection.withLock {
-                do throws(SoundstageError) {
-                    if try connection.readLocked({ chunk.append(contentsOf: $0) }) == 0 {
-                        connection.waitLocked(until: Date().addingTimeInterval(0.05))
-                        _ = try connection.readLocked { chunk.append(contentsOf: $0) }
-                    }
-                } catch {
-                    failure = error
+        let now = control.withLockedValue { $0 }
+        if now.stopRequested { return .stopped }
+        let wantCorked = now.state != .recording
+        if wantCorked != corked {
+            connection.withLock { _ = connection.corkLocked(wantCorked) }
+            corked = wantCorked
+        }
+        var failure: SoundstageError?
+        chunk.removeAll(keepingCapacity: true)
+        connection.withLock {
+            do throws(SoundstageError) {
+                if try connection.readLocked({ chunk.append(contentsOf: $0) }) == 0 {
+                    connection.waitLocked(until: Date().addingTimeInterval(0.05))
+                    _ = try connection.readLocked { chunk.append(contentsOf: $0) }
                 }
-            }
-            if !chunk.isEmpty, let stop = take(chunk, writer: work.writer) {
-                reason = stop
-                break loop
-            }
-            if let failure {
-                reason = .inputLost(failure.message)
-                break
+            } catch {
+                failure = error
             }
         }
-        finish(work, reason: reason)
+        if !chunk.isEmpty, let stop = take(chunk, writer: work.writer) { return stop }
+        return failure.map { .inputLost($0.message) }
     }
 
     /// Writes what was read while recording (never past the duration limit); returns a reason
@@ -381,24 +390,30 @@ public final class AudioRecorder: Sendable {
     }
 
     private func finish(_ work: Work, reason: FinishReason) {
+        let result = Self.complete(work, reason: reason)
+        control.withLockedValue { control in
+            control.frames = result.frames
+            control.state = .finished
+            control.result = result
+        }
+        // The completion first: whoever waits for the end finds it has run.
+        work.completion?(result)
+        finished.lock()
+        finished.unlock(withValue: true)
+    }
+
+    /// Stops capturing and completes the file; the result of the recording.
+    @discardableResult
+    private static func complete(_ work: Work, reason: FinishReason) -> Result {
         work.connection.withLock { _ = work.connection.corkLocked(true, timeout: 0.5) }
         var fileError: SoundstageError?
         do {
             try work.writer.finish()
         } catch {
-            fileError = error as? SoundstageError ?? SoundstageError(.io, "\(error)", subject: path)
+            fileError = error as? SoundstageError ?? SoundstageError(.io, "\(error)", subject: work.writer.path)
         }
-        let result = control.withLockedValue { control -> Result in
-            let result = Result(path: path, frames: Int(work.writer.framesWritten), sampleRate: control.sampleRate,
-                                channels: control.channels, reason: reason, fileError: fileError)
-            control.frames = result.frames
-            control.state = .finished
-            control.result = result
-            return result
-        }
-        finished.lock()
-        finished.unlock(withValue: true)
-        completion?(result)
+        return Result(path: work.writer.path, frames: Int(work.writer.framesWritten), sampleRate: work.writer.sampleRate,
+                      channels: work.writer.channels, reason: reason, fileError: fileError)
     }
 }
 
