@@ -75,8 +75,13 @@ public final class Device: Sendable {
         var hrtfID: Int?
     }
 
+    /// A scene, held weakly, and its identity: entries are removed by identity, never by
+    /// loading the reference under the lock — a load makes a strong reference, and if it is the
+    /// last one (another thread just let the scene go), its release would run the scene's deinit,
+    /// which closes it and takes this lock again (a crash the ThreadSanitizer suite caught).
     struct WeakScene {
         weak var scene: Scene?
+        let id: ObjectIdentifier
     }
 
     struct BufferRecord {
@@ -294,8 +299,8 @@ public final class Device: Sendable {
         LiveObjects.contexts.add(1, ordering: .relaxed)
         let scene = Scene(device: self, context: ContextHandle(raw: raw), sourceBudget: sourceBudget)
         let closed = state.withLock { state in
-            state.scenes.removeAll { $0.scene == nil }
-            if !state.closed { state.scenes.append(WeakScene(scene: scene)) }
+            // Every scene removes its own entry when it closes (or is freed): see `sceneClosed`.
+            if !state.closed { state.scenes.append(WeakScene(scene: scene, id: ObjectIdentifier(scene))) }
             return state.closed
         }
         if closed { scene.close() }
@@ -604,8 +609,10 @@ public final class Device: Sendable {
         Buffer.delete(record.id, in: resourceContext)
     }
 
+    /// Forgets a scene that closed (from `close()` or its deinit), by identity alone.
     func sceneClosed(_ scene: Scene) {
-        state.withLock { state in state.scenes.removeAll { $0.scene == nil || $0.scene === scene } }
+        let id = ObjectIdentifier(scene)
+        state.withLock { state in state.scenes.removeAll { $0.id == id } }
     }
 
     static func attributes(kind: Kind, sampleRate: Int, layout: ChannelLayout, hrtf: Bool?, hrtfID: Int?,
