@@ -116,25 +116,6 @@ final class LevelAccumulator: Sendable {
         }
     }
 
-    /// Adds a source's precomputed sums as they reach the output's channels: source channel `c`
-    /// reaches output channel `o` at `panning[c][o]` (OpenAL's panning gains), × `gain`. Power
-    /// only: the time is counted by ``addFrames(_:channels:)``.
-    func add(squares: [Double], peaks: [Float], gain: Float, panning: [[Float]]) {
-        let outputs = panning.first?.count ?? 1
-        sums.withLockedValue { sums in
-            if sums.squares.count != outputs {
-                sums = Sums(squares: [Double](repeating: 0, count: outputs), peaks: [Float](repeating: 0, count: outputs), frames: 0)
-            }
-            for (channel, gains) in panning.enumerated() where channel < squares.count {
-                for (output, pan) in gains.enumerated() {
-                    let level = gain * pan
-                    sums.squares[output] += squares[channel] * Double(level) * Double(level)
-                    sums.peaks[output] = max(sums.peaks[output], peaks[channel] * abs(level))
-                }
-            }
-        }
-    }
-
     /// Counts `frames` of time for power added with `countsFrames: false`, on `channels` channels.
     func addFrames(_ frames: Int, channels: Int = 1) {
         sums.withLockedValue { sums in
@@ -169,6 +150,70 @@ extension Device {
     /// The output's levels over the audio mixed since the previous call (nil when metering is off
     /// or nothing was mixed since).
     public func outputLevels() -> LevelMeter? { outputMeter.read() }
+}
+
+/// Working arrays for one meter update, reused from source to source (no allocation per source).
+struct MeterScratch {
+    /// A source's sums of squares and peaks per channel of what it played (unscaled).
+    var squares: [Double]
+    var peaks: [Float]
+    /// How many of those channels are in use.
+    var channels = 0
+    /// One part of a wrapped range.
+    var part: [Double]
+    var partPeaks: [Float]
+    /// What the source brought to each output channel (scaled and panned), for its groups' and scene's meters.
+    var reached: [Double]
+    var reachedPeaks: [Float]
+
+    init(maxChannels: Int = 8) {
+        squares = [Double](repeating: 0, count: maxChannels)
+        peaks = [Float](repeating: 0, count: maxChannels)
+        part = [Double](repeating: 0, count: maxChannels)
+        partPeaks = [Float](repeating: 0, count: maxChannels)
+        reached = [Double](repeating: 0, count: maxChannels)
+        reachedPeaks = [Float](repeating: 0, count: maxChannels)
+    }
+
+    mutating func clearLevels() {
+        for index in squares.indices {
+            squares[index] = 0
+            peaks[index] = 0
+        }
+    }
+
+    mutating func clearReached(_ outputs: Int) {
+        for index in 0..<outputs {
+            reached[index] = 0
+            reachedPeaks[index] = 0
+        }
+    }
+}
+
+/// A group's or scene's sums over one meter update: its sources' contributions are added here
+/// and handed to its ``LevelAccumulator`` once, at the end of the update.
+struct PassSums {
+    let accumulator: LevelAccumulator
+    var squares: [Double]
+    var peaks: [Float]
+
+    init(_ accumulator: LevelAccumulator, outputs: Int) {
+        self.accumulator = accumulator
+        squares = [Double](repeating: 0, count: outputs)
+        peaks = [Float](repeating: 0, count: outputs)
+    }
+
+    mutating func add(_ scratch: MeterScratch) {
+        for output in squares.indices {
+            squares[output] += scratch.reached[output]
+            peaks[output] = max(peaks[output], scratch.reachedPeaks[output])
+        }
+    }
+
+    /// Hands the update's sums and `frames` of time to the meter.
+    func commit(frames: Int) {
+        accumulator.add(squares: squares, peaks: peaks, frames: frames, gain: 1)
+    }
 }
 
 /// A buffer's levels, precomputed once for metering: running sums of squares per channel and

@@ -418,26 +418,30 @@ public final class Scene: @unchecked Sendable {
         let elapsed = state.meteredUntil.map { Int(((now - $0) * Double(device.sampleRate)).rounded()) } ?? 0
         state.meteredUntil = now
         let listener = listener.propertiesLocked
-        var groups: [ObjectIdentifier: SoundGroup] = [:]
-        var outputs = 1
         lock.ifOpen { al in
-            outputs = meterOutputs
+            let outputs = meterOutputs
+            var scratch = MeterScratch()
+            // The update's sums of the scene and of each metered group, handed to their meters once.
+            var sceneSums = meter.isEnabled ? PassSums(meter, outputs: outputs) : nil
+            var groupSums: [ObjectIdentifier: PassSums] = [:]
+            for group in state.groups.compactMap(\.group) where group.meter.isEnabled {
+                groupSums[ObjectIdentifier(group)] = PassSums(group.meter, outputs: outputs)
+            }
+            let anyGroups = sceneSums != nil || !groupSums.isEmpty
             for source in state.active.values {
-                var extra: [LevelAccumulator] = meter.isEnabled ? [meter] : []
+                guard source.meterLocked(al, model: state.distanceModel, listener: listener, forGroups: anyGroups, at: now,
+                                         outputs: outputs, scratch: &scratch) else { continue }
+                sceneSums?.add(scratch)
                 var group = source.groupLocked
-                while let current = group {
-                    if current.meter.isEnabled {
-                        extra.append(current.meter)
-                        groups[ObjectIdentifier(current)] = current
-                    }
+                while let current = group, !groupSums.isEmpty {
+                    groupSums[ObjectIdentifier(current)]?.add(scratch)
                     group = current.parent
                 }
-                source.meterLocked(al, model: state.distanceModel, listener: listener, extra: extra, at: now, outputs: outputs)
             }
+            guard elapsed > 0 else { return }
+            sceneSums?.commit(frames: elapsed)
+            for sums in groupSums.values { sums.commit(frames: elapsed) }
         }
-        guard elapsed > 0 else { return }
-        if meter.isEnabled { meter.addFrames(elapsed, channels: outputs) }
-        for group in state.groups.compactMap(\.group) where group.meter.isEnabled { group.meter.addFrames(elapsed, channels: outputs) }
     }
 
     /// Delivers the voice manager's waiting events to its handler, outside the lock.

@@ -116,6 +116,9 @@ public final class Source: @unchecked Sendable {
         var meteredFrame: Int?
         var meteredAt = 0.0
         var meterUpdatesUntilSync = 0
+        /// Its stereo panning gains, and where it and the listener were when they were computed
+        /// (recomputed only when one of them moved).
+        var panning: (key: PanKey, gains: [[Float]]?)?
     }
 
     /// The scene the source belongs to; kept alive by the source.
@@ -371,29 +374,86 @@ public final class Source: @unchecked Sendable {
     /// off or it played nothing since). Measured at the engine's updates.
     public func meterLevels() -> LevelMeter? { meter.read() }
 
+    /// What a source's panning depends on.
+    struct PanKey: Equatable {
+        var position: Vector3
+        var headRelative: Bool
+        var channels: Int
+        var listenerPosition: Vector3
+        var at: Vector3
+        var up: Vector3
+    }
+
     /// Meter updates (each 100 ms) between two readings of OpenAL's offset.
     static let meterUpdatesBetweenSyncs = 9
 
     /// Meters what it played since the last update (scene lock held): the buffer's frames from
-    /// the last metered frame to OpenAL's offset now, × its audibility; also into `extra`
-    /// (its groups' and scene's meters). Nothing when nobody meters.
-    func meterLocked(_ al: borrowing ALCalls, model: DistanceModel, listener: Listener.Properties, extra: [LevelAccumulator],
-                     at mixTime: Double, outputs: Int) {
-        guard meter.isEnabled || !extra.isEmpty, let name = state.name, state.playback == .playing else { return }
+    /// the last metered frame to OpenAL's offset now, × its audibility, into its own meter; with
+    /// `forGroups`, also adds what reached the mix to `scratch.reached` (per output channel: through
+    /// OpenAL's panning when `outputs` is 2, else summed into one) for its groups' and scene's
+    /// meters, and returns true. Nothing when nobody meters.
+    func meterLocked(_ al: borrowing ALCalls, model: DistanceModel, listener: Listener.Properties, forGroups: Bool,
+                     at mixTime: Double, outputs: Int, scratch: inout MeterScratch) -> Bool {
+        guard meter.isEnabled || forGroups, let name = state.name, state.playback == .playing else { return false }
+        var frames = 0
+        scratch.clearLevels()
         if let stream = state.audioStream {
             // A stream: the levels of what played, from the chunks' levels the decoder made.
-            guard let (squares, peaks, frames) = stream.meterLevels(name, al) else { return }
-            let gain = Self.audibility(state.properties, spatialized: state.spatialized, model, listener)
-            if meter.isEnabled { meter.add(squares: squares, peaks: peaks, frames: frames, gain: gain) }
-            addToGroupMeters(extra, squares: squares, peaks: peaks, frames: frames, gain: gain, outputs: outputs, listener: listener)
-            return
+            guard let (squares, peaks, count) = stream.meterLevels(name, al) else { return false }
+            for channel in 0..<min(squares.count, scratch.squares.count) {
+                scratch.squares[channel] = squares[channel]
+                scratch.peaks[channel] = peaks[channel]
+            }
+            scratch.channels = min(squares.count, scratch.squares.count)
+            frames = count
+        } else {
+            guard let buffer = state.buffer, buffer.frames > 0, let range = playedRangeLocked(al, name, buffer, at: mixTime) else { return false }
+            let levels = buffer.levels
+            scratch.channels = min(levels.channels, scratch.squares.count)
+            // From the last metered frame to now, wrapping at the end of a loop (meters are brought
+            // up to date every 100 ms: a loop shorter than that wraps more than once, uncounted).
+            for part in range.from < range.now ? [range.from..<range.now] : [range.from..<buffer.frames, 0..<range.now] where !part.isEmpty {
+                levels.levels(part, squares: &scratch.part, peaks: &scratch.partPeaks)
+                for channel in 0..<scratch.channels {
+                    scratch.squares[channel] += scratch.part[channel]
+                    scratch.peaks[channel] = max(scratch.peaks[channel], scratch.partPeaks[channel])
+                }
+                frames += part.count
+            }
         }
-        guard let buffer = state.buffer else { return }
+        guard frames > 0 else { return false }
+        let gain = Self.audibility(state.properties, spatialized: state.spatialized, model, listener)
+        if meter.isEnabled {
+            meter.add(squares: Array(scratch.squares[0..<scratch.channels]), peaks: Array(scratch.peaks[0..<scratch.channels]),
+                      frames: frames, gain: gain)
+        }
+        guard forGroups else { return false }
+        scratch.clearReached(outputs)
+        let panning = outputs == 2 ? panningLocked(channels: scratch.channels, listener: listener) : nil
+        for channel in 0..<scratch.channels {
+            let power = scratch.squares[channel] * Double(gain) * Double(gain)
+            let peak = scratch.peaks[channel] * abs(gain)
+            if let panning, channel < panning.count {
+                for output in 0..<outputs {
+                    let pan = panning[channel][output]
+                    scratch.reached[output] += power * Double(pan) * Double(pan)
+                    scratch.reachedPeaks[output] = max(scratch.reachedPeaks[output], peak * pan)
+                }
+            } else {
+                scratch.reached[channel % outputs] += power
+                scratch.reachedPeaks[channel % outputs] = max(scratch.reachedPeaks[channel % outputs], peak)
+            }
+        }
+        return true
+    }
+
+    /// The frames of its buffer played since the last meter update (`from` → `now`, wrapping at
+    /// the end of a loop), moving the metered position on; nil the first time (it only marks
+    /// where counting starts) and when it has not moved. OpenAL's offset is read once a second;
+    /// in between the position follows the mix's advance × pitch (Doppler shifts, not counted,
+    /// move it by a few percent at most until the next reading).
+    private func playedRangeLocked(_ al: borrowing ALCalls, _ name: ALuint, _ buffer: Buffer, at mixTime: Double) -> (from: Int, now: Int)? {
         let frames = buffer.frames
-        guard frames > 0 else { return }
-        // Where it plays now: OpenAL's offset once a second (asking costs a lock in OpenAL Soft),
-        // and in between the frames the mix advanced × its pitch. Doppler shifts (not counted)
-        // move it by a few percent at most until the next reading.
         let now: Int
         if let last = state.meteredFrame, state.meterUpdatesUntilSync > 0 {
             state.meterUpdatesUntilSync -= 1
@@ -401,41 +461,25 @@ public final class Source: @unchecked Sendable {
             now = state.properties.looping ? (last + advanced) % frames : min(frames - 1, last + advanced)
         } else {
             var offset: ALint = 0
-            guard (try? al.call("alGetSourcei(AL_SAMPLE_OFFSET)", { alGetSourcei(name, AL_SAMPLE_OFFSET, &offset) })) != nil else { return }
+            guard (try? al.call("alGetSourcei(AL_SAMPLE_OFFSET)", { alGetSourcei(name, AL_SAMPLE_OFFSET, &offset) })) != nil else { return nil }
             now = Int(offset) % frames
             state.meterUpdatesUntilSync = Self.meterUpdatesBetweenSyncs
         }
         let from = state.meteredFrame ?? now
         state.meteredFrame = now
         state.meteredAt = mixTime
-        guard from != now else { return }
-        let gain = Self.audibility(state.properties, spatialized: state.spatialized, model, listener)
-        let levels = buffer.levels
-        // From the last metered frame to now, wrapping at the end of a loop (meters are brought
-        // up to date every 100 ms: a loop shorter than that wraps more than once, uncounted).
-        var squares = [Double](repeating: 0, count: levels.channels)
-        var peaks = [Float](repeating: 0, count: levels.channels)
-        for range in now > from ? [from..<now] : [from..<frames, 0..<now] where !range.isEmpty {
-            levels.levels(range, squares: &squares, peaks: &peaks)
-            if meter.isEnabled { meter.add(squares: squares, peaks: peaks, frames: range.count, gain: gain) }
-            addToGroupMeters(extra, squares: squares, peaks: peaks, frames: range.count, gain: gain, outputs: outputs, listener: listener)
-        }
+        return from == now ? nil : (from, now)
     }
 
-    /// Adds what it played to its groups' and scene's meters: per output channel through
-    /// OpenAL's panning when `outputs` is 2 (a stereo mix without HRTF), else as one channel.
-    private func addToGroupMeters(_ meters: [LevelAccumulator], squares: [Double], peaks: [Float], frames: Int, gain: Float,
-                                  outputs: Int, listener: Listener.Properties) {
-        guard !meters.isEmpty else { return }
-        let panning = outputs == 2 ? Self.stereoPanning(state.properties, channels: squares.count, spatialized: state.spatialized,
-                                                       listener: listener) : nil
-        for accumulator in meters {
-            if let panning {
-                accumulator.add(squares: squares, peaks: peaks, gain: gain, panning: panning)
-            } else {
-                accumulator.add(squares: squares, peaks: peaks, frames: frames, gain: gain, mixedTo: 1, countsFrames: false)
-            }
-        }
+    /// Its stereo panning gains (``stereoPanning(_:channels:spatialized:listener:)``), computed
+    /// again only when it or the listener moved.
+    private func panningLocked(channels: Int, listener: Listener.Properties) -> [[Float]]? {
+        let key = PanKey(position: state.properties.position, headRelative: state.properties.headRelative, channels: channels,
+                         listenerPosition: listener.position, at: listener.at, up: listener.up)
+        if let cached = state.panning, cached.key == key { return cached.gains }
+        let gains = Self.stereoPanning(state.properties, channels: channels, spatialized: state.spatialized, listener: listener)
+        state.panning = (key, gains)
+        return gains
     }
 
     /// The gains by which each of a source's channels reaches the left and right of a stereo mix,
