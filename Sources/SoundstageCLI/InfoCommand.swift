@@ -77,6 +77,8 @@ struct InfoCommand: ParsableCommand {
             print("Output:         none can be opened — \(report.defaultOutputError ?? "unknown reason"); commands render to files")
         }
         print("Loopback:       \(l.sampleRate) Hz \(l.layout), HRTF \(l.hrtfStatus), up to \(l.sourceLimit) sources per scene by default")
+        print("Inputs:         " + (l.captureAvailable ? "a real input exists (soundstage record --list-inputs)"
+                                                      : "none (no desktop server, or only monitors of its sinks)"))
         print("HRTFs:          \(l.hrtfNames.isEmpty ? "none" : l.hrtfNames.joined(separator: ", "))")
         print("ALC extensions: \(l.deviceExtensions.joined(separator: " "))")
         print("AL extensions:  \(l.extensions.joined(separator: " "))")

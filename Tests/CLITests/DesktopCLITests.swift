@@ -224,6 +224,8 @@ extension DesktopCLITests {
         let (noServer, said) = try ChildProcess.run(CLIRunner.binary.path, ["record", "\(fixture.directory)/y.wav"], environment: elsewhere)
         #expect(noServer == 1)
         #expect(said.contains("no desktop audio server"), "\(said)")
+        let info = try run(fixture, ["info"])
+        #expect(info.output.contains("Inputs:         a real input exists"), "the null source Z is a real input: \(info.output)")
         let listed = try run(fixture, ["record", "--list-inputs"])
         #expect(listed.status == 0 && listed.output.contains("A.monitor\tmonitor\t48000\t2"), "\(listed.output)")
     }
