@@ -727,7 +727,6 @@ public final class Source: @unchecked Sendable {
     /// without an OpenAL source (silent).
     public var isVirtual: Bool { locked { s, _, _ in s.virtualClock != nil } }
 
-    var priorityLocked: Int { state.priority }
     var voiceLimitLocked: VoiceLimit? { state.voiceLimit }
     var startedAtLocked: Double { state.startedAt }
     var isStreamingLocked: Bool { state.audioStream != nil }
@@ -738,12 +737,6 @@ public final class Source: @unchecked Sendable {
     /// The sound's length in seconds (infinite when looping).
     private static func length(_ p: Properties, buffer: Buffer?, repeats: Int) -> Double {
         p.looping ? .infinity : (buffer?.duration ?? 0) * Double(repeats + 1)
-    }
-
-    /// Whether a virtual voice's clock ran past the end of its sound (scene lock held).
-    func virtualClockEndedLocked(now: Double) -> Bool {
-        guard !state.properties.looping, let clock = state.virtualClock, clock.since != nil else { return false }
-        return clock.offset(at: now, rate: Self.clockRate(state.properties)) >= Self.length(state.properties, buffer: state.buffer, repeats: state.repeatCount)
     }
 
     /// Ends a virtual voice that played to its end: its completion work, to run outside the lock.

@@ -1,4 +1,3 @@
-import COpenAL
 import Foundation
 
 /// At most `maxVoices` sources that share this limit play at once ("at most 4 footsteps"); a

@@ -157,9 +157,6 @@ public final class SoundServer: Sendable {
     /// Counters: clients, answers, busy refusals, peak queue and output sizes.
     public var statistics: ServerStatistics { stats.withLockedValue { $0 } }
 
-    /// Stops serving: every client is sent a `shutdown` event and disconnected, its sounds,
-    /// scenes and session are freed, the socket and lock file are removed. The device stays open
-    /// (close it afterwards). Idempotent; returns when everything is freed.
     /// The context every client's system-sound registry shares: a client costs its sounds, not a
     /// context and OpenAL Soft's thread. Its budget: every client's concurrent plays.
     /// Each call is one user, until ``releaseSharedSystemSoundScene()``.
@@ -189,6 +186,9 @@ public final class SoundServer: Sendable {
     /// Sources the shared system-sound context may play at once (over all clients).
     static let systemSoundSources = 1_024
 
+    /// Stops serving: every client is sent a `shutdown` event and disconnected, its sounds,
+    /// scenes and session are freed, the socket and lock file are removed. The device stays open
+    /// (close it afterwards). Idempotent; returns when everything is freed.
     public func shutdown(reason: String = "the daemon is stopping") {
         let (listener, endpoint, clients, first) = state.withLockedValue { state in
             defer { state.shuttingDown = true; state.listener = nil; state.endpoint = nil }
@@ -222,9 +222,6 @@ public final class SoundServer: Sendable {
         stopped.lock(whenValue: true)
         stopped.unlock()
     }
-
-    /// Whether new clients are refused because the server is stopping.
-    var isShuttingDown: Bool { state.withLockedValue { $0.shuttingDown } }
 
     // MARK: Clients
 

@@ -1,4 +1,3 @@
-import COpenAL
 import Foundation
 import NIOConcurrencyHelpers
 
