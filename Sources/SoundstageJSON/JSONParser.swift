@@ -69,7 +69,14 @@ struct JSONParser {
         while true {
             skipWhitespace()
             guard current == UInt8(ascii: "\"") else { throw error("expected a member name in quotes") }
+            let keyStart = index
             let key = try string()
+            // RFC 8259 leaves duplicate names to the parser; taking the last would let one copy
+            // hide another (a request or scene file that says two things): refused.
+            if members[key] != nil {
+                index = keyStart
+                throw error("duplicate member name \"\(key)\" in an object")
+            }
             skipWhitespace()
             try expect(UInt8(ascii: ":"), "':' after a member name")
             skipWhitespace()

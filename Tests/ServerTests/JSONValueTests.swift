@@ -15,7 +15,16 @@ import TestSupport
         #expect(try parse("0.1") == .number(0.1))
         #expect(try parse("-0") == .number(0))
         #expect(try parse("1e-7") == .number(1e-7))
-        #expect(try parse(#"{"k": 1, "k": 2}"#) == ["k": 2], "the last of duplicate keys wins")
+        // A duplicate member name is refused (where it is), at any depth: one copy must not hide another.
+        for text in [#"{"k": 1, "k": 2}"#, #"{"a": {"k": 1, "k": 1}}"#, #"[{"x": 0, "y": 1, "x": 2}]"#] {
+            do {
+                _ = try parse(text)
+                Issue.record("accepted \(text)")
+            } catch {
+                #expect("\(error)".contains("duplicate member name"), "\(error)")
+            }
+        }
+        #expect(try parse(#"{"k": 1, "K": 2, "k2": 3}"#) == ["k": 1, "K": 2, "k2": 3], "names differing by case or suffix are distinct")
     }
 
     @Test func escapesAndUnicode() throws {
@@ -89,5 +98,21 @@ import TestSupport
         // And in the error answer of a request that fails.
         client.send("{\"id\":12345678901234567,\"command\":\"fly\"}\n")
         #expect(client.readLine()?.contains("\"id\":12345678901234567") == true)
+    }
+}
+
+extension JSONValueTests {
+    /// A request that names a member twice is refused with `badJSON`, naming the member: the
+    /// daemon never guesses which `command` was meant.
+    @Test func aRequestWithADuplicateMemberIsRefused() throws {
+        let daemon = try TestDaemon()
+        defer { daemon.stop() }
+        let client = try daemon.connect()
+        client.send(#"{"id": 7, "command": "ping", "command": "status"}"# + "\n")
+        let answer = try #require(client.response())
+        #expect(answer["ok"] == false)
+        let message = answer["error"]?["message"]?.stringValue ?? ""
+        #expect(message.contains(#"duplicate member name "command""#), "\(answer.encoded)")
+        #expect(client.request(["id": 8, "command": "ping"])?.isOK == true, "the connection goes on")
     }
 }

@@ -172,6 +172,7 @@ import TestSupport
         (#"{"format": 1, "duration": 4, "sources": [{"name": "a", "sound": "a.wav", "occlusion": 6}]}"#, "sources[0].occlusion: 6 is out of range"),
         (#"{"format": 1, "duration": 4, "sources": [{"name": "a", "sound": "a.wav", "reverbSend": 2}]}"#, "sources[0].reverbSend: 2 is out of range"),
         (#"{"format": 1, "duration": 4, "sources": [ {"name": "a"}"#, "not valid JSON"),
+        (#"{"format": 1, "duration": 4, "duration": 40, "sources": []}"#, #"not valid JSON: duplicate member name "duration""#),
     ]
 
     @Test(arguments: malformed)
