@@ -133,13 +133,18 @@ final class StreamDecoder: @unchecked Sendable {
                 pthread_cond_wait(&changed, &mutex)
                 continue
             }
-            let job = feed.takeJobLocked()
-            pthread_mutex_unlock(&mutex)
-            let result = feed.decode(job)
-            pthread_mutex_lock(&mutex)
-            feed.finishJobLocked(job, result)
-            pthread_cond_broadcast(&changed)
+            decodeOneChunkLocked(feed)
         }
+    }
+
+    /// Decodes one chunk for `feed` (lock held on entry and exit, released while decoding).
+    private func decodeOneChunkLocked(_ feed: StreamFeed) {
+        let job = feed.takeJobLocked()
+        pthread_mutex_unlock(&mutex)
+        let result = feed.decode(job)
+        pthread_mutex_lock(&mutex)
+        feed.finishJobLocked(job, result)
+        pthread_cond_broadcast(&changed)
     }
 
     /// Decodes one pipe's feed until it is closed.
@@ -150,12 +155,7 @@ final class StreamDecoder: @unchecked Sendable {
                 pthread_cond_wait(&changed, &mutex)
                 continue
             }
-            let job = feed.takeJobLocked()
-            pthread_mutex_unlock(&mutex)
-            let result = feed.decode(job)
-            pthread_mutex_lock(&mutex)
-            feed.finishJobLocked(job, result)
-            pthread_cond_broadcast(&changed)
+            decodeOneChunkLocked(feed)
         }
         pthread_mutex_unlock(&mutex)
     }

@@ -19,21 +19,8 @@ extension PulseConnection {
         }
         let rate = sampleRate ?? 48_000
         let count = channels ?? 2
-        var spec = pa_sample_spec(format: PA_SAMPLE_FLOAT32LE, rate: UInt32(rate), channels: UInt8(count))
-        var map = pa_channel_map()
-        pa_channel_map_init_extend(&map, UInt32(count), PA_CHANNEL_MAP_WAVEEX)
-        guard let stream = pa_stream_new_with_proplist(context, options.streamName, &spec, &map, properties) else {
-            throw serverError("pa_stream_new_with_proplist", "the audio server refused to create a record stream")
-        }
-        self.stream = stream
-        pa_stream_set_state_callback(stream, { stream, userdata in
-            let connection = PulseConnection.from(userdata)
-            let state = pa_stream_get_state(stream)
-            if state == PA_STREAM_FAILED || state == PA_STREAM_TERMINATED {
-                connection.fail("the audio server ended the recording (\(PulseConnection.errorText(pa_stream_get_context(stream))))")
-            }
-            connection.signal()
-        }, userdata)
+        let stream = try newStreamLocked(options: options, properties: properties, sampleRate: rate, channels: count,
+                                         userdata: userdata, kind: "record")
         pa_stream_set_read_callback(stream, { _, _, userdata in PulseConnection.from(userdata).signal() }, userdata)
         // Fragments of 10 ms: the recorder hears about new audio soon, without waking too often.
         let fragment = UInt32(max(1, rate / 100) * 4 * count)
@@ -47,18 +34,8 @@ extension PulseConnection {
         guard pa_stream_connect_record(stream, source, &attributes, pa_stream_flags_t(rawValue: flags)) >= 0 else {
             throw serverError("pa_stream_connect_record", "the audio server refused the record stream")
         }
-        let deadline = Date().addingTimeInterval(timeout)
-        while true {
-            let state = pa_stream_get_state(stream)
-            if state == PA_STREAM_READY { break }
-            if state == PA_STREAM_FAILED || state == PA_STREAM_TERMINATED {
-                throw serverError("pa_stream_connect_record", "the audio server refused to record"
-                                  + (source.map { " from '\($0)'" } ?? " from its default input"))
-            }
-            guard waitLocked(until: deadline) else {
-                throw SoundstageError(.audioServer, "the audio server did not open the record stream within \(timeout) s")
-            }
-        }
+        try waitUntilReadyLocked(stream, function: "pa_stream_connect_record", timeout: timeout,
+                                 refusal: "the audio server refused to record" + (source.map { " from '\($0)'" } ?? " from its default input"))
         if let granted = pa_stream_get_sample_spec(stream) {
             setStreamShape(sampleRate: Int(granted.pointee.rate), channels: Int(granted.pointee.channels))
         }

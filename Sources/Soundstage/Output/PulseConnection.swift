@@ -164,21 +164,8 @@ final class PulseConnection: @unchecked Sendable {
     private func openStreamLocked(options: DesktopOutputOptions, properties: OpaquePointer?, sampleRate: Int, channels: Int,
                                   userdata: UnsafeMutableRawPointer, timeout: Double) throws(SoundstageError) {
         setStreamShape(sampleRate: sampleRate, channels: channels)
-        var spec = pa_sample_spec(format: PA_SAMPLE_FLOAT32LE, rate: UInt32(sampleRate), channels: UInt8(channels))
-        var map = pa_channel_map()
-        pa_channel_map_init_extend(&map, UInt32(channels), PA_CHANNEL_MAP_WAVEEX)
-        guard let stream = pa_stream_new_with_proplist(context, options.streamName, &spec, &map, properties) else {
-            throw serverError("pa_stream_new_with_proplist", "the audio server refused to create a playback stream")
-        }
-        self.stream = stream
-        pa_stream_set_state_callback(stream, { stream, userdata in
-            let connection = PulseConnection.from(userdata)
-            let state = pa_stream_get_state(stream)
-            if state == PA_STREAM_FAILED || state == PA_STREAM_TERMINATED {
-                connection.fail("the audio server ended the stream (\(PulseConnection.errorText(pa_stream_get_context(stream))))")
-            }
-            connection.signal()
-        }, userdata)
+        let stream = try newStreamLocked(options: options, properties: properties, sampleRate: sampleRate, channels: channels,
+                                         userdata: userdata, kind: "playback")
         pa_stream_set_write_callback(stream, { _, _, userdata in PulseConnection.from(userdata).signal() }, userdata)
         pa_stream_set_underflow_callback(stream, { _, userdata in
             let connection = PulseConnection.from(userdata)
@@ -207,22 +194,47 @@ final class PulseConnection: @unchecked Sendable {
         guard pa_stream_connect_playback(stream, options.sink, &attributes, flags, nil, nil) >= 0 else {
             throw serverError("pa_stream_connect_playback", "the audio server refused the playback stream")
         }
-        let deadline = Date().addingTimeInterval(timeout)
-        while true {
-            let state = pa_stream_get_state(stream)
-            if state == PA_STREAM_READY { break }
-            if state == PA_STREAM_FAILED || state == PA_STREAM_TERMINATED {
-                throw serverError("pa_stream_connect_playback", "the audio server refused the playback stream"
-                                  + (options.sink.map { " on sink '\($0)'" } ?? ""))
-            }
-            guard waitLocked(until: deadline) else {
-                throw SoundstageError(.audioServer, "the audio server did not open the stream within \(timeout) s")
-            }
-        }
+        try waitUntilReadyLocked(stream, function: "pa_stream_connect_playback", timeout: timeout,
+                                 refusal: "the audio server refused the playback stream" + (options.sink.map { " on sink '\($0)'" } ?? ""))
         failure = nil
         events.removeAll()
         sinkIndex = pa_stream_get_device_index(stream)
         sinkName = pa_stream_get_device_name(stream).map { String(cString: $0) }
+    }
+
+    /// Creates a float stream of `sampleRate` and `channels` (lock held), whose end — failed or
+    /// terminated by the server — is recorded as the connection's failure.
+    func newStreamLocked(options: DesktopOutputOptions, properties: OpaquePointer?, sampleRate: Int, channels: Int,
+                         userdata: UnsafeMutableRawPointer, kind: String) throws(SoundstageError) -> OpaquePointer {
+        var spec = pa_sample_spec(format: PA_SAMPLE_FLOAT32LE, rate: UInt32(sampleRate), channels: UInt8(channels))
+        var map = pa_channel_map()
+        pa_channel_map_init_extend(&map, UInt32(channels), PA_CHANNEL_MAP_WAVEEX)
+        guard let stream = pa_stream_new_with_proplist(context, options.streamName, &spec, &map, properties) else {
+            throw serverError("pa_stream_new_with_proplist", "the audio server refused to create a \(kind) stream")
+        }
+        self.stream = stream
+        pa_stream_set_state_callback(stream, { stream, userdata in
+            let connection = PulseConnection.from(userdata)
+            let state = pa_stream_get_state(stream)
+            if state == PA_STREAM_FAILED || state == PA_STREAM_TERMINATED {
+                connection.fail("the audio server ended the stream (\(PulseConnection.errorText(pa_stream_get_context(stream))))")
+            }
+            connection.signal()
+        }, userdata)
+        return stream
+    }
+
+    /// Waits (lock held) until a connecting stream is ready; `refusal` says why not if it fails.
+    func waitUntilReadyLocked(_ stream: OpaquePointer, function: String, timeout: Double, refusal: String) throws(SoundstageError) {
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            let state = pa_stream_get_state(stream)
+            if state == PA_STREAM_READY { return }
+            if state == PA_STREAM_FAILED || state == PA_STREAM_TERMINATED { throw serverError(function, refusal) }
+            guard waitLocked(until: deadline) else {
+                throw SoundstageError(.audioServer, "the audio server did not open the stream within \(timeout) s")
+            }
+        }
     }
 
     private func noServer(_ options: DesktopOutputOptions, function: String) -> SoundstageError {
