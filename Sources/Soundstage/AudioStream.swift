@@ -51,14 +51,14 @@ final class AudioStream {
     private var feedGeneration = 0
     /// What is queued on the source, in play order: the buffer, the file frame it starts at, and
     /// its levels (for meters).
-    private(set) var queued: [(id: ALuint, start: Int64, frames: Int, levels: ChunkLevels)] = []
+    private(set) var queued: [(id: ALuint, start: Int64, frames: Int, levels: BlockLevels)] = []
     /// Frames of the buffers unqueued since the start: with OpenAL's offset into the queue, the
     /// stream's own clock, which the meter counts on.
     private var unqueuedFrames = 0
     /// Where the meter has counted to on that clock (nil until it first looks), and the buffers
     /// unqueued since that it has not counted yet (clock start, levels).
     private var meteredClock: Int?
-    private var unmetered: [(clock: Int, levels: ChunkLevels)] = []
+    private var unmetered: [(clock: Int, levels: BlockLevels)] = []
     /// The file frame playback starts from when nothing is queued yet.
     private var startFrame: Int64 = 0
     /// Asked to play before its first chunk was decoded: the update starts it once one is queued.
@@ -157,7 +157,7 @@ final class AudioStream {
     /// What a refill filled: the first `chunks.count` of `ids`, in order.
     struct Filled {
         let refill: Refill
-        let chunks: [(start: Int64, frames: Int, levels: ChunkLevels)]
+        let chunks: [(start: Int64, frames: Int, levels: BlockLevels)]
         let finished: Bool
         let failure: SoundstageError?
     }
@@ -187,32 +187,29 @@ final class AudioStream {
                       chunksToWaitFor: feed.isSeekable ? ids.count : (queued.count <= 1 ? 1 : 0))
     }
 
-    /// The levels of what played since the last call (scene lock held): the buffers unqueued
-    /// meanwhile, and the queue up to OpenAL's offset now. Nil on the first call (it marks where
-    /// counting starts) and when nothing played.
-    func meterLevels(_ name: ALuint, _ al: borrowing ALCalls) -> (squares: [Double], peaks: [Float], frames: Int)? {
+    /// Adds the levels of what played since the last call to `sums` (scene lock held): the
+    /// buffers unqueued meanwhile, and the queue up to OpenAL's offset now. False on the first
+    /// call (it marks where counting starts) and when nothing played.
+    func meterLevels(_ name: ALuint, _ al: borrowing ALCalls, into sums: inout LevelSums) -> Bool {
         var offset: ALint = 0
-        guard (try? al.call("alGetSourcei(AL_SAMPLE_OFFSET)", { alGetSourcei(name, AL_SAMPLE_OFFSET, &offset) })) != nil else { return nil }
+        guard (try? al.call("alGetSourcei(AL_SAMPLE_OFFSET)", { alGetSourcei(name, AL_SAMPLE_OFFSET, &offset) })) != nil else { return false }
         let now = unqueuedFrames + Int(offset)
-        guard let from = meteredClock, now > from else {
+        defer {
             meteredClock = now
-            unmetered.removeAll()
-            return nil
+            unmetered.removeAll(keepingCapacity: true)
         }
-        var squares = [Double](repeating: 0, count: channels)
-        var peaks = [Float](repeating: 0, count: channels)
+        guard let from = meteredClock, now > from else { return false }
+        func add(_ levels: BlockLevels, at clock: Int) {
+            guard clock < now && clock + levels.frames > from else { return }
+            levels.add((max(from, clock) - clock)..<(min(now, clock + levels.frames) - clock), to: &sums)
+        }
+        for entry in unmetered { add(entry.levels, at: entry.clock) }
         var clock = unqueuedFrames
-        let entries = unmetered + queued.map { entry -> (clock: Int, levels: ChunkLevels) in
-            defer { clock += entry.frames }
-            return (clock, entry.levels)
+        for entry in queued {
+            add(entry.levels, at: clock)
+            clock += entry.frames
         }
-        for entry in entries where entry.clock < now && entry.clock + entry.levels.frames > from {
-            entry.levels.add((max(from, entry.clock) - entry.clock)..<(min(now, entry.clock + entry.levels.frames) - entry.clock),
-                             squares: &squares, peaks: &peaks)
-        }
-        meteredClock = now
-        unmetered.removeAll()
-        return (squares, peaks, now - from)
+        return true
     }
 
     /// Step two (no scene lock; the device's resource context): copies decoded chunks into the
@@ -224,7 +221,7 @@ final class AudioStream {
         }
         if waitForDecoder && refill.chunksToWaitFor > 0 { feed.waitForChunks(refill.chunksToWaitFor, seconds: 2) }
         let (chunks, finished, failure) = feed.take(upTo: refill.ids.count, generation: refill.generation)
-        var uploaded: [(start: Int64, frames: Int, levels: ChunkLevels)] = []
+        var uploaded: [(start: Int64, frames: Int, levels: BlockLevels)] = []
         if !chunks.isEmpty {
             context.withLock { lock in
                 // Only into the device the buffers were made on (a migration may have replaced it).

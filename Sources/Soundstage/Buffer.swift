@@ -25,13 +25,13 @@ public final class Buffer: Sendable {
     /// The OpenAL buffer name on the device's current output (0 once freed).
     private let idBox: NIOLockedValueBox<ALuint>
     /// Its levels for metering, computed the first time a metered source plays it.
-    private let levelsBox = NIOLockedValueBox<BufferLevels?>(nil)
+    private let levelsBox = NIOLockedValueBox<BlockLevels?>(nil)
 
     /// The buffer's precomputed levels (made once, on first use).
-    var levels: BufferLevels {
+    var levels: BlockLevels {
         levelsBox.withLockedValue { box in
             if let levels = box { return levels }
-            let made = BufferLevels(audio)
+            let made = BlockLevels(audio.samples, channels: audio.channels)
             box = made
             return made
         }

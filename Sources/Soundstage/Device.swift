@@ -53,6 +53,8 @@ public final class Device: Sendable {
     private let renderedFrames = Atomic<Int>(0)
     /// Wall-clock nanoseconds spent in ``renderForOutput(into:inRealTime:)`` (``renderLoad``).
     let renderBusyNanoseconds = Atomic<Int>(0)
+    /// Of those, the nanoseconds spent metering (the output's meter and the scenes' meter updates).
+    let meteringBusyNanoseconds = Atomic<Int>(0)
     /// Levels of the mix, when metered (``isOutputMeteringEnabled``).
     let outputMeter = LevelAccumulator()
     /// The recording of the mix, if one runs (``recordOutput(to:format:)``), and whether one does
@@ -430,7 +432,11 @@ public final class Device: Sendable {
                     sliced += slice
                 }
                 let mixed = UnsafeBufferPointer(rebasing: output[(done * channels)..<((done + count) * channels)])
-                if outputMeter.isEnabled { outputMeter.add(mixed, channels: channels) }
+                if outputMeter.isEnabled {
+                    let metering = DispatchTime.now().uptimeNanoseconds
+                    outputMeter.add(mixed, channels: channels)
+                    meteringBusyNanoseconds.add(Int(DispatchTime.now().uptimeNanoseconds - metering), ordering: .relaxed)
+                }
                 recordMix(mixed)
                 done += count
                 renderedFrames.add(count, ordering: .relaxed)

@@ -1,4 +1,5 @@
 import COpenAL
+import Dispatch
 import NIOConcurrencyHelpers
 import Synchronization
 
@@ -362,7 +363,9 @@ public final class Scene: @unchecked Sendable {
             // Meters are brought up to date ten times a second (what was played in between is
             // all counted: the ranges accumulate).
             if meteringUsers.load(ordering: .relaxed) > 0, now - (state.meteredUntil ?? -1) >= Self.meteringInterval {
+                let began = DispatchTime.now().uptimeNanoseconds
                 meterLocked(&state, lock, now: now)
+                device.meteringBusyNanoseconds.add(Int(DispatchTime.now().uptimeNanoseconds - began), ordering: .relaxed)
             }
             return (done, stops, fades)
         }
@@ -420,27 +423,48 @@ public final class Scene: @unchecked Sendable {
         let listener = listener.propertiesLocked
         lock.ifOpen { al in
             let outputs = meterOutputs
-            var scratch = MeterScratch()
-            // The update's sums of the scene and of each metered group, handed to their meters once.
-            var sceneSums = meter.isEnabled ? PassSums(meter, outputs: outputs) : nil
-            var groupSums: [ObjectIdentifier: PassSums] = [:]
-            for group in state.groups.compactMap(\.group) where group.meter.isEnabled {
-                groupSums[ObjectIdentifier(group)] = PassSums(group.meter, outputs: outputs)
+            // The update's sums: the scene's, and what reached the mix from each group's own
+            // sources (by the group's slot), added up the tree once at the end; nothing here
+            // allocates or walks groups per source.
+            var sceneSums = meter.isEnabled ? LevelSums(channels: outputs) : nil
+            var groups: [SoundGroup] = []
+            var anyGroupMetered = false
+            for weak in state.groups {
+                guard let group = weak.group else { continue }
+                group.meterSlot = groups.count
+                groups.append(group)
+                anyGroupMetered = anyGroupMetered || group.meter.isEnabled
             }
-            let anyGroups = sceneSums != nil || !groupSums.isEmpty
+            var direct = [LevelSums](repeating: LevelSums(channels: outputs), count: anyGroupMetered ? groups.count : 0)
+            let anyGroups = sceneSums != nil || anyGroupMetered
+            var reached = LevelSums(channels: outputs)
             for source in state.active.values {
                 guard source.meterLocked(al, model: state.distanceModel, listener: listener, forGroups: anyGroups, at: now,
-                                         outputs: outputs, scratch: &scratch) else { continue }
-                sceneSums?.add(scratch)
-                var group = source.groupLocked
-                while let current = group, !groupSums.isEmpty {
-                    groupSums[ObjectIdentifier(current)]?.add(scratch)
-                    group = current.parent
+                                         reached: &reached) else { continue }
+                sceneSums?.add(reached, countsFrames: false)
+                if anyGroupMetered, let slot = source.groupLocked?.meterSlot { direct[slot].add(reached, countsFrames: false) }
+            }
+            var groupSums = [LevelSums?](repeating: nil, count: direct.count)
+            for (slot, group) in groups.enumerated() where !direct.isEmpty {
+                var target: SoundGroup? = group
+                while let current = target {
+                    if current.meter.isEnabled, let into = current.meterSlot {
+                        if groupSums[into] == nil { groupSums[into] = LevelSums(channels: outputs) }
+                        groupSums[into]!.add(direct[slot], countsFrames: false)
+                    }
+                    target = current.parent
                 }
             }
             guard elapsed > 0 else { return }
-            sceneSums?.commit(frames: elapsed)
-            for sums in groupSums.values { sums.commit(frames: elapsed) }
+            if var sums = sceneSums {
+                sums.frames = elapsed
+                meter.add(sums)
+            }
+            for (slot, sums) in groupSums.enumerated() {
+                guard var sums else { continue }
+                sums.frames = elapsed
+                groups[slot].meter.add(sums)
+            }
         }
     }
 
@@ -766,3 +790,4 @@ public final class Scene: @unchecked Sendable {
         state.freeNames.append(name)
     }
 }
+

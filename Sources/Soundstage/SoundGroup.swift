@@ -40,6 +40,9 @@ public final class SoundGroup: @unchecked Sendable {
     }
 
     var state = GroupState()
+    /// Its place among the metered groups during a meter update (scene lock held); nil when
+    /// not metered.
+    var meterSlot: Int?
     /// The power of its sources (and its child groups'), when metered.
     let meter = LevelAccumulator()
 

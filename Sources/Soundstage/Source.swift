@@ -111,23 +111,18 @@ public final class Source: @unchecked Sendable {
         var zoneSends: [ObjectIdentifier: Float] = [:]
         /// Its row in the scene's ``VoiceTable`` (−1: none).
         var voiceRow = -1
-        /// The frame of its buffer metered up to (``isMeteringEnabled``), the mix time it was
-        /// reached, and meter updates left before the next reading of OpenAL's offset.
-        var meteredFrame: Int?
-        var meteredAt = 0.0
-        var meterUpdatesUntilSync = 0
-        /// Its stereo panning gains, and where it and the listener were when they were computed
-        /// (recomputed only when one of them moved).
-        var panning: (key: PanKey, gains: [[Float]]?)?
+        /// Where its meter has counted to (``isMeteringEnabled``).
+        var metering = MeteringState()
     }
 
     /// The scene the source belongs to; kept alive by the source.
     public let scene: Scene
     // Guarded by the scene's lock (every access is under it), so the runtime's exclusivity
     // checks would only repeat what the lock ensures; they cost more than the voice ranking's math.
-    @exclusivity(unchecked) private var state = SourceState()
-    /// What it contributes to the mix, when metered (``isMeteringEnabled``).
-    let meter = LevelAccumulator()
+    // Touched by Source's own files only (Source.swift and its extensions).
+    @exclusivity(unchecked) var state = SourceState()
+    /// Whether it is metered (``isMeteringEnabled``); the sums are in its state.
+    let meter = MeterSwitch()
 
     init(scene: Scene, buffer: Buffer?) {
         self.scene = scene
@@ -354,161 +349,6 @@ public final class Source: @unchecked Sendable {
                 lock.ifOpen { al in al.must("alSourcei(AL_LOOPING)") { alSourcei(name, AL_LOOPING, newValue ? AL_TRUE : AL_FALSE) } }
             }
         }
-    }
-
-    // MARK: Metering
-
-    /// Whether the source is metered: its signal as it reaches the mix — after its gain, groups,
-    /// fade and distance attenuation (``audibility``), before panning — per channel of its
-    /// buffer (a streaming source's, from levels its decoder computes per 64-frame block). Off by
-    /// default, and then it costs nothing.
-    public var isMeteringEnabled: Bool {
-        get { meter.isEnabled }
-        set {
-            guard meter.setEnabled(newValue, countingIn: scene.meteringUsers) else { return }
-            locked { s, _, _ in s.meteredFrame = nil }
-        }
-    }
-
-    /// The source's levels over what it played since the previous call (nil when metering is
-    /// off or it played nothing since). Measured at the engine's updates.
-    public func meterLevels() -> LevelMeter? { meter.read() }
-
-    /// What a source's panning depends on.
-    struct PanKey: Equatable {
-        var position: Vector3
-        var headRelative: Bool
-        var channels: Int
-        var listenerPosition: Vector3
-        var at: Vector3
-        var up: Vector3
-    }
-
-    /// Meter updates (each 100 ms) between two readings of OpenAL's offset.
-    static let meterUpdatesBetweenSyncs = 9
-
-    /// Meters what it played since the last update (scene lock held): the buffer's frames from
-    /// the last metered frame to OpenAL's offset now, × its audibility, into its own meter; with
-    /// `forGroups`, also adds what reached the mix to `scratch.reached` (per output channel: through
-    /// OpenAL's panning when `outputs` is 2, else summed into one) for its groups' and scene's
-    /// meters, and returns true. Nothing when nobody meters.
-    func meterLocked(_ al: borrowing ALCalls, model: DistanceModel, listener: Listener.Properties, forGroups: Bool,
-                     at mixTime: Double, outputs: Int, scratch: inout MeterScratch) -> Bool {
-        guard meter.isEnabled || forGroups, let name = state.name, state.playback == .playing else { return false }
-        var frames = 0
-        scratch.clearLevels()
-        if let stream = state.audioStream {
-            // A stream: the levels of what played, from the chunks' levels the decoder made.
-            guard let (squares, peaks, count) = stream.meterLevels(name, al) else { return false }
-            for channel in 0..<min(squares.count, scratch.squares.count) {
-                scratch.squares[channel] = squares[channel]
-                scratch.peaks[channel] = peaks[channel]
-            }
-            scratch.channels = min(squares.count, scratch.squares.count)
-            frames = count
-        } else {
-            guard let buffer = state.buffer, buffer.frames > 0, let range = playedRangeLocked(al, name, buffer, at: mixTime) else { return false }
-            let levels = buffer.levels
-            scratch.channels = min(levels.channels, scratch.squares.count)
-            // From the last metered frame to now, wrapping at the end of a loop (meters are brought
-            // up to date every 100 ms: a loop shorter than that wraps more than once, uncounted).
-            for part in range.from < range.now ? [range.from..<range.now] : [range.from..<buffer.frames, 0..<range.now] where !part.isEmpty {
-                levels.levels(part, squares: &scratch.part, peaks: &scratch.partPeaks)
-                for channel in 0..<scratch.channels {
-                    scratch.squares[channel] += scratch.part[channel]
-                    scratch.peaks[channel] = max(scratch.peaks[channel], scratch.partPeaks[channel])
-                }
-                frames += part.count
-            }
-        }
-        guard frames > 0 else { return false }
-        let gain = Self.audibility(state.properties, spatialized: state.spatialized, model, listener)
-        if meter.isEnabled {
-            meter.add(squares: Array(scratch.squares[0..<scratch.channels]), peaks: Array(scratch.peaks[0..<scratch.channels]),
-                      frames: frames, gain: gain)
-        }
-        guard forGroups else { return false }
-        scratch.clearReached(outputs)
-        let panning = outputs == 2 ? panningLocked(channels: scratch.channels, listener: listener) : nil
-        for channel in 0..<scratch.channels {
-            let power = scratch.squares[channel] * Double(gain) * Double(gain)
-            let peak = scratch.peaks[channel] * abs(gain)
-            if let panning, channel < panning.count {
-                for output in 0..<outputs {
-                    let pan = panning[channel][output]
-                    scratch.reached[output] += power * Double(pan) * Double(pan)
-                    scratch.reachedPeaks[output] = max(scratch.reachedPeaks[output], peak * pan)
-                }
-            } else {
-                scratch.reached[channel % outputs] += power
-                scratch.reachedPeaks[channel % outputs] = max(scratch.reachedPeaks[channel % outputs], peak)
-            }
-        }
-        return true
-    }
-
-    /// The frames of its buffer played since the last meter update (`from` → `now`, wrapping at
-    /// the end of a loop), moving the metered position on; nil the first time (it only marks
-    /// where counting starts) and when it has not moved. OpenAL's offset is read once a second;
-    /// in between the position follows the mix's advance × pitch (Doppler shifts, not counted,
-    /// move it by a few percent at most until the next reading).
-    private func playedRangeLocked(_ al: borrowing ALCalls, _ name: ALuint, _ buffer: Buffer, at mixTime: Double) -> (from: Int, now: Int)? {
-        let frames = buffer.frames
-        let now: Int
-        if let last = state.meteredFrame, state.meterUpdatesUntilSync > 0 {
-            state.meterUpdatesUntilSync -= 1
-            let advanced = Int(((mixTime - state.meteredAt) * Double(buffer.sampleRate) * Double(state.properties.pitch)).rounded())
-            now = state.properties.looping ? (last + advanced) % frames : min(frames - 1, last + advanced)
-        } else {
-            var offset: ALint = 0
-            guard (try? al.call("alGetSourcei(AL_SAMPLE_OFFSET)", { alGetSourcei(name, AL_SAMPLE_OFFSET, &offset) })) != nil else { return nil }
-            now = Int(offset) % frames
-            state.meterUpdatesUntilSync = Self.meterUpdatesBetweenSyncs
-        }
-        let from = state.meteredFrame ?? now
-        state.meteredFrame = now
-        state.meteredAt = mixTime
-        return from == now ? nil : (from, now)
-    }
-
-    /// Its stereo panning gains (``stereoPanning(_:channels:spatialized:listener:)``), computed
-    /// again only when it or the listener moved.
-    private func panningLocked(channels: Int, listener: Listener.Properties) -> [[Float]]? {
-        let key = PanKey(position: state.properties.position, headRelative: state.properties.headRelative, channels: channels,
-                         listenerPosition: listener.position, at: listener.at, up: listener.up)
-        if let cached = state.panning, cached.key == key { return cached.gains }
-        let gains = Self.stereoPanning(state.properties, channels: channels, spatialized: state.spatialized, listener: listener)
-        state.panning = (key, gains)
-        return gains
-    }
-
-    /// The gains by which each of a source's channels reaches the left and right of a stereo mix,
-    /// as OpenAL Soft 1.19 pans without HRTF (its "pair-wise" stereo): a mono source by its
-    /// direction from the listener — azimuth scaled ×1.5 toward the sides, then first-order
-    /// ambisonic coefficients decoded by OpenAL Soft's stereo matrix (hard left 1/0, ahead 0.596
-    /// each); a stereo source's channels straight to their sides. Nil for more channels.
-    static func stereoPanning(_ p: Properties, channels: Int, spatialized: Bool, listener: Listener.Properties) -> [[Float]]? {
-        guard spatialized, channels == 1 else { return channels == 2 ? [[1, 0], [0, 1]] : nil }
-        // The direction in the listener's frame (OpenAL's: x right, y up, z back).
-        let relative = p.headRelative ? p.position : p.position - listener.position
-        var azimuth: Float = 0, elevation: Float = 0
-        let distance = relative.length
-        if distance > .ulpOfOne {
-            let ahead = listener.at.normalized, up0 = listener.up.normalized
-            let right = ahead.cross(up0).normalized
-            let up = right.cross(ahead)
-            let direction = p.headRelative ? relative * (1 / distance)
-                : Vector3(relative.dot(right), relative.dot(up), -relative.dot(ahead)) * (1 / distance)
-            azimuth = atan2f(direction.x, -direction.z)
-            elevation = asinf(max(-1, min(1, direction.y)))
-        }
-        // ScaleAzimuthFront(azimuth, 1.5): the front half-circle is widened to the sides.
-        if abs(azimuth) <= .pi / 2 { azimuth = min(abs(azimuth) * 1.5, .pi / 2) * (azimuth < 0 ? -1 : 1) }
-        let root3: Float = 1.7320508
-        let y = -sinf(azimuth) * cosf(elevation), x = cosf(azimuth) * cosf(elevation)
-        let left = 0.5 + 0.288675135 * root3 * y + 0.0552305643 * root3 * x
-        let right = 0.5 - 0.288675135 * root3 * y + 0.0552305643 * root3 * x
-        return [[max(0, left), max(0, right)]]
     }
 
     // MARK: Audibility

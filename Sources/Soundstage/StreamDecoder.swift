@@ -7,54 +7,7 @@ struct DecodedChunk {
     let start: Int64
     let samples: [Float]
     let frames: Int
-    let levels: ChunkLevels
-}
-
-/// A streamed chunk's levels per 64-frame block: the sum of squares and the peak of each
-/// channel, so a stream's meter reads what played without keeping its samples.
-struct ChunkLevels: Sendable {
-    static let block = 64
-    let channels: Int
-    let frames: Int
-    /// `[block × channels + channel]`.
-    let squares: [Float]
-    let peaks: [Float]
-
-    init(_ samples: [Float], channels: Int) {
-        self.channels = channels
-        frames = samples.count / max(1, channels)
-        let blocks = (frames + Self.block - 1) / Self.block
-        var squares = [Float](repeating: 0, count: blocks * channels)
-        var peaks = [Float](repeating: 0, count: blocks * channels)
-        for frame in 0..<frames {
-            let slot = (frame / Self.block) * channels
-            for channel in 0..<channels {
-                let value = samples[frame * channels + channel]
-                squares[slot + channel] += value * value
-                peaks[slot + channel] = max(peaks[slot + channel], abs(value))
-            }
-        }
-        self.squares = squares
-        self.peaks = peaks
-    }
-
-    /// Adds the levels of frames `range` (to 64-frame blocks: a part of a block counts its share
-    /// of the block's power, and the block's peak).
-    func add(_ range: Range<Int>, squares total: inout [Double], peaks peak: inout [Float]) {
-        let lower = max(0, range.lowerBound), upper = min(frames, range.upperBound)
-        guard lower < upper else { return }
-        var block = lower / Self.block
-        while block * Self.block < upper {
-            let start = block * Self.block, end = min(frames, start + Self.block)
-            let covered = min(end, upper) - max(start, lower)
-            let share = Double(covered) / Double(end - start)
-            for channel in 0..<min(channels, total.count) {
-                total[channel] += Double(squares[block * channels + channel]) * share
-                peak[channel] = max(peak[channel], peaks[block * channels + channel])
-            }
-            block += 1
-        }
-    }
+    let levels: BlockLevels
 }
 
 /// The decoder thread every streaming source shares: it reads files (libsndfile, disk I/O) into
@@ -393,7 +346,7 @@ final class StreamFeed: @unchecked Sendable {
             }
             guard !samples.isEmpty else { return .end(next: position) }
             return .chunk(DecodedChunk(start: start, samples: samples, frames: samples.count / channels,
-                                       levels: ChunkLevels(samples, channels: channels)), next: position)
+                                       levels: BlockLevels(samples, channels: channels)), next: position)
         } catch let error as SoundstageError {
             return .failed(error)
         } catch {

@@ -8,6 +8,16 @@ public struct RenderLoad: Sendable, Equatable {
     public var busySeconds: Double
     /// Seconds of audio mixed.
     public var audioSeconds: Double
+    /// Of ``busySeconds``, the seconds spent metering: the output's meter and the scenes' meter
+    /// updates (sources, groups, scenes).
+    public var meteringSeconds: Double
+
+    /// Creates a reading.
+    public init(busySeconds: Double, audioSeconds: Double, meteringSeconds: Double = 0) {
+        self.busySeconds = busySeconds
+        self.audioSeconds = audioSeconds
+        self.meteringSeconds = meteringSeconds
+    }
 
     /// The fraction of real time the render spent mixing between `earlier` and this reading
     /// (0.01: 1 % of a core); nil if no audio was mixed between them.
@@ -16,6 +26,15 @@ public struct RenderLoad: Sendable, Equatable {
         guard audio > 0 else { return nil }
         return max(0, busySeconds - earlier.busySeconds) / audio
     }
+
+    /// What metering cost between `earlier` and this reading, against the rest of the render's
+    /// work (0.02: metering added 2 %); nil if the render did nothing between them.
+    public func meteringCost(since earlier: RenderLoad) -> Double? {
+        let metering = max(0, meteringSeconds - earlier.meteringSeconds)
+        let rest = busySeconds - earlier.busySeconds - metering
+        guard rest > 0 else { return nil }
+        return metering / rest
+    }
 }
 
 extension Device {
@@ -23,6 +42,7 @@ extension Device {
     /// OpenAL output mixes on its own thread, and reads zero.
     public var renderLoad: RenderLoad {
         RenderLoad(busySeconds: Double(renderBusyNanoseconds.load(ordering: .relaxed)) / 1e9,
-                   audioSeconds: rendersInEngine ? mixTime : 0)
+                   audioSeconds: rendersInEngine ? mixTime : 0,
+                   meteringSeconds: Double(meteringBusyNanoseconds.load(ordering: .relaxed)) / 1e9)
     }
 }
