@@ -13,8 +13,8 @@ func meterBench() throws {
         static let all: Meters = [.output, .sources, .buses]
     }
     /// The CPU the round took, and metering's cost against the rest of the render, timed inside it.
-    func render(_ meters: Meters) throws -> (cpu: Double, inside: Double) {
-        let device = try Device.loopback(sampleRate: rate)
+    func render(_ meters: Meters, hrtf: Bool = false) throws -> (cpu: Double, inside: Double) {
+        let device = try Device.loopback(sampleRate: rate, hrtf: hrtf)
         defer { device.close() }
         let scene = try device.makeScene()
         let group = scene.makeGroup("all")
@@ -46,17 +46,18 @@ func meterBench() throws {
         let cpu = cpuSeconds() - start
         return (cpu, device.renderLoad.meteringCost(since: load) ?? 0)
     }
-    let kinds: [(String, Meters)] = [("every meter (output, scene, group, 64 sources)", .all), ("output only", .output),
-                                     ("64 sources only", .sources), ("scene and group only", .buses)]
+    let kinds: [(String, Meters, Bool)] = [("every meter (output, scene, group, 64 sources)", .all, false), ("output only", .output, false),
+                                           ("64 sources only", .sources, false), ("scene and group only", .buses, false),
+                                           ("every meter, HRTF render (headphones)", .all, true)]
     var off: [Double] = [], on = [[Double]](repeating: [], count: kinds.count), ratios = on, inside = on
     for _ in 0..<7 {
         for (index, kind) in kinds.enumerated() {
-            let a = try render([]), b = try render(kind.1)
+            let a = try render([], hrtf: kind.2), b = try render(kind.1, hrtf: kind.2)
             off.append(a.cpu); on[index].append(b.cpu); ratios[index].append(b.cpu / a.cpu); inside[index].append(b.inside)
         }
     }
     print("render CPU, 30 s of 64 looping sources (medians of 7 alternating rounds):")
-    print(String(format: "  meters off: %.4f s", median(off)))
+    print(String(format: "  meters off: %.4f s (plain stereo)", median(off.enumerated().filter { !kinds[$0.offset % kinds.count].2 }.map(\.element))))
     for (index, kind) in kinds.enumerated() {
         print(String(format: "  %@: %.4f s, ratio on / off %.3f; timed in the render: +%.2f %%", kind.0, median(on[index]),
                      median(ratios[index]), median(inside[index]) * 100))
