@@ -88,7 +88,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "soundstage-bench",
-            dependencies: ["Soundstage", "COpenAL", "TestSupport", "SoundstageServer", "SoundstageClient",
+            dependencies: ["Soundstage", "COpenAL", "TestSupport", "SoundstageServer", "SoundstageClient", "SoundstageJSON",
                            .product(name: "NIOConcurrencyHelpers", package: "swift-nio")],
             swiftSettings: strict
         ),

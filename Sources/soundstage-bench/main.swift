@@ -42,6 +42,11 @@
 //
 // measures what metering costs: the render's CPU with every meter on against off (MeterBench.swift).
 //
+//   swift run -c release soundstage-bench json
+//
+// measures one JSON parse of a request line and of a scene file: the own parser against
+// JSONSerialization and JSONDecoder (JSONBench.swift).
+//
 //   swift run -c release soundstage-bench frame [seconds]
 //
 // measures what a game's frame loop waits for: p50/p99/p99.9 of `source.position =` and
@@ -76,6 +81,10 @@ if mode == "ear" {
 }
 if mode == "voices" {
     try voiceBench()
+    exit(0)
+}
+if mode == "json" {
+    try jsonBench()
     exit(0)
 }
 if mode == "meters" {
