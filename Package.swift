@@ -12,6 +12,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "Soundstage", targets: ["Soundstage"]),
+        .library(name: "SoundstageScenes", targets: ["SoundstageScenes"]),
         .library(name: "SoundFile", targets: ["SoundFile"]),
         .library(name: "SoundstageServer", targets: ["SoundstageServer"]),
         .library(name: "SoundstageClient", targets: ["SoundstageClient"]),
@@ -53,7 +54,7 @@ let package = Package(
         .target(
             name: "SoundstageServer",
             dependencies: [
-                "Soundstage", "SoundstageProtocol",
+                "Soundstage", "SoundstageScenes", "SoundstageProtocol",
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -73,15 +74,20 @@ let package = Package(
         .target(
             name: "Soundstage",
             dependencies: [
-                "COpenAL", "CPulse", "SoundFile", "SoundstageJSON",
+                "COpenAL", "CPulse", "SoundFile",
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "SoundstageScenes",
+            dependencies: ["Soundstage", "SoundstageJSON"],
             swiftSettings: strict
         ),
         .executableTarget(
             name: "SoundstageCLI",
             dependencies: [
-                "Soundstage", "SoundstageServer", "SoundstageClient", "SoundstageProtocol",
+                "Soundstage", "SoundstageScenes", "SoundstageServer", "SoundstageClient", "SoundstageProtocol",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
@@ -121,7 +127,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SoundstageTests",
-            dependencies: ["Soundstage", "COpenAL", "TestSupport",
+            dependencies: ["Soundstage", "SoundstageScenes", "COpenAL", "TestSupport",
                            .product(name: "NIOConcurrencyHelpers", package: "swift-nio")],
             swiftSettings: strict
         ),

@@ -33,8 +33,9 @@ public final class SoundFileWriter {
     ///   format cannot hold this audio (e.g. Opus at 44.1 kHz), `.notFound`/`.permissionDenied`/`.io`
     ///   when the file cannot be created.
     public init(path: String, format: OutputFormat, sampleRate: Int, channels: Int) throws {
-        guard sampleRate > 0, sampleRate <= 768_000 else {
-            throw SoundstageError(.invalidArgument, "sample rate \(sampleRate) is out of range 1...768000", subject: path)
+        guard SampleRateLimits.decoded.contains(sampleRate) else {
+            throw SoundstageError(.invalidArgument, "sample rate \(sampleRate) is out of range "
+                                  + SampleRateLimits.describe(SampleRateLimits.decoded), subject: path)
         }
         guard channels > 0, channels <= 64 else {
             throw SoundstageError(.invalidArgument, "channel count \(channels) is out of range 1...64", subject: path)

@@ -55,8 +55,9 @@ public final class Buffer: Sendable {
         guard audio.frames > 0 else {
             throw SoundstageError(.invalidArgument, "the audio has no frames", subject: name)
         }
-        guard audio.sampleRate > 0, audio.sampleRate <= 768_000 else {
-            throw SoundstageError(.invalidArgument, "sample rate \(audio.sampleRate) is out of range", subject: name)
+        guard SampleRateLimits.decoded.contains(audio.sampleRate) else {
+            throw SoundstageError(.invalidArgument, "sample rate \(audio.sampleRate) is out of range "
+                                  + SampleRateLimits.describe(SampleRateLimits.decoded), subject: name)
         }
         guard audio.samples.count * MemoryLayout<Float>.size < Int(Int32.max) else {
             throw SoundstageError(.tooLarge, "\(audio.samples.count * 4) bytes exceed OpenAL's 2 GiB buffer limit; stream it instead",

@@ -200,8 +200,8 @@ public final class Device: Sendable {
     /// - Throws: `.noOutputDevice` when no server answers; `.audioServer` when it refuses the
     ///   stream; `.invalidArgument` for a latency outside 0.005...0.5 s or a bad format.
     public static func openDesktop(_ options: DesktopOutputOptions = DesktopOutputOptions()) throws -> Device {
-        guard options.sampleRate >= 8_000, options.sampleRate <= 192_000 else {
-            throw SoundstageError(.invalidArgument, "sample rate \(options.sampleRate) is outside 8000...192000")
+        guard SampleRateLimits.mix.contains(options.sampleRate) else {
+            throw SoundstageError(.invalidArgument, "sample rate \(options.sampleRate) is outside \(SampleRateLimits.describe(SampleRateLimits.mix))")
         }
         try validateUpdateFrames(options.updateFrames, sampleRate: options.sampleRate)
         let output = try DesktopOutput(options: options, sampleRate: options.sampleRate, channels: options.layout.channelCount)
@@ -227,8 +227,8 @@ public final class Device: Sendable {
     ///   - updateFrames: frames between engine updates (completion checks); default 10 ms.
     public static func loopback(sampleRate: Int = 48_000, layout: ChannelLayout = .stereo, hrtf: Bool? = false,
                                 hrtfName: String? = nil, updateFrames: Int? = nil) throws -> Device {
-        guard sampleRate >= 8_000, sampleRate <= 192_000 else {
-            throw SoundstageError(.invalidArgument, "loopback sample rate \(sampleRate) is outside 8000...192000")
+        guard SampleRateLimits.mix.contains(sampleRate) else {
+            throw SoundstageError(.invalidArgument, "loopback sample rate \(sampleRate) is outside \(SampleRateLimits.describe(SampleRateLimits.mix))")
         }
         try validateUpdateFrames(updateFrames, sampleRate: sampleRate)
         guard let raw = alcLoopbackOpenDeviceSOFT(nil) else {

@@ -253,8 +253,11 @@ public final class Scene: @unchecked Sendable {
         Source(scene: self, stream: try AudioStream(path: path, options: options))
     }
 
-    /// A streaming source of a file already open (its path was looked up once, by the caller).
-    func makeStreamingSource(opened file: SoundFile, options: StreamOptions = StreamOptions()) throws -> Source {
+    /// Creates a streaming source (as ``makeStreamingSource(file:options:)``) of a file the caller
+    /// has already opened, e.g. to check its format first; the source takes it over.
+    ///
+    /// - Throws: `.invalidArgument` for loop points outside the file.
+    public func makeStreamingSource(opened file: SoundFile, options: StreamOptions = StreamOptions()) throws -> Source {
         Source(scene: self, stream: try AudioStream(path: file.name, options: options, opened: file))
     }
 

@@ -29,9 +29,7 @@ struct ConvertCommand: ParsableCommand {
     var channels: Int?
 
     func validate() throws {
-        if let sampleRate, !(1_000...384_000).contains(sampleRate) {
-            throw ValidationError("--sample-rate must be between 1000 and 384000")
-        }
+        try SampleRateLimits.conversion.check(sampleRate, option: "--sample-rate")
         if let channels, !(1...8).contains(channels) {
             throw ValidationError("--channels must be between 1 and 8")
         }

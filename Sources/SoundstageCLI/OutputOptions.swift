@@ -43,3 +43,12 @@ extension OutputBackend: ExpressibleByArgument {
     /// The names `--help` lists.
     public static var allValueStrings: [String] { allCases.map { $0.rawValue.lowercased() } }
 }
+
+extension ClosedRange<Int> {
+    /// Refuses a rate option outside these limits (``SampleRateLimits``), naming the option and the range.
+    func check(_ rate: Int?, option: String) throws {
+        if let rate, !contains(rate) {
+            throw ValidationError("\(option) must be between \(lowerBound) and \(upperBound)")
+        }
+    }
+}

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Soundstage
+import SoundstageScenes
 
 /// `soundstage play FILE`: plays a file on the default device and waits for the end.
 struct PlayCommand: ParsableCommand {
@@ -43,8 +44,9 @@ struct PlayCommand: ParsableCommand {
     @OptionGroup var outputOptions: OutputOptions
 
     func validate() throws {
-        guard gain.isFinite, gain >= 0 else { throw ValidationError("--gain must be 0 or more") }
-        guard pitch.isFinite, pitch > 0 else { throw ValidationError("--pitch must be more than 0") }
+        // The ranges scene files and the daemon use (SceneLimits), so a value works everywhere or nowhere.
+        guard SceneLimits.gain.contains(Double(gain)) else { throw ValidationError("--gain must be between 0 and 100") }
+        guard SceneLimits.pitch.contains(Double(pitch)) else { throw ValidationError("--pitch must be between 0.01 and 100") }
         guard (1...10_000).contains(loop) else { throw ValidationError("--loop must be between 1 and 10000") }
         if file == "-" && loop != 1 { throw ValidationError("--loop needs a file: standard input plays once") }
     }

@@ -42,7 +42,7 @@ struct RecordCommand: ParsableCommand {
     func validate() throws {
         if !listInputs && output == nil { throw ValidationError("missing the file to record to (or --list-inputs)") }
         if let duration, !(duration.isFinite && duration > 0) { throw ValidationError("--duration must be a positive number of seconds") }
-        if let rate, !(1_000...384_000).contains(rate) { throw ValidationError("--rate must be between 1000 and 384000") }
+        try SampleRateLimits.conversion.check(rate, option: "--rate")
         if let channels, !(1...32).contains(channels) { throw ValidationError("--channels must be between 1 and 32") }
     }
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Soundstage
+import SoundstageScenes
 
 /// `soundstage run SCENE`: plays a scene file in real time.
 struct RunCommand: ParsableCommand {
@@ -124,7 +125,7 @@ struct RenderCommand: ParsableCommand {
     var resumeAt: Double?
 
     func validate() throws {
-        guard (8_000...192_000).contains(sampleRate) else { throw ValidationError("--sample-rate must be between 8000 and 192000") }
+        try SampleRateLimits.mix.check(sampleRate, option: "--sample-rate")
         if hrtf && channels != .stereo { throw ValidationError("--hrtf needs --channels stereo") }
         if let interruptAt, !(interruptAt.isFinite && interruptAt >= 0) { throw ValidationError("--interrupt-at must be a time >= 0") }
         if let resumeAt {

@@ -2,6 +2,7 @@ import Foundation
 import NIOConcurrencyHelpers
 import NIOCore
 import Soundstage
+import SoundstageScenes
 import SoundstageProtocol
 
 /// Hands a value made on the thread pool (a ``SceneRunner``) to the client's event loop; it is
@@ -310,8 +311,8 @@ extension ClientConnection {
         }
         let file = try absolutePath(args, "file")!
         let position = try args.vector("position")!
-        let gain = Float(try args.number("gain", default: 1, in: 0...100)!)
-        let pitch = Float(try args.number("pitch", default: 1, in: 0.01...100)!)
+        let gain = Float(try args.number("gain", default: 1, in: SceneLimits.gain)!)
+        let pitch = Float(try args.number("pitch", default: 1, in: SceneLimits.pitch)!)
         let quotas = configuration.quotas
         try Self.within(try clientAudio().usage.sources + 1, quotas.sources, "sources", flag: "--max-sources")
         let device = server.device
@@ -355,12 +356,10 @@ extension ClientConnection {
             throw args.fail("context: the scene '\(hosted.name)' has no context '\(context ?? "")'")
         }
         let position = try args.vector("position")
-        let at = try args.vector("at")
-        let up = try args.vector("up")
+        let at = try args.vector("at", nonZero: true)
+        let up = try args.vector("up", nonZero: true)
         let velocity = try args.vector("velocity")
-        let gain = try args.number("gain", in: 0...100)
-        if at?.length == 0 { throw args.fail("at: must not be the zero vector") }
-        if up?.length == 0 { throw args.fail("up: must not be the zero vector") }
+        let gain = try args.number("gain", in: SceneLimits.gain)
         if let position { listener.position = position }
         if at != nil || up != nil { listener.setOrientation(at: at ?? listener.at, up: up ?? listener.up) }
         if let velocity { listener.velocity = velocity }

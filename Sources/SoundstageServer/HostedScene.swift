@@ -1,5 +1,6 @@
 import NIOCore
 import Soundstage
+import SoundstageScenes
 import SoundstageProtocol
 
 /// A scene a client loaded: the runner (contexts, sources, motion) and, while it runs, the

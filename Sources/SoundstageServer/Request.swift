@@ -1,6 +1,7 @@
 import Foundation
 import NIOCore
 import Soundstage
+import SoundstageScenes
 import SoundstageProtocol
 
 /// A failed request: the error response's code, message and subject.
@@ -101,8 +102,8 @@ struct Arguments {
         guard members[key] != nil || fallback != nil else { return nil }
         return try json.number(members[key], key, default: fallback, in: range)
     }
-    func vector(_ key: String) throws -> Vector3? {
-        try json.numbers(members[key], key, count: 3, what: "[x, y, z]").map { Vector3(Float($0[0]), Float($0[1]), Float($0[2])) }
+    func vector(_ key: String, nonZero: Bool = false) throws -> Vector3? {
+        try json.vector(members[key], key, nonZero: nonZero)
     }
     func integer(_ key: String, in range: ClosedRange<Int>) throws -> Int? { try json.integer(members[key], key, in: range) }
 

@@ -131,10 +131,35 @@ import TestSupport
     }
 
     @Test func playRejectsBadOptions() throws {
-        for arguments in [["--gain", "-1"], ["--pitch", "0"], ["--position", "1,2"], ["--loop", "0"]] {
+        for arguments in [["--gain", "-1"], ["--gain", "100.5"], ["--pitch", "0"], ["--pitch", "0.005"], ["--pitch", "101"],
+                          ["--position", "1,2"], ["--loop", "0"]] {
             let result = try CLIRunner.run(["play", "x.wav"] + arguments)
             #expect(result.status == 64, "\(arguments)")
+            #expect(result.stderr.contains(arguments[0]), "\(arguments): \(result.stderr)")
         }
+    }
+
+    /// A mix is made by OpenAL Soft (8000–192000 Hz); a conversion or recording is not
+    /// (1000–384000 Hz). Each command says its own range, from one table (SampleRateLimits).
+    @Test func sampleRateOptionsSayTheirRange() throws {
+        let dir = try CLIRunner.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let input = try tone(in: dir)
+        let scene = dir.appendingPathComponent("s.json").path
+        try #"{"format": 1, "duration": 0.1, "sources": []}"#.write(toFile: scene, atomically: true, encoding: .utf8)
+        for (arguments, words) in [(["render", scene, "-o", "x.wav", "--sample-rate", "4000"], "--sample-rate must be between 8000 and 192000"),
+                                   (["render", scene, "-o", "x.wav", "--sample-rate", "384000"], "--sample-rate must be between 8000 and 192000"),
+                                   (["convert", input, "x.wav", "--sample-rate", "500"], "--sample-rate must be between 1000 and 384000"),
+                                   (["record", "x.wav", "--rate", "400000"], "--rate must be between 1000 and 384000")] {
+            let result = try CLIRunner.run(arguments, in: dir)
+            #expect(result.status == 64, "\(arguments)")
+            #expect(result.stderr.contains(words), "\(arguments): \(result.stderr)")
+        }
+        // Inside its own range, each works: a 4000 Hz conversion, a 192 kHz render.
+        #expect(try CLIRunner.run(["convert", input, "low.wav", "--sample-rate", "4000"], in: dir).status == 0)
+        #expect(try SoundFile(path: dir.appendingPathComponent("low.wav").path).format.sampleRate == 4000)
+        #expect(try CLIRunner.run(["render", scene, "-o", "high.wav", "--sample-rate", "192000"], in: dir).status == 0)
+        #expect(try SoundFile(path: dir.appendingPathComponent("high.wav").path).format.sampleRate == 192_000)
     }
 
     @Test func infoReportsOpenAL() throws {

@@ -86,3 +86,58 @@ import Testing
         #expect(client.isClosedByPeer(), "the daemon closes once everything is answered")
     }
 }
+
+/// A value a scene file refuses is refused by the daemon's commands in the same words (the ranges
+/// live once, in `SceneLimits`), and one at the edge is accepted by both.
+@Suite struct SharedLimitsTests {
+    @Test func sceneFilesAndCommandsRefuseTheSameValuesAlike() throws {
+        let daemon = try TestDaemon()
+        defer { daemon.stop() }
+        let client = try daemon.connect()
+        let file = JSONValue.string(try daemon.sineFile("shot", seconds: 0.1))
+        func source(_ member: String, _ value: JSONValue) -> JSONValue {
+            ["format": 1, "duration": 1, "sources": [["name": "s", "sound": ["tone": ["frequency": 330]], member: value]]]
+        }
+        var id = 0
+        func answer(_ request: JSONValue) throws -> JSONValue {
+            id += 1
+            var request = request.objectValue!
+            request["id"] = .number(Double(id))
+            return try #require(client.request(.object(request)))
+        }
+        #expect(try answer(["command": "loadScene", "name": "room", "scene": source("gain", 1)]).isOK)
+        let cases: [(member: String, value: JSONValue, words: String)] = [
+            ("gain", 100.5, "100.5 is out of range; expected 0 to 100"),
+            ("gain", -0.5, "-0.5 is out of range; expected 0 to 100"),
+            ("pitch", 0, "0 is out of range; expected 0.01 to 100"),
+            ("pitch", 101, "101 is out of range; expected 0.01 to 100"),
+            ("position", [1, 2], "expected [x, y, z] (3 numbers), got an array"),
+            ("position", [1, "2", 3], "position[1]: expected a number, got a string"),
+        ]
+        for item in cases {
+            let scene = try answer(["command": "loadScene", "name": "bad", "scene": source(item.member, item.value)])
+            #expect(scene.errorCode == "invalidScene")
+            #expect(scene["error"]?["message"]?.stringValue?.contains("sources[0].\(item.member)") == true, "\(scene.encoded)")
+            #expect(scene["error"]?["message"]?.stringValue?.contains(item.words) == true, "\(scene.encoded)")
+            var request: [String: JSONValue] = ["command": "playAt", "scene": "room", "file": file, "position": [0, 0, 0]]
+            request[item.member] = item.value
+            let command = try answer(.object(request))
+            #expect(command.errorCode == "badRequest")
+            #expect(command["error"]?["message"]?.stringValue?.contains("playAt: \(item.member)") == true, "\(command.encoded)")
+            #expect(command["error"]?["message"]?.stringValue?.contains(item.words) == true, "\(command.encoded)")
+        }
+        // The listener's gain and orientation: the same rules in a scene file and in setListener.
+        for (member, value, words) in [("gain", JSONValue.number(101), "101 is out of range; expected 0 to 100"),
+                                       ("at", [0, 0, 0], "must not be the zero vector")] {
+            let scene = try answer(["command": "loadScene", "name": "bad",
+                                    "scene": ["format": 1, "duration": 1, "listener": [member: value], "sources": []]])
+            #expect(scene["error"]?["message"]?.stringValue?.contains("listener.\(member): \(words)") == true, "\(scene.encoded)")
+            let command = try answer(["command": "setListener", "scene": "room", member: value])
+            #expect(command["error"]?["message"]?.stringValue?.contains("setListener: \(member): \(words)") == true, "\(command.encoded)")
+        }
+        // The edges are accepted by both.
+        let edge = try answer(["command": "playAt", "scene": "room", "file": file, "position": [0, 0, 0], "gain": 100, "pitch": 0.01])
+        #expect(edge.isOK, "\(edge.encoded)")
+        #expect(try answer(["command": "loadScene", "name": "edge", "scene": source("pitch", 0.01)]).isOK)
+    }
+}

@@ -1,5 +1,6 @@
 import NIOConcurrencyHelpers
 import Soundstage
+import SoundstageScenes
 import Testing
 import TestSupport
 

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Soundstage
+import SoundstageScenes
 import TestSupport
 
 /// Scene files: every example loads and renders deterministically; the motion is heard;

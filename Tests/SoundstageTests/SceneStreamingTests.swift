@@ -1,5 +1,6 @@
 import Foundation
 import Soundstage
+import SoundstageScenes
 import Testing
 import TestSupport
 

@@ -107,6 +107,11 @@ public struct ReverbPreset: Sendable, Equatable, Codable {
 
     private static let byName: [String: ReverbPreset] = Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0) })
 
+    /// The scalar settings by their scene-file names (`decayTime`, `gainHF`, ...), for readers of
+    /// settings such as scene files.
+    public static let settingNames: [(name: String, value: WritableKeyPath<ReverbPreset, Float> & Sendable)] =
+        scalarParameters.map { ($0.key, $0.value) }
+
     /// The scalar settings by their scene-file names, with their OpenAL parameters.
     static let scalarParameters: [(key: String, parameter: ALenum, value: WritableKeyPath<ReverbPreset, Float> & Sendable)] = [
         ("density", AL_EAXREVERB_DENSITY, \.density),

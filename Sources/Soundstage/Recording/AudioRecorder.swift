@@ -63,8 +63,9 @@ public final class AudioRecorder: Sendable {
     /// - Throws: `.invalidArgument` for a rate or channel count no file can hold.
     public init(path: String, settings: Settings = Settings(), session: AudioSession? = nil,
                 completion: (@Sendable (Result) -> Void)? = nil) throws(SoundstageError) {
-        if let rate = settings.sampleRate, !(1_000...384_000).contains(rate) {
-            throw SoundstageError(.invalidArgument, "recording sample rate \(rate) is outside 1000...384000", subject: path)
+        if let rate = settings.sampleRate, !SampleRateLimits.conversion.contains(rate) {
+            throw SoundstageError(.invalidArgument, "recording sample rate \(rate) is outside "
+                                  + SampleRateLimits.describe(SampleRateLimits.conversion), subject: path)
         }
         if let channels = settings.channels, !(1...32).contains(channels) {
             throw SoundstageError(.invalidArgument, "recording channel count \(channels) is outside 1...32", subject: path)

@@ -1,5 +1,6 @@
 import Foundation
 import SoundstageJSON
+import Soundstage
 
 extension SceneDescription {
     /// Loads and validates a scene file.
@@ -50,10 +51,7 @@ struct SceneFileReader {
     func fail(_ path: String, _ message: String) -> any Error { json.fail(path, message) }
 
     func vector(_ value: JSONValue?, _ path: String, nonZero: Bool = false) throws -> Vector3? {
-        guard let xyz = try json.numbers(value, path, count: 3, what: "[x, y, z]") else { return nil }
-        let vector = Vector3(Float(xyz[0]), Float(xyz[1]), Float(xyz[2]))
-        if nonZero && vector.length == 0 { throw fail(path, "must not be the zero vector") }
-        return vector
+        try json.vector(value, path, nonZero: nonZero)
     }
 
     func motion(_ value: JSONValue?, _ path: String, interpolation: Motion.Interpolation, duration: Double) throws -> Motion? {
@@ -123,9 +121,9 @@ struct SceneFileReader {
                 throw fail("\(path).preset", "unknown preset '\(presetName)'; `soundstage reverb-presets` lists the \(ReverbPreset.all.count)")
             }
             if let settings = members["settings"] {
-                let keys = ReverbPreset.scalarParameters.map(\.key)
+                let keys = ReverbPreset.settingNames.map(\.name)
                 let fields = try json.object(settings, "\(path).settings", allowed: Set(keys))
-                for (key, _, keyPath) in ReverbPreset.scalarParameters {
+                for (key, keyPath) in ReverbPreset.settingNames {
                     guard let field = fields[key] else { continue }
                     preset[keyPath: keyPath] = Float(try json.number(field, "\(path).settings.\(key)", in: 0...100_000))
                 }
@@ -169,7 +167,7 @@ struct SceneFileReader {
         listener.position = try vector(members["position"], "listener.position") ?? .zero
         listener.at = try vector(members["at"], "listener.at", nonZero: true) ?? Vector3(0, 0, -1)
         listener.up = try vector(members["up"], "listener.up", nonZero: true) ?? Vector3(0, 1, 0)
-        listener.gain = Float(try json.number(members["gain"], "listener.gain", default: 1, in: 0...100))
+        listener.gain = Float(try json.number(members["gain"], "listener.gain", default: 1, in: SceneLimits.gain))
         listener.velocity = try vector(members["velocity"], "listener.velocity")
         let interpolation = try json.choice(members["interpolation"], "listener.interpolation", default: Motion.Interpolation.linear)
         listener.path = try motion(members["path"], "listener.path", interpolation: interpolation, duration: duration)
@@ -192,8 +190,8 @@ struct SceneFileReader {
             guard case .file = source.sound else { throw fail("\(path).stream", "only a sound file streams; a tone is generated") }
             source.stream = try json.bool(stream, "\(path).stream", default: false)
         }
-        source.gain = Float(try json.number(members["gain"], "\(path).gain", default: 1, in: 0...100))
-        source.pitch = Float(try json.number(members["pitch"], "\(path).pitch", default: 1, in: 0.01...100))
+        source.gain = Float(try json.number(members["gain"], "\(path).gain", default: 1, in: SceneLimits.gain))
+        source.pitch = Float(try json.number(members["pitch"], "\(path).pitch", default: 1, in: SceneLimits.pitch))
         source.start = try json.number(members["start"], "\(path).start", default: 0, in: 0...duration)
         if let stop = members["stop"] {
             let value = try json.number(stop, "\(path).stop", in: 0...duration)

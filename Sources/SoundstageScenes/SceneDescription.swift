@@ -1,4 +1,5 @@
 import Foundation
+import Soundstage
 
 /// A timed scene as a scene file describes it (format 1; see docs/scene-format.md): physics,
 /// a listener and sources, each optionally moving along a path.

@@ -1,4 +1,5 @@
 import Foundation
+import Soundstage
 
 /// Plays a ``SceneDescription`` on a device: loads every sound first (so nothing plays from a
 /// half-valid scene), then, at each ``advance(to:)``, moves the listener and sources along

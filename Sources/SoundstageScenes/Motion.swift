@@ -1,3 +1,4 @@
+import Soundstage
 /// A path through space: keyframes in time, interpolated linearly or smoothly (a Catmull-Rom
 /// spline through the keyframes). Before the first keyframe and after the last, the position
 /// holds still.
