@@ -8,23 +8,28 @@ struct CLIRunner {
         var stderr: String
     }
 
-    /// The binary next to the test bundle in `.build/<configuration>/`.
-    static let binary: URL = {
+    /// The directory of the built binaries: `.build/<configuration>/`, above the test bundle.
+    static let binaries: URL = {
         var dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
         while !FileManager.default.fileExists(atPath: dir.appendingPathComponent("soundstage").path) && dir.path != "/" {
             dir.deleteLastPathComponent()
         }
-        return dir.appendingPathComponent("soundstage")
+        return dir
     }()
+
+    /// The `soundstage` binary.
+    static let binary = binaries.appendingPathComponent("soundstage")
 
     /// OpenAL Soft with every backend excluded: behaves like a machine without a sound card.
     static let noSoundCard = ["ALSOFT_DRIVERS": "-alsa,-pulse,-oss,-null,-wave,-sdl2,-portaudio,-jack,-sndio"]
     /// OpenAL Soft's silent real-time backend: behaves like a machine with a sound card.
     static let silentSoundCard = ["ALSOFT_DRIVERS": "null"]
 
-    static func run(_ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:]) throws -> Result {
+    /// Runs `program` (`soundstage`, or an example such as `orbit`) with `arguments`.
+    static func run(_ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:],
+                    program: String = "soundstage") throws -> Result {
         let process = Process()
-        process.executableURL = binary
+        process.executableURL = binaries.appendingPathComponent(program)
         process.arguments = arguments
         if let directory { process.currentDirectoryURL = directory }
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
