@@ -21,6 +21,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
     ],
     targets: [
         .systemLibrary(
@@ -55,6 +56,7 @@ let package = Package(
             name: "SoundstageServer",
             dependencies: [
                 "Soundstage", "SoundstageScenes", "SoundstageProtocol",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -89,6 +91,7 @@ let package = Package(
             dependencies: [
                 "Soundstage", "SoundstageScenes", "SoundstageServer", "SoundstageClient", "SoundstageProtocol",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
         ),
@@ -134,7 +137,9 @@ let package = Package(
         .testTarget(
             name: "ServerTests",
             dependencies: ["Soundstage", "SoundstageServer", "SoundstageClient", "SoundstageProtocol", "TestSupport",
-                           .product(name: "NIOConcurrencyHelpers", package: "swift-nio")],
+                           .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                           .product(name: "Logging", package: "swift-log"),
+                           .product(name: "InMemoryLogging", package: "swift-log")],
             swiftSettings: strict
         ),
         .testTarget(

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
+import Logging
 import Soundstage
+import SoundstageServer
 
 /// `--backend` and `--latency`: where a command plays, shared by play, run, sound play and serve.
 struct OutputOptions: ParsableArguments {
@@ -10,18 +12,34 @@ struct OutputOptions: ParsableArguments {
     @Option(name: .long, help: "Target latency on the desktop server, in milliseconds (5...500; default 20, serve 10).")
     var latency: Double?
 
+    @OptionGroup var logging: LoggingOptions
+
     func validate() throws {
         if let latency, !(latency.isFinite && (5...500).contains(latency)) {
             throw ValidationError("--latency must be between 5 and 500 ms")
         }
     }
 
-    /// Opens the output; says on stderr when the desktop server goes away and comes back.
+    /// Opens the output; says on stderr when the desktop server goes away and comes back. With
+    /// `--verbose` it also logs what it opened and every route change, underrun and server request.
     /// - Throws: `.noOutputDevice` when nothing opens (the caller renders to a file).
     func open(role: MediaRole, hrtf: Bool? = nil, defaultLatency: Double = 0.020) throws -> Device {
         let options = DesktopOutputOptions(applicationName: "soundstage", applicationID: "org.soundstage.cli",
                                            role: role, latency: latency.map { $0 / 1_000 } ?? defaultLatency, hrtf: hrtf)
-        let device = try Device.openOutput(backend: backend, desktop: options, quietly: true)
+        let logger = logging.logger("soundstage", level: .error)
+        logger.debug("opening the output", metadata: ["backend": "\(backend.rawValue)", "role": "\(role.rawValue)",
+                                                      "latency": "\(options.latency)"])
+        let device: Device
+        do {
+            device = try Device.openOutput(backend: backend, desktop: options, quietly: true)
+        } catch {
+            logger.debug("no output opened", metadata: ["error": "\(error)"])
+            throw error
+        }
+        let status = device.outputStatus
+        logger.debug("output opened", metadata: ["backend": "\(status.backend)", "server": "\(status.server)",
+                                                 "sink": "\(status.sink ?? "none")", "rate": "\(device.sampleRate)"])
+        if logging.verbose { OutputLog(logger: logger).watch(device) }
         device.addOutputObserver { event in
             switch event {
             case let .serverLost(reason): Terminal.say("\(reason); waiting for an audio server to answer again")

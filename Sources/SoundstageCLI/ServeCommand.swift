@@ -14,7 +14,9 @@ struct ServeCommand: ParsableCommand {
             Listens on --socket (default $SOUNDSTAGE_SOCKET, else $XDG_RUNTIME_DIR/soundstage/socket, else \
             /tmp/soundstage-UID/socket) in a directory of mode 0700, the socket 0600. The protocol is one JSON \
             request per line (docs/protocol.md). Stops cleanly on SIGTERM or SIGINT: clients are told, everything \
-            is freed, the socket is removed. Without a sound card it mixes on a silent real-time renderer (see --record).
+            is freed, the socket is removed. Without a sound card it mixes on a silent real-time renderer (see --record). \
+            It logs to stderr (journald under systemd): starts and stops, clients coming and going, refused requests \
+            (at most five a second per client), interruptions, route changes and underruns; --verbose adds every request.
             """)
 
     @Option(name: .long, help: "The socket path.")
@@ -57,7 +59,10 @@ struct ServeCommand: ParsableCommand {
             configuration.registryOptions.coalescingWindow = coalescingWindow
             configuration.registryOptions.maxConcurrent = maxConcurrent
             configuration.quotas = quotaOptions.quotas
-            let server = SoundServer(device: device, configuration: configuration)
+            // Starts and stops, clients, refused requests, interruptions, route changes and underruns
+            // at info and above (every request too with --verbose), on stderr for journald.
+            let server = SoundServer(device: device, configuration: configuration,
+                                     logger: outputOptions.logging.logger("soundstage.serve", level: .info))
             do {
                 try server.start(socketPath: path, isDefaultLocation: isDefault)
             } catch let error as ServerStartError {

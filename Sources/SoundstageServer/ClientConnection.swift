@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import NIOCore
 import Soundstage
 import SoundstageProtocol
@@ -51,10 +52,17 @@ final class ClientConnection: ChannelInboundHandler {
     private(set) var number = 0
     private var readingPaused = false
     private var routeObserver: Int?
+    /// The server's logger, with this client's number.
+    private var logger: Logger
+    /// Refusals logged at most five a second; the rest are counted.
+    private var refusalLog = LogRateLimiter()
+    /// Requests answered and refused, for the line logged when the client goes.
+    private var answeredCount = 0, refusedCount = 0
 
     init(server: SoundServer, channel: Channel) {
         self.server = server
         self.channel = channel
+        logger = server.logger
     }
 
     var loop: EventLoop { channel.eventLoop }
@@ -81,6 +89,8 @@ final class ClientConnection: ChannelInboundHandler {
             return
         }
         self.number = number
+        logger[metadataKey: "client"] = "\(number)"
+        logger.info("client connected", metadata: ["clients": "\(server.statistics.clients)"])
         let server = self.server
         let audio = ClientAudio(device: server.device, sessions: server.sessions,
                                 category: configuration.initialCategory, registryOptions: configuration.registryOptions,
@@ -142,7 +152,8 @@ final class ClientConnection: ChannelInboundHandler {
         guard pendingAnswers < configuration.maxPendingRequests else {
             server.stats.withLockedValue { $0.busy += 1 }
             answerNow(request.id, RequestFailure(.busy, "\(pendingAnswers) requests are waiting; the limit is "
-                                                 + "\(configuration.maxPendingRequests). Read the answers, then try again"))
+                                                 + "\(configuration.maxPendingRequests). Read the answers, then try again"),
+                      command: request.command)
             return
         }
         pendingAnswers += 1
@@ -170,6 +181,7 @@ final class ClientConnection: ChannelInboundHandler {
     }
 
     private func execute(_ pending: Pending) {
+        logger.debug("request", metadata: ["command": "\(pending.request.command)", "id": "\(pending.request.id.encoded)"])
         do {
             switch try run(pending.request) {
             case let .now(result):
@@ -197,6 +209,8 @@ final class ClientConnection: ChannelInboundHandler {
             stats.answered += count
             if case .failure = result { stats.errors += count }
         }
+        answeredCount += count
+        if case let .failure(failure) = result { logRefusal(failure, command: pending.request.command, count: count) }
         respond(pending.request.id, result)
         guard !pending.coalesced.isEmpty else { return }
         // The merged requests did not play anything themselves.
@@ -211,9 +225,24 @@ final class ClientConnection: ChannelInboundHandler {
         }
     }
 
-    private func answerNow(_ id: JSONValue, _ failure: RequestFailure) {
+    private func answerNow(_ id: JSONValue, _ failure: RequestFailure, command: String? = nil) {
         server.stats.withLockedValue { $0.answered += 1; $0.errors += 1 }
+        answeredCount += 1
+        logRefusal(failure, command: command, count: 1)
         respond(id, .failure(failure))
+    }
+
+    /// Logs a refused request — `busy` at `warning` (the daemon is overloaded), others at `notice`
+    /// (the client's mistake) — at most five a second; the rest are counted and reported.
+    private func logRefusal(_ failure: RequestFailure, command: String?, count: Int) {
+        refusedCount += count
+        let (log, heldBack) = refusalLog.admit()
+        guard log else { return }
+        var metadata: Logger.Metadata = ["code": "\(failure.code)", "error": "\(failure.message)"]
+        if let command { metadata["command"] = "\(command)" }
+        if let subject = failure.subject { metadata["subject"] = "\(subject)" }
+        if heldBack > 0 { metadata["notLogged"] = "\(heldBack)" }
+        logger.log(level: failure.code == ProtocolErrorCode.busy.rawValue ? .warning : .notice, "request refused", metadata: metadata)
     }
 
     private func respond(_ id: JSONValue, _ result: Result<JSONValue, RequestFailure>) {
@@ -284,6 +313,11 @@ final class ClientConnection: ChannelInboundHandler {
         case .unducked: fields["kind"] = "unducked"
         }
         push(.session, "session", fields)
+        switch event.kind {
+        case let .interruptionBegan(reason): logger.info("session interrupted", metadata: ["reason": "\(reason.rawValue)"])
+        case let .interruptionEnded(resume): logger.info("interruption ended", metadata: ["resume": "\(resume)"])
+        default: logger.debug("session event", metadata: ["kind": "\(fields["kind"]?.stringValue ?? "")"])
+        }
     }
 
     private func routeEvent(_ change: RouteChange) {
@@ -315,5 +349,9 @@ final class ClientConnection: ChannelInboundHandler {
         routeObserver = nil
         let (registry, session) = audio.releaseScenes()
         server.retire(registry: registry, session: session, letSoundsFinish: letSoundsFinish)
+        var metadata: Logger.Metadata = ["answered": "\(answeredCount)", "refused": "\(refusedCount)"]
+        let heldBack = refusalLog.takeSuppressed()
+        if heldBack > 0 { metadata["refusalsNotLogged"] = "\(heldBack)" }
+        logger.info("client disconnected", metadata: metadata)
     }
 }

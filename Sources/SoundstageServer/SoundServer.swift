@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
@@ -75,6 +76,12 @@ public final class SoundServer: Sendable {
     public let sessions: AudioSessionCenter
     /// The limits in force.
     public let configuration: Configuration
+    /// Where the server logs: starts and stops, clients coming and going, refused requests
+    /// (at most five a second per client, the rest counted), session interruptions, route
+    /// changes, output underruns; every request at `debug`.
+    public let logger: Logger
+    /// Logs the device's route changes and output events while the server serves.
+    private let outputLog: OutputLog
 
     let group: MultiThreadedEventLoopGroup
     /// Decoding files happens here, never on an event loop.
@@ -101,8 +108,14 @@ public final class SoundServer: Sendable {
     }
 
     /// Creates a server for `device` (nothing listens until ``start(socketPath:isDefaultLocation:)``).
-    /// - Parameter sessions: the session center to put clients in; a new one by default.
-    public init(device: Device, sessions: AudioSessionCenter? = nil, configuration: Configuration = Configuration()) {
+    /// - Parameters:
+    ///   - sessions: the session center to put clients in; a new one by default.
+    ///   - logger: where to log; nil logs nothing. The server never sets up the logging system:
+    ///     the program does (`soundstage serve` logs to stderr, which journald collects).
+    public init(device: Device, sessions: AudioSessionCenter? = nil, configuration: Configuration = Configuration(),
+                logger: Logger? = nil) {
+        self.logger = logger ?? Logger(label: "soundstage.server", factory: { _ in SwiftLogNoOpLogHandler() })
+        outputLog = OutputLog(logger: self.logger)
         self.device = device
         self.sessions = sessions ?? AudioSessionCenter(device: device)
         self.configuration = configuration
@@ -142,6 +155,10 @@ public final class SoundServer: Sendable {
                 state.endpoint = endpoint
                 state.started = true
             }
+            outputLog.watch(device)
+            let output = device.outputStatus
+            logger.info("serving", metadata: ["socket": "\(endpoint.path)", "output": "\(output.backend)",
+                                              "server": "\(output.server)", "sink": "\(output.sink ?? "none")"])
         } catch let error as ServerStartError {
             endpoint.release()
             throw error
@@ -198,6 +215,7 @@ public final class SoundServer: Sendable {
             waitUntilStopped()
             return
         }
+        logger.info("stopping", metadata: ["reason": "\(reason)", "clients": "\(clients.count)"])
         try? listener?.close().wait()
         let closed = clients.map { client in
             client.channel.eventLoop.flatSubmit { client.connection.value.shutdown(reason: reason) }
@@ -213,6 +231,10 @@ public final class SoundServer: Sendable {
         for loop in group.makeIterator() { try? loop.submit { Soundstage.detachCurrentThread() }.wait() }
         try? group.syncShutdownGracefully()
         try? blockingPool.syncShutdownGracefully()
+        outputLog.stop(watching: device)
+        let statistics = self.statistics
+        logger.info("stopped", metadata: ["connections": "\(statistics.connections)", "answered": "\(statistics.answered)",
+                                          "errors": "\(statistics.errors)"])
         stopped.lock()
         stopped.unlock(withValue: true)
     }

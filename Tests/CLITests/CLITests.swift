@@ -130,6 +130,19 @@ import TestSupport
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["tone.wav"], "nothing rendered")
     }
 
+    /// `--verbose` logs what was opened, through swift-log, on stderr; without it nothing is logged.
+    @Test func verboseLogsTheOutputOpened() throws {
+        let dir = try CLIRunner.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let input = try tone(in: dir)
+        let verbose = try CLIRunner.run(["play", input, "--verbose", "--backend", "openal"], in: dir, environment: CLIRunner.silentSoundCard)
+        #expect(verbose.status == 0, "\(verbose.stderr)")
+        #expect(verbose.stderr.contains("debug soundstage: backend=openAL"), "\(verbose.stderr)")
+        #expect(verbose.stderr.contains("[SoundstageCLI] output opened"), "\(verbose.stderr)")
+        let quiet = try CLIRunner.run(["play", input, "--backend", "openal"], in: dir, environment: CLIRunner.silentSoundCard)
+        #expect(quiet.status == 0 && quiet.stderr.isEmpty, "\(quiet.stderr)")
+    }
+
     @Test func playRejectsBadOptions() throws {
         for arguments in [["--gain", "-1"], ["--gain", "100.5"], ["--pitch", "0"], ["--pitch", "0.005"], ["--pitch", "101"],
                           ["--position", "1,2"], ["--loop", "0"]] {

@@ -64,6 +64,13 @@ import Testing
         let said = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(daemon.terminationStatus == 0, "\(said)")
         #expect(said.contains("serving on \(socket)"))
+        // Its log, on stderr for journald: clients coming and going, the stop and its reason.
+        for line in ["info soundstage.serve: client=1 clients=1 [SoundstageServer] client connected",
+                     "[SoundstageServer] client disconnected", "reason=\(signal == SIGTERM ? "SIGTERM" : "SIGINT")",
+                     "[SoundstageServer] stopped"] {
+            #expect(said.contains(line), "\(line) is not in: \(said)")
+        }
+        #expect(!said.contains("debug"), "debug only with --verbose")
         #expect(said.contains("OpenAL objects still live: none"), "\(said)")
         #expect(!said.contains("AL lib"), "no OpenAL complaints at exit: \(said)")
         #expect(!FileManager.default.fileExists(atPath: socket), "the socket is removed")

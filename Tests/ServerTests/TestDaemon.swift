@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 @testable import Soundstage
 import SoundFile
 import SoundstageProtocol
@@ -13,13 +14,13 @@ final class TestDaemon {
     let device: Device
     let server: SoundServer
 
-    init(configure: (inout SoundServer.Configuration) -> Void = { _ in }) throws {
+    init(logger: Logger? = nil, configure: (inout SoundServer.Configuration) -> Void = { _ in }) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("soundstage-\(UUID().uuidString.prefix(8))").path
         socketPath = directory + "/run/socket"
         device = try Device.loopback()
         var configuration = SoundServer.Configuration()
         configure(&configuration)
-        server = SoundServer(device: device, configuration: configuration)
+        server = SoundServer(device: device, configuration: configuration, logger: logger)
         try server.start(socketPath: socketPath)
     }
 
