@@ -76,6 +76,8 @@ public final class Source: @unchecked Sendable {
 
         /// The gain OpenAL gets.
         var openALGain: Float { gain * groupGain * fadeGain }
+        /// The pitch OpenAL gets.
+        var openALPitch: Float { pitch * groupPitch }
     }
 
     struct SourceState {
@@ -225,7 +227,7 @@ public final class Source: @unchecked Sendable {
         get { read { $0.position } }
         set {
             guard scene.refusals.admits(newValue.isUsablePosition, "Source.position", newValue, Vector3.positionRule) else { return }
-            set({ $0.position = newValue }) { n, al in al.must("alSource3f(AL_POSITION)") { alSource3f(n, AL_POSITION, newValue.x, newValue.y, newValue.z) } }
+            set({ $0.position = newValue }, .position)
         }
     }
 
@@ -234,7 +236,7 @@ public final class Source: @unchecked Sendable {
         get { read { $0.velocity } }
         set {
             guard scene.refusals.admits(newValue.isUsablePosition, "Source.velocity", newValue, Vector3.positionRule) else { return }
-            set({ $0.velocity = newValue }) { n, al in al.must("alSource3f(AL_VELOCITY)") { alSource3f(n, AL_VELOCITY, newValue.x, newValue.y, newValue.z) } }
+            set({ $0.velocity = newValue }, .velocity)
         }
     }
 
@@ -243,7 +245,7 @@ public final class Source: @unchecked Sendable {
         get { read { $0.direction } }
         set {
             guard scene.refusals.admits(newValue.isUsablePosition, "Source.direction", newValue, Vector3.positionRule) else { return }
-            set({ $0.direction = newValue }) { n, al in al.must("alSource3f(AL_DIRECTION)") { alSource3f(n, AL_DIRECTION, newValue.x, newValue.y, newValue.z) } }
+            set({ $0.direction = newValue }, .direction)
         }
     }
 
@@ -255,14 +257,14 @@ public final class Source: @unchecked Sendable {
                                         && (0...1).contains(newValue.outerGain), "Source.cone",
                                         "inner \(newValue.innerAngle), outer \(newValue.outerAngle), outerGain \(newValue.outerGain)",
                                         "angles in 0...360, outerGain in 0...1") else { return }
-            set({ $0.cone = newValue }) { n, al in Self.applyCone(n, newValue, al) }
+            set({ $0.cone = newValue }, SourceParameter.cone)
         }
     }
 
     /// Whether position, velocity and direction are relative to the listener (`AL_SOURCE_RELATIVE`).
     public var isHeadRelative: Bool {
         get { read { $0.headRelative } }
-        set { set({ $0.headRelative = newValue }) { n, al in al.must("alSourcei(AL_SOURCE_RELATIVE)") { alSourcei(n, AL_SOURCE_RELATIVE, newValue ? AL_TRUE : AL_FALSE) } } }
+        set { set({ $0.headRelative = newValue }, .headRelative) }
     }
 
     /// Distance at which the gain is 1 before rolloff (`AL_REFERENCE_DISTANCE`); ≥ 0, default 1.
@@ -270,7 +272,7 @@ public final class Source: @unchecked Sendable {
         get { read { $0.referenceDistance } }
         set {
             guard scene.refusals.admits(newValue.isFinite && newValue >= 0, "Source.referenceDistance", newValue, "finite and >= 0") else { return }
-            set({ $0.referenceDistance = newValue }) { n, al in al.must("alSourcef(AL_REFERENCE_DISTANCE)") { alSourcef(n, AL_REFERENCE_DISTANCE, newValue) } }
+            set({ $0.referenceDistance = newValue }, .referenceDistance)
         }
     }
 
@@ -279,7 +281,7 @@ public final class Source: @unchecked Sendable {
         get { read { $0.maxDistance } }
         set {
             guard scene.refusals.admits(!newValue.isNaN && newValue >= 0, "Source.maxDistance", newValue, ">= 0 (infinity: no limit)") else { return }
-            set({ $0.maxDistance = newValue }) { n, al in al.must("alSourcef(AL_MAX_DISTANCE)") { alSourcef(n, AL_MAX_DISTANCE, newValue) } }
+            set({ $0.maxDistance = newValue }, .maxDistance)
         }
     }
 
@@ -288,7 +290,7 @@ public final class Source: @unchecked Sendable {
         get { read { $0.rolloffFactor } }
         set {
             guard scene.refusals.admits(newValue.isFinite && newValue >= 0, "Source.rolloffFactor", newValue, "finite and >= 0") else { return }
-            set({ $0.rolloffFactor = newValue }) { n, al in al.must("alSourcef(AL_ROLLOFF_FACTOR)") { alSourcef(n, AL_ROLLOFF_FACTOR, newValue) } }
+            set({ $0.rolloffFactor = newValue }, .rolloffFactor)
         }
     }
 
@@ -299,7 +301,7 @@ public final class Source: @unchecked Sendable {
         get { read { $0.gain } }
         set {
             guard scene.refusals.admits(newValue.isFinite && newValue >= 0, "Source.gain", newValue, "finite and >= 0") else { return }
-            set({ $0.gain = newValue }) { n, al in al.must("alSourcef(AL_GAIN)") { alSourcef(n, AL_GAIN, state.properties.openALGain) } }
+            set({ $0.gain = newValue }, .gain)
         }
     }
 
@@ -308,7 +310,7 @@ public final class Source: @unchecked Sendable {
         get { read { $0.minGain } }
         set {
             guard scene.refusals.admits((0...1).contains(newValue), "Source.minGain", newValue, "in 0...1") else { return }
-            set({ $0.minGain = newValue }) { n, al in al.must("alSourcef(AL_MIN_GAIN)") { alSourcef(n, AL_MIN_GAIN, newValue) } }
+            set({ $0.minGain = newValue }, .minGain)
         }
     }
 
@@ -317,7 +319,7 @@ public final class Source: @unchecked Sendable {
         get { read { $0.maxGain } }
         set {
             guard scene.refusals.admits((0...1).contains(newValue), "Source.maxGain", newValue, "in 0...1") else { return }
-            set({ $0.maxGain = newValue }) { n, al in al.must("alSourcef(AL_MAX_GAIN)") { alSourcef(n, AL_MAX_GAIN, newValue) } }
+            set({ $0.maxGain = newValue }, .maxGain)
         }
     }
 
@@ -326,7 +328,7 @@ public final class Source: @unchecked Sendable {
         get { read { $0.pitch } }
         set {
             guard scene.refusals.admits(newValue.isFinite && newValue > 0, "Source.pitch", newValue, "finite and > 0") else { return }
-            set({ $0.pitch = newValue }) { n, al in al.must("alSourcef(AL_PITCH)") { alSourcef(n, AL_PITCH, newValue * state.properties.groupPitch) } }
+            set({ $0.pitch = newValue }, .pitch)
         }
     }
 
@@ -346,7 +348,7 @@ public final class Source: @unchecked Sendable {
                 s.properties.looping = newValue
                 guard let name = s.name else { return }
                 scene.markActiveLocked(self, looping: newValue, &sceneState)
-                lock.ifOpen { al in al.must("alSourcei(AL_LOOPING)") { alSourcei(name, AL_LOOPING, newValue ? AL_TRUE : AL_FALSE) } }
+                lock.ifOpen { al in SourceParameter.looping.write(name, s.properties, al) }
             }
         }
     }
@@ -356,75 +358,51 @@ public final class Source: @unchecked Sendable {
         scene.withState { _, _ in get(state.properties) }
     }
 
+    /// Changes a property and, while the source holds an OpenAL source, writes `parameter` (its
+    /// entry in the table of ``SourceParameter``s).
     @inline(__always)
-    func set(_ change: (inout Properties) -> Void, _ call: (ALuint, borrowing ALCalls) -> Void) {
+    func set(_ change: (inout Properties) -> Void, _ parameter: SourceParameter) {
         locked { s, _, lock in
             change(&s.properties)
             // A name exists only while the scene is open: close() clears it under this lock.
             guard let name = s.name else { return }
-            lock.ifOpen { al in call(name, al) }
+            lock.ifOpen { al in parameter.write(name, s.properties, al) }
         }
     }
 
-    static func applyCone(_ n: ALuint, _ cone: Cone, _ al: borrowing ALCalls) {
-        al.must("alSourcef(AL_CONE_INNER_ANGLE)") { alSourcef(n, AL_CONE_INNER_ANGLE, cone.innerAngle) }
-        al.must("alSourcef(AL_CONE_OUTER_ANGLE)") { alSourcef(n, AL_CONE_OUTER_ANGLE, cone.outerAngle) }
-        al.must("alSourcef(AL_CONE_OUTER_GAIN)") { alSourcef(n, AL_CONE_OUTER_GAIN, cone.outerGain) }
+    /// Changes a property that spans several OpenAL parameters (the cone).
+    func set(_ change: (inout Properties) -> Void, _ parameters: [SourceParameter]) {
+        locked { s, _, lock in
+            change(&s.properties)
+            guard let name = s.name else { return }
+            lock.ifOpen { al in for parameter in parameters { parameter.write(name, s.properties, al) } }
+        }
     }
 
-    /// Applies every property to a (reused) OpenAL source.
+    /// Writes what the groups and the fade change (gain and pitch) to an OpenAL source.
     static func applyGroupFactors(_ n: ALuint, _ p: Properties, _ al: borrowing ALCalls) {
-        al.must("alSourcef(AL_GAIN)") { alSourcef(n, AL_GAIN, p.openALGain) }
-        al.must("alSourcef(AL_PITCH)") { alSourcef(n, AL_PITCH, p.pitch * p.groupPitch) }
+        for parameter in SourceParameter.groupFactors { parameter.write(n, p, al) }
     }
 
+    /// Writes every property to a (reused, or migrated) OpenAL source.
     static func applyAll(_ n: ALuint, _ p: Properties, _ al: borrowing ALCalls) {
-        al.must("alSource3f(AL_POSITION)") { alSource3f(n, AL_POSITION, p.position.x, p.position.y, p.position.z) }
-        al.must("alSource3f(AL_VELOCITY)") { alSource3f(n, AL_VELOCITY, p.velocity.x, p.velocity.y, p.velocity.z) }
-        al.must("alSource3f(AL_DIRECTION)") { alSource3f(n, AL_DIRECTION, p.direction.x, p.direction.y, p.direction.z) }
-        applyCone(n, p.cone, al)
-        al.must("alSourcef(AL_GAIN)") { alSourcef(n, AL_GAIN, p.openALGain) }
-        al.must("alSourcef(AL_MIN_GAIN)") { alSourcef(n, AL_MIN_GAIN, p.minGain) }
-        al.must("alSourcef(AL_MAX_GAIN)") { alSourcef(n, AL_MAX_GAIN, p.maxGain) }
-        al.must("alSourcef(AL_PITCH)") { alSourcef(n, AL_PITCH, p.pitch * p.groupPitch) }
-        al.must("alSourcei(AL_LOOPING)") { alSourcei(n, AL_LOOPING, p.looping ? AL_TRUE : AL_FALSE) }
-        al.must("alSourcei(AL_SOURCE_RELATIVE)") { alSourcei(n, AL_SOURCE_RELATIVE, p.headRelative ? AL_TRUE : AL_FALSE) }
-        al.must("alSourcef(AL_REFERENCE_DISTANCE)") { alSourcef(n, AL_REFERENCE_DISTANCE, p.referenceDistance) }
-        al.must("alSourcef(AL_MAX_DISTANCE)") { alSourcef(n, AL_MAX_DISTANCE, p.maxDistance) }
-        al.must("alSourcef(AL_ROLLOFF_FACTOR)") { alSourcef(n, AL_ROLLOFF_FACTOR, p.rolloffFactor) }
+        for parameter in SourceParameter.all { parameter.write(n, p, al) }
     }
 
     /// The properties as OpenAL reports them now (nil without an OpenAL source): for tests that
-    /// prove a migration restored everything.
+    /// prove a migration restored everything. Gain and pitch read back as OpenAL's, with the
+    /// groups' factors in them.
     var openALProperties: (properties: Properties, offset: Double, state: State)? {
         locked { s, _, lock -> (Properties, Double, State)? in
             guard let n = s.name else { return nil }
             var result: (Properties, Double, State)?
             lock.ifOpen { al in
                 var p = Properties()
-                var v = [ALfloat](repeating: 0, count: 3)
-                var f: ALfloat = 0
-                var i: ALint = 0
-                alGetSourcefv(n, AL_POSITION, &v); p.position = Vector3(v[0], v[1], v[2])
-                alGetSourcefv(n, AL_VELOCITY, &v); p.velocity = Vector3(v[0], v[1], v[2])
-                alGetSourcefv(n, AL_DIRECTION, &v); p.direction = Vector3(v[0], v[1], v[2])
-                alGetSourcef(n, AL_CONE_INNER_ANGLE, &f); p.cone.innerAngle = f
-                alGetSourcef(n, AL_CONE_OUTER_ANGLE, &f); p.cone.outerAngle = f
-                alGetSourcef(n, AL_CONE_OUTER_GAIN, &f); p.cone.outerGain = f
-                alGetSourcef(n, AL_GAIN, &f); p.gain = f
-                alGetSourcef(n, AL_MIN_GAIN, &f); p.minGain = f
-                alGetSourcef(n, AL_MAX_GAIN, &f); p.maxGain = f
-                alGetSourcef(n, AL_PITCH, &f); p.pitch = f
-                alGetSourcei(n, AL_LOOPING, &i); p.looping = i != 0
-                alGetSourcei(n, AL_SOURCE_RELATIVE, &i); p.headRelative = i != 0
-                alGetSourcef(n, AL_REFERENCE_DISTANCE, &f); p.referenceDistance = f
-                alGetSourcef(n, AL_MAX_DISTANCE, &f); p.maxDistance = f
-                alGetSourcef(n, AL_ROLLOFF_FACTOR, &f); p.rolloffFactor = f
-                alGetSourcef(n, AL_SEC_OFFSET, &f)
-                let offset = Double(f)
-                alGetSourcei(n, AL_SOURCE_STATE, &i)
-                _ = alGetError()
-                result = (p, offset, i == AL_PLAYING ? .playing : (i == AL_PAUSED ? .paused : .stopped))
+                for parameter in SourceParameter.all { parameter.read(n, &p, al) }
+                var offset: ALfloat = 0, state: ALint = 0
+                al.must("alGetSourcef(AL_SEC_OFFSET)") { alGetSourcef(n, AL_SEC_OFFSET, &offset) }
+                al.must("alGetSourcei(AL_SOURCE_STATE)") { alGetSourcei(n, AL_SOURCE_STATE, &state) }
+                result = (p, Double(offset), state == AL_PLAYING ? .playing : (state == AL_PAUSED ? .paused : .stopped))
             }
             return result
         }
