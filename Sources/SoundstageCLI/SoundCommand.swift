@@ -86,7 +86,7 @@ struct SoundPlayCommand: AsyncParsableCommand {
     /// Plays through the daemon and waits for the sound's end.
     private func playThrough(_ daemon: SoundstageClient) async throws {
         try await daemon.subscribe([.completion])
-        if volume != 0 { try await daemon.request("setSoundVolume", ["volume": .number(pow(10, volume / 20))]) }
+        if volume != 0 { try await daemon.request(.setSoundVolume, ["volume": .number(pow(10, volume / 20))]) }
         let play = if let id {
             try await daemon.playSound(event: id, alert: alert)
         } else {

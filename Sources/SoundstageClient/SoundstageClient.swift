@@ -15,18 +15,8 @@ import SoundstageProtocol
 /// await daemon.close()
 /// ```
 public final class SoundstageClient: Sendable {
-    /// The event kinds a client may subscribe to.
-    public enum Topic: String, Sendable, CaseIterable {
-        /// How each `playSound` / `playAt` ended, and `sceneEnded`.
-        case completion
-        /// The client's audio session: activated, interrupted, ducked...
-        case session
-        /// The output device went away or came back.
-        case route
-        /// Every 250 ms, the daemon's overview: clients, sessions, scenes, voices, levels, render
-        /// load, underruns (what `soundstage top` shows; see docs/protocol.md).
-        case meters
-    }
+    /// The event kinds a client may subscribe to (the protocol's ``EventTopic``).
+    public typealias Topic = EventTopic
 
     /// A `playSound` that was accepted.
     public struct Play: Sendable, Equatable {
@@ -91,12 +81,12 @@ public final class SoundstageClient: Sendable {
     /// - Throws: ``ServerError`` with the daemon's error code and message, or code `connection`
     ///   if the connection ends first.
     @discardableResult
-    public func request(_ command: String, _ arguments: [String: JSONValue] = [:]) async throws -> JSONValue {
+    public func request(_ command: Command, _ arguments: [String: JSONValue] = [:]) async throws -> JSONValue {
         try await send(command, arguments).result
     }
 
     /// Sends a request; returns its id too (the id that its events name).
-    public func send(_ command: String, _ arguments: [String: JSONValue] = [:]) async throws -> (id: JSONValue, result: JSONValue) {
+    public func send(_ command: Command, _ arguments: [String: JSONValue] = [:]) async throws -> (id: JSONValue, result: JSONValue) {
         let number = nextID.withLockedValue { next in
             defer { next += 1 }
             return next
@@ -122,22 +112,22 @@ public final class SoundstageClient: Sendable {
 
     /// Checks the daemon answers.
     public func ping() async throws {
-        try await request("ping")
+        try await request(.ping)
     }
 
     /// Asks for events of these kinds.
     public func subscribe(_ topics: [Topic]) async throws {
-        try await request("subscribe", ["events": .array(topics.map { .string($0.rawValue) })])
+        try await request(.subscribe, ["events": .array(topics.map { .string($0.rawValue) })])
     }
 
     /// Registers a sound file (made absolute here: the daemon has its own working directory).
     public func registerSound(file: String) async throws -> UInt32 {
-        try Self.soundID(try await request("registerSound", ["file": .string(Self.absolute(file))]))
+        try Self.soundID(try await request(.registerSound, ["file": .string(Self.absolute(file))]))
     }
 
     /// Registers the sound theme's sound for a freedesktop event name.
     public func registerSound(event: String) async throws -> UInt32 {
-        try Self.soundID(try await request("registerSound", ["event": .string(event)]))
+        try Self.soundID(try await request(.registerSound, ["event": .string(event)]))
     }
 
     /// Plays a registered sound.
@@ -157,7 +147,7 @@ public final class SoundstageClient: Sendable {
 
     /// Forgets a registered sound.
     public func disposeSound(id: UInt32) async throws {
-        try await request("disposeSound", ["sound": .number(Double(id))])
+        try await request(.disposeSound, ["sound": .number(Double(id))])
     }
 
     /// Loads a scene file under `name` (default: the file's name without extension).
@@ -165,22 +155,22 @@ public final class SoundstageClient: Sendable {
     public func loadScene(file: String, name: String? = nil) async throws -> JSONValue {
         var arguments: [String: JSONValue] = ["file": .string(Self.absolute(file))]
         if let name { arguments["name"] = .string(name) }
-        return try await request("loadScene", arguments)
+        return try await request(.loadScene, arguments)
     }
 
     /// Plays a loaded scene from its start; with the `completion` topic, `sceneEnded` follows.
     @discardableResult
     public func runScene(_ name: String) async throws -> JSONValue {
-        try await request("runScene", ["scene": .string(name)])
+        try await request(.runScene, ["scene": .string(name)])
     }
 
     /// Stops a scene and rewinds it.
     public func stopScene(_ name: String) async throws {
-        try await request("stopScene", ["scene": .string(name)])
+        try await request(.stopScene, ["scene": .string(name)])
     }
 
     private func play(_ arguments: [String: JSONValue]) async throws -> Play {
-        let (id, result) = try await send("playSound", arguments)
+        let (id, result) = try await send(.playSound, arguments)
         return Play(request: id, sound: try Self.soundID(result), outcome: result["outcome"]?.stringValue ?? "playing")
     }
 

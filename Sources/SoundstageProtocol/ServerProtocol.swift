@@ -22,6 +22,58 @@ public enum ServerProtocol {
     }
 }
 
+/// The daemon's commands: a request's `command` (docs/protocol.md#commands). The server and
+/// the client both name commands through it, so a misspelt one does not compile.
+public enum Command: String, Sendable, CaseIterable {
+    /// Checks the daemon answers.
+    case ping
+    /// The daemon's state: clients, sounds, scenes, voices, live OpenAL objects.
+    case status
+    /// Registers a file or theme event as a system sound; answers its ID.
+    case registerSound
+    /// Plays a system sound by ID, file or event.
+    case playSound
+    /// Frees a registered sound.
+    case disposeSound
+    /// Lists the client's registered sounds.
+    case listSounds
+    /// Sets the volume of the client's system sounds.
+    case setSoundVolume
+    /// Loads a scene (a file, or inline JSON) without running it.
+    case loadScene
+    /// Runs a loaded scene from its start.
+    case runScene
+    /// Stops a running scene.
+    case stopScene
+    /// Frees a loaded scene.
+    case unloadScene
+    /// Lists the client's scenes.
+    case listScenes
+    /// Plays a file once at a position in a scene.
+    case playAt
+    /// Moves, turns or sets the gain of a scene's listener.
+    case setListener
+    /// Reads or changes the client's audio session: category, options, activation, interruptions.
+    case session
+    /// Starts sending events of some topics.
+    case subscribe
+    /// Stops sending events of some topics.
+    case unsubscribe
+}
+
+/// The kinds of events a client can subscribe to (the `events` of `subscribe`).
+public enum EventTopic: String, Sendable, CaseIterable {
+    /// How each `playSound` / `playAt` ended, and `sceneEnded`.
+    case completion
+    /// The client's audio session: activated, interrupted, ducked...
+    case session
+    /// The output device went away or came back.
+    case route
+    /// Every 250 ms, the daemon's overview: clients, sessions, scenes, voices, levels, render
+    /// load, underruns (what `soundstage top` shows; see docs/protocol.md).
+    case meters
+}
+
 /// The machine-readable codes of error responses (`error.code`). Engine errors keep their
 /// ``SoundstageError`` code names (`notFound`, `unknownSoundID`, `invalidScene`, ...).
 public enum ProtocolErrorCode: String, Sendable, CaseIterable {
@@ -106,10 +158,10 @@ public struct ServerError: Error, Sendable, Equatable, CustomStringConvertible {
 /// The lines of the protocol, written the one way both sides agree on.
 public enum ProtocolLine {
     /// A request: `{"command":...,"id":...,"version":1, arguments...}`.
-    public static func request(id: JSONValue, command: String, arguments: [String: JSONValue] = [:]) -> String {
+    public static func request(id: JSONValue, command: Command, arguments: [String: JSONValue] = [:]) -> String {
         var members = arguments
         members["id"] = id
-        members["command"] = .string(command)
+        members["command"] = .string(command.rawValue)
         members["version"] = .number(Double(ServerProtocol.version))
         return JSONValue.object(members).encoded + "\n"
     }

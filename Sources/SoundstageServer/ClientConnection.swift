@@ -20,11 +20,7 @@ final class ClientConnection: ChannelInboundHandler {
     typealias OutboundOut = ByteBuffer
 
     /// The event kinds a client can subscribe to.
-    enum Topic: String, CaseIterable {
-        case completion, session, route
-        /// Every 250 ms, the daemon's overview (``MeterFeed``).
-        case meters
-    }
+    typealias Topic = EventTopic
 
     struct Pending {
         let request: Request
@@ -158,7 +154,7 @@ final class ClientConnection: ChannelInboundHandler {
         }
         pendingAnswers += 1
         server.stats.withLockedValue { $0.peakPendingRequests = max($0.peakPendingRequests, pendingAnswers) }
-        if request.command == "playSound", var last = queue.last, last.request.command == "playSound",
+        if request.command == Command.playSound.rawValue, var last = queue.last, last.request.command == request.command,
            last.request.arguments == request.arguments {
             last.coalesced.append(request.id)
             queue[queue.index(before: queue.endIndex)] = last

@@ -15,33 +15,29 @@ struct Transfer<Value>: @unchecked Sendable {
 /// answers at once (on the event loop: a play is microseconds) or decodes files on the thread
 /// pool first (`.later`); the client's later requests wait for it.
 extension ClientConnection {
-    /// Every command, for error messages and docs.
-    static let commandNames = ["ping", "status", "registerSound", "playSound", "disposeSound", "listSounds", "setSoundVolume", "loadScene",
-                               "runScene", "stopScene", "unloadScene", "listScenes", "playAt", "setListener", "session",
-                               "subscribe", "unsubscribe"]
-
     func run(_ request: Request) throws -> CommandResult {
-        switch request.command {
-        case "ping": return try ping(request)
-        case "status": return try status(request)
-        case "registerSound": return try registerSound(request)
-        case "playSound": return try playSound(request)
-        case "disposeSound": return try disposeSound(request)
-        case "listSounds": return try listSounds(request)
-        case "setSoundVolume": return try setSoundVolume(request)
-        case "loadScene": return try loadScene(request)
-        case "runScene": return try runScene(request)
-        case "stopScene": return try stopScene(request)
-        case "unloadScene": return try unloadScene(request)
-        case "listScenes": return try listScenes(request)
-        case "playAt": return try playAt(request)
-        case "setListener": return try setListener(request)
-        case "session": return try session(request)
-        case "subscribe": return try subscribe(request, adding: true)
-        case "unsubscribe": return try subscribe(request, adding: false)
-        default:
+        guard let command = Command(rawValue: request.command) else {
             throw RequestFailure(.unknownCommand, "'\(request.command)' is not a command; the commands are "
-                                 + Self.commandNames.joined(separator: ", "))
+                                 + Command.allCases.map(\.rawValue).joined(separator: ", "))
+        }
+        switch command {
+        case .ping: return try ping(request)
+        case .status: return try status(request)
+        case .registerSound: return try registerSound(request)
+        case .playSound: return try playSound(request)
+        case .disposeSound: return try disposeSound(request)
+        case .listSounds: return try listSounds(request)
+        case .setSoundVolume: return try setSoundVolume(request)
+        case .loadScene: return try loadScene(request)
+        case .runScene: return try runScene(request)
+        case .stopScene: return try stopScene(request)
+        case .unloadScene: return try unloadScene(request)
+        case .listScenes: return try listScenes(request)
+        case .playAt: return try playAt(request)
+        case .setListener: return try setListener(request)
+        case .session: return try session(request)
+        case .subscribe: return try subscribe(request, adding: true)
+        case .unsubscribe: return try subscribe(request, adding: false)
         }
     }
 

@@ -141,3 +141,41 @@ import Testing
         #expect(try answer(["command": "loadScene", "name": "edge", "scene": source("pitch", 0.01)]).isOK)
     }
 }
+
+/// The protocol's commands and topics are types (`Command`, `EventTopic`) shared by the server,
+/// the client and the docs: each one is served, and protocol.md documents each one.
+@Suite struct ProtocolVocabularyTests {
+    private static let protocolDoc: String = {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("docs/protocol.md")
+        return (try? String(contentsOf: url, encoding: .utf8)) ?? ""
+    }()
+
+    @Test func everyCommandIsServedAndDocumented() throws {
+        let daemon = try TestDaemon()
+        defer { daemon.stop() }
+        let client = try daemon.connect()
+        for (index, command) in Command.allCases.enumerated() {
+            let answer = try #require(client.request(["id": .number(Double(index)), "command": .string(command.rawValue)]))
+            #expect(answer.errorCode != "unknownCommand", "\(command) is not served")
+            #expect(Self.protocolDoc.contains("| `\(command.rawValue)` |") || Self.protocolDoc.contains("`\(command.rawValue)` /")
+                    || Self.protocolDoc.contains("/ `\(command.rawValue)`"), "\(command) is not in protocol.md's table")
+        }
+        client.send(#"{"id": 99, "command": "fly"}"# + "\n")
+        let unknown = try #require(client.response())
+        let message = unknown["error"]?["message"]?.stringValue ?? ""
+        #expect(Command.allCases.allSatisfy { message.contains($0.rawValue) }, "the refusal lists every command: \(message)")
+    }
+
+    @Test func everyTopicCanBeSubscribedAndIsDocumented() throws {
+        let daemon = try TestDaemon()
+        defer { daemon.stop() }
+        let client = try daemon.connect()
+        let answer = try #require(client.request(["id": 1, "command": "subscribe",
+                                                  "events": .array(EventTopic.allCases.map { .string($0.rawValue) })]))
+        #expect(answer.isOK, "\(answer.encoded)")
+        for topic in EventTopic.allCases {
+            #expect(Self.protocolDoc.contains("| `\(topic.rawValue)` | `"), "\(topic) is not in protocol.md's events table")
+        }
+    }
+}
