@@ -117,10 +117,12 @@ let package = Package(
         .executableTarget(name: "car-pass", dependencies: ["ExampleSupport", "Soundstage"], path: "Examples/CarPass", swiftSettings: strict),
         .executableTarget(name: "two-scenes", dependencies: ["ExampleSupport", "Soundstage"], path: "Examples/TwoScenes", swiftSettings: strict),
         .executableTarget(name: "interruptions", dependencies: ["ExampleSupport", "Soundstage"], path: "Examples/Interruptions", swiftSettings: strict),
+        // Test helpers (signals, the throw-away audio servers, child processes), a Sources target
+        // as NIOTestUtils is: the tests and soundstage-bench share it.
         .target(
             name: "TestSupport",
             dependencies: ["SoundFile", "SoundstageJSON", .product(name: "NIOConcurrencyHelpers", package: "swift-nio")],
-            path: "Tests/TestSupport",
+            path: "Sources/TestSupport",
             swiftSettings: strict
         ),
         .testTarget(
