@@ -103,11 +103,12 @@ public final class Device: Sendable {
         deviceState.hrtfID = hrtfID
         let attributes = Self.attributes(kind: kind, sampleRate: sampleRate, layout: layout, hrtf: hrtf,
                                          hrtfID: hrtfID, budget: deviceState.largestBudget)
-        guard let context = alcCreateContext(handle.raw, attributes) else {
-            let error = alcGetError(handle.raw)
+        let context: OpaquePointer
+        do throws(SoundstageError) {
+            context = try OpenAL.createContext(on: handle.raw, attributes, for: "an OpenAL context on the device")
+        } catch {
             alcCloseDevice(handle.raw)
-            throw SoundstageError(.openAL, "cannot create an OpenAL context on the device",
-                                  cause: .openAL(function: "alcCreateContext", error: error, name: OpenAL.alcErrorName(error)))
+            throw error
         }
         resourceContext = ContextHandle(raw: context)
         var rate: ALCint = 0
@@ -293,10 +294,8 @@ public final class Device: Sendable {
         // OpenAL Soft 1.19 re-initializes a loopback device's mixing state in alcCreateContext
         // without the lock alcRenderSamplesSOFT holds: creating a context while another thread
         // renders crashed the daemon (its real-time renderer) now and then. So never overlap them.
-        guard let raw = excludingRender({ alcCreateContext(handle.raw, attributes) }) else {
-            let error = alcGetError(handle.raw)
-            throw SoundstageError(.openAL, "cannot create a scene",
-                                  cause: .openAL(function: "alcCreateContext", error: error, name: OpenAL.alcErrorName(error)))
+        let raw = try OpenAL.createContext(on: handle.raw, attributes, for: "a scene") { device, attributes in
+            excludingRender { alcCreateContext(device, attributes) }
         }
         LiveObjects.contexts.add(1, ordering: .relaxed)
         let scene = Scene(device: self, context: ContextHandle(raw: raw), sourceBudget: sourceBudget)
@@ -574,10 +573,11 @@ public final class Device: Sendable {
         excludingRender {
             if !taken.buffers.isEmpty {
                 try? OpenAL.withContext(resourceContext) { al throws(SoundstageError) in
-                    taken.buffers.withUnsafeBufferPointer { ids in
-                        alDeleteBuffers(ALsizei(ids.count), ids.baseAddress)
+                    al.freeing {
+                        taken.buffers.withUnsafeBufferPointer { ids in
+                            alDeleteBuffers(ALsizei(ids.count), ids.baseAddress)
+                        }
                     }
-                    _ = alGetError()
                 }
                 LiveObjects.buffers.subtract(taken.buffers.count, ordering: .relaxed)
             }
@@ -595,7 +595,10 @@ public final class Device: Sendable {
         if let desktop { return desktop.setPaused(paused) }
         guard kind == .output, !isClosed, alcIsExtensionPresent(handle.raw, "ALC_SOFT_pause_device") != 0 else { return }
         if paused { alcDevicePauseSOFT(handle.raw) } else { alcDeviceResumeSOFT(handle.raw) }
-        _ = alcGetError(handle.raw)
+        // An open device with the extension never refuses: a failure is an OpenAL bug, counted.
+        do { try OpenAL.checkALC(handle.raw, paused ? "alcDevicePauseSOFT" : "alcDeviceResumeSOFT") } catch {
+            UnexpectedOpenALErrors.record(error)
+        }
     }
 
     // MARK: Internals used by Buffer and Scene

@@ -171,11 +171,12 @@ extension Device {
                                  hrtfID: state.hrtfID, budget: state.largestBudget),
                  state.buffers, state.scenes.compactMap(\.scene))
             }
-            guard let newResource = alcCreateContext(newHandle.raw, attributes) else {
-                let error = alcGetError(newHandle.raw)
+            let newResource: OpaquePointer
+            do throws(SoundstageError) {
+                newResource = try OpenAL.createContext(on: newHandle.raw, attributes, for: "a context on the new device")
+            } catch {
                 alcCloseDevice(newHandle.raw)
-                throw SoundstageError(.openAL, "cannot create a context on the new device",
-                                      cause: .openAL(function: "alcCreateContext", error: error, name: OpenAL.alcErrorName(error)))
+                throw error
             }
             let staging = ContextHandle(raw: newResource)
             // 1. The buffers, uploaded again from their samples.

@@ -77,8 +77,7 @@ extension Scene {
             do throws(SoundstageError) {
                 try Self.loadPresetLocked(preset, effect: state.effects.effect, into: slot, al)
             } catch {
-                alDeleteAuxiliaryEffectSlots(1, &slot)
-                _ = alGetError()
+                al.freeing { alDeleteAuxiliaryEffectSlots(1, &slot) }
                 throw error
             }
             LiveObjects.effectSlots.add(1, ordering: .relaxed)
@@ -189,15 +188,16 @@ extension Scene {
         guard state.effects.inUse else { return }
         for zone in state.effects.zones.compactMap({ $0 }) {
             var slot = zone.state.slot
-            alDeleteAuxiliaryEffectSlots(1, &slot)
+            al.freeing { alDeleteAuxiliaryEffectSlots(1, &slot) }
             LiveObjects.effectSlots.subtract(1, ordering: .relaxed)
             zone.state.slot = 0
             zone.state.appliedGain = -1
             if forget { zone.state.removed = true }
         }
-        alDeleteEffects(1, &state.effects.effect)
-        alDeleteFilters(1, &state.effects.filter)
-        _ = alGetError()
+        al.freeing {
+            alDeleteEffects(1, &state.effects.effect)
+            alDeleteFilters(1, &state.effects.filter)
+        }
         LiveObjects.effects.subtract(1, ordering: .relaxed)
         LiveObjects.filters.subtract(1, ordering: .relaxed)
         state.effects.effect = 0

@@ -112,6 +112,19 @@ enum OpenAL {
         try context.withLock { lock throws(SoundstageError) -> R in try body(try lock.current()) }
     }
 
+    /// Creates a context on `device` (`alcCreateContext`); `what` says what it was for, in the error.
+    /// - Throws: `.openAL` with ALC's error when OpenAL refuses.
+    static func createContext(on device: OpaquePointer, _ attributes: [ALCint], for what: String,
+                              creating create: (OpaquePointer, [ALCint]) -> OpaquePointer? = { alcCreateContext($0, $1) })
+        throws(SoundstageError) -> OpaquePointer {
+        guard let context = create(device, attributes) else {
+            let error = alcGetError(device)
+            throw SoundstageError(.openAL, "cannot create \(what)",
+                                  cause: .openAL(function: "alcCreateContext", error: error, name: alcErrorName(error)))
+        }
+        return context
+    }
+
     /// Throws if `alcGetError(device)` reports an error after `function`.
     static func checkALC(_ device: OpaquePointer?, _ function: String) throws(SoundstageError) {
         let error = alcGetError(device)
@@ -167,6 +180,16 @@ struct ALCalls: ~Copyable {
         body()
         let error = alGetError()
         if error != AL_NO_ERROR { UnexpectedOpenALErrors.record(Self.failure(function, error)) }
+    }
+
+    /// Makes calls that free or stop objects on the way out (`alDeleteSources`, `alSourceStopv`
+    /// over names some of which a lost device already took): whatever OpenAL reports, the
+    /// objects are gone and there is nothing to do about it. The error is read — so it is not
+    /// blamed on the next call — and dropped: the one place an OpenAL error is discarded.
+    @inline(__always)
+    func freeing(_ body: () -> Void) {
+        body()
+        _ = alGetError()
     }
 
     private static func failure(_ function: StaticString, _ error: ALenum) -> SoundstageError {

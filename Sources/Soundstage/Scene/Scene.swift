@@ -291,11 +291,12 @@ public final class Scene: @unchecked Sendable {
             let names = state.allNames
             if !names.isEmpty {
                 lock.ifOpen { al in
-                    names.withUnsafeBufferPointer { names in
-                        alSourceStopv(ALsizei(names.count), names.baseAddress)
-                        alDeleteSources(ALsizei(names.count), names.baseAddress)
+                    al.freeing {
+                        names.withUnsafeBufferPointer { names in
+                            alSourceStopv(ALsizei(names.count), names.baseAddress)
+                            alDeleteSources(ALsizei(names.count), names.baseAddress)
+                        }
                     }
-                    _ = alGetError()
                     for source in state.streaming.values { source.releaseStreamLocked(al) }
                 }
             }
@@ -711,11 +712,12 @@ public final class Scene: @unchecked Sendable {
                         captured.append((source, capture.offset, capture.playing, deferred))
                     }
                 }
-                names.withUnsafeBufferPointer { names in
-                    alSourceStopv(ALsizei(names.count), names.baseAddress)
-                    alDeleteSources(ALsizei(names.count), names.baseAddress)
+                al.freeing {
+                    names.withUnsafeBufferPointer { names in
+                        alSourceStopv(ALsizei(names.count), names.baseAddress)
+                        alDeleteSources(ALsizei(names.count), names.baseAddress)
+                    }
                 }
-                _ = alGetError()
                 // The zones' slots, the filter and the effect are rebuilt on the new device below.
                 deleteEffectsLocked(&state, al, forget: false)
             }
@@ -725,12 +727,13 @@ public final class Scene: @unchecked Sendable {
             state.freeNames = []
             state.active = [:]
             state.endable = [:]
-            guard let newContext = alcCreateContext(newDevice, attributes) else {
-                let error = alcGetError(newDevice)
+            let newContext: OpaquePointer
+            do throws(SoundstageError) {
+                newContext = try OpenAL.createContext(on: newDevice, attributes, for: "the scene's context on the new device")
+            } catch {
                 lock.destroy()
                 LiveObjects.contexts.subtract(1, ordering: .relaxed)
-                throw SoundstageError(.openAL, "cannot create the scene's context on the new device",
-                                      cause: .openAL(function: "alcCreateContext", error: error, name: OpenAL.alcErrorName(error)))
+                throw error
             }
             lock.rebind(to: newContext)
             let al = try lock.current()

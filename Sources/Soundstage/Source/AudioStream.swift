@@ -250,8 +250,7 @@ final class AudioStream {
             let gone = ids.filter { orphans.contains($0) }
             orphans.removeAll { gone.contains($0) }
             if !gone.isEmpty, alcGetContextsDevice(alcGetCurrentContext()) == filled.refill.device {
-                gone.withUnsafeBufferPointer { alDeleteBuffers(ALsizei($0.count), $0.baseAddress) }
-                _ = alGetError()    // already gone with their device is harmless
+                al.freeing { gone.withUnsafeBufferPointer { alDeleteBuffers(ALsizei($0.count), $0.baseAddress) } }
             }
         }
         let current = filled.refill.generation == feedGeneration && filled.refill.device == bufferDevice
@@ -312,8 +311,7 @@ final class AudioStream {
         // Buffers a refill is filling now are deleted when it brings them back.
         let deletable = buffers.filter { !filling.contains($0) }
         orphans += filling
-        deletable.withUnsafeBufferPointer { alDeleteBuffers(ALsizei($0.count), $0.baseAddress) }
-        _ = alGetError()    // deleting the buffers of a context's device cannot fail but for a bug
+        al.freeing { deletable.withUnsafeBufferPointer { alDeleteBuffers(ALsizei($0.count), $0.baseAddress) } }
         LiveObjects.buffers.subtract(buffers.count, ordering: .relaxed)
         buffers = []
     }

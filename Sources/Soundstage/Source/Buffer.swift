@@ -112,9 +112,8 @@ public final class Buffer: Sendable {
     /// Deletes an OpenAL buffer in `context`.
     static func delete(_ id: ALuint, in context: ContextHandle) {
         var name = id
-        try? OpenAL.withContext(context) { _ throws(SoundstageError) in
-            alDeleteBuffers(1, &name)
-            _ = alGetError()
+        try? OpenAL.withContext(context) { al throws(SoundstageError) in
+            al.freeing { alDeleteBuffers(1, &name) }
         }
         LiveObjects.buffers.subtract(1, ordering: .relaxed)
     }
