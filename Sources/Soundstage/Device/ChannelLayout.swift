@@ -1,5 +1,3 @@
-import COpenAL
-
 /// The speaker layout of a device's output (the loopback renderer's `ALC_FORMAT_CHANNELS_SOFT`).
 public enum ChannelLayout: String, Sendable, Codable, CaseIterable {
     /// One channel.
@@ -24,17 +22,6 @@ public enum ChannelLayout: String, Sendable, Codable, CaseIterable {
         case .surround51: 6
         case .surround61: 7
         case .surround71: 8
-        }
-    }
-
-    var alcValue: ALCint {
-        switch self {
-        case .mono: ALC_MONO_SOFT
-        case .stereo: ALC_STEREO_SOFT
-        case .quad: ALC_QUAD_SOFT
-        case .surround51: ALC_5POINT1_SOFT
-        case .surround61: ALC_6POINT1_SOFT
-        case .surround71: ALC_7POINT1_SOFT
         }
     }
 

@@ -1,4 +1,3 @@
-import COpenAL
 
 /// Where a reverb zone is heard: the listener inside the region hears the zone's reverb at full
 /// level; outside, the level falls in a straight line to 0 over `fade` units.
@@ -73,7 +72,7 @@ public final class ReverbZone: @unchecked Sendable {
         /// The auxiliary send index every source uses for this zone.
         var sendIndex: Int
         /// The effect slot (0 once removed or the scene is closed).
-        var slot: ALuint = 0
+        var slot: ALName = 0
         /// The slot gain OpenAL has (gain × weight), to skip unchanged updates.
         var appliedGain: Float = -1
         var removed = false
@@ -94,7 +93,7 @@ public final class ReverbZone: @unchecked Sendable {
     }
 
     /// Changes the zone under its scene's lock, with the context current.
-    private func change(_ body: (inout ZoneState, _ effect: ALuint, borrowing ALCalls) throws(SoundstageError) -> Void)
+    private func change(_ body: (inout ZoneState, _ effect: ALName, borrowing ALCalls) throws(SoundstageError) -> Void)
         throws(SoundstageError) {
         guard let owner else { throw SoundstageError(.released, "the reverb zone '\(name)' outlived its scene") }
         try owner.changeZone(self, body)

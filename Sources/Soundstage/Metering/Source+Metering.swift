@@ -1,4 +1,3 @@
-import COpenAL
 
 extension Source {
     /// Where a source's meter has counted to, and its stereo panning, cached.
@@ -127,7 +126,7 @@ extension Source {
     /// the first time (it only marks where counting starts) and when it has not moved. OpenAL's
     /// offset is read once a second; in between the position follows the mix's advance × pitch
     /// (Doppler shifts, not counted, move it by a few percent at most until the next reading).
-    private func playedRangeLocked(_ al: borrowing ALCalls, _ name: ALuint, frames: Int, sampleRate: Int,
+    private func playedRangeLocked(_ al: borrowing ALCalls, _ name: ALName, frames: Int, sampleRate: Int,
                                    at mixTime: Double) -> (from: Int, count: Int)? {
         let looping = state.properties.looping
         var count: Int
@@ -139,9 +138,8 @@ extension Source {
             count = looping ? max(0, advanced) : max(0, min(frames - last, advanced))
             now = looping ? (last + count) % frames : last + count
         } else {
-            var offset: ALint = 0
-            guard (try? al.call("alGetSourcei(AL_SAMPLE_OFFSET)", { alGetSourcei(name, AL_SAMPLE_OFFSET, &offset) })) != nil else { return nil }
-            now = Int(offset) % frames
+            guard let offset = try? al.sampleOffset(name) else { return nil }
+            now = offset % frames
             state.metering.updatesUntilSync = Self.meterUpdatesBetweenSyncs
             let last = state.metering.frame ?? now
             if looping {

@@ -1,4 +1,3 @@
-import COpenAL
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -20,18 +19,6 @@ public enum DistanceModel: String, Sendable, Codable, CaseIterable {
     case exponent
     /// Exponent, distance clamped (`AL_EXPONENT_DISTANCE_CLAMPED`).
     case exponentClamped
-
-    var alValue: ALenum {
-        switch self {
-        case .none: AL_NONE
-        case .inverse: AL_INVERSE_DISTANCE
-        case .inverseClamped: AL_INVERSE_DISTANCE_CLAMPED
-        case .linear: AL_LINEAR_DISTANCE
-        case .linearClamped: AL_LINEAR_DISTANCE_CLAMPED
-        case .exponent: AL_EXPONENT_DISTANCE
-        case .exponentClamped: AL_EXPONENT_DISTANCE_CLAMPED
-        }
-    }
 
     /// The gain this model gives at `distance` (before min/max gain), as OpenAL computes it.
     public func gain(distance: Float, referenceDistance: Float, maxDistance: Float, rolloff: Float) -> Float {

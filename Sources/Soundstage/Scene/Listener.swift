@@ -1,5 +1,3 @@
-import COpenAL
-
 /// The listener of a scene: where the ears are, how they move and face, and the scene's master
 /// gain. Setters apply at once (`alListener*`) and need no `await`, so a game loop can call them
 /// every frame.
@@ -34,7 +32,7 @@ public final class Listener: @unchecked Sendable {
         get { read { $0.position } }
         set {
             guard refusals.admits(newValue.isUsablePosition, "Listener.position", newValue, Vector3.positionRule) else { return }
-            set({ $0.position = newValue }) { al in al.must("alListener3f(AL_POSITION)") { alListener3f(AL_POSITION, newValue.x, newValue.y, newValue.z) } }
+            set({ $0.position = newValue }, .position)
         }
     }
 
@@ -43,7 +41,7 @@ public final class Listener: @unchecked Sendable {
         get { read { $0.velocity } }
         set {
             guard refusals.admits(newValue.isUsablePosition, "Listener.velocity", newValue, Vector3.positionRule) else { return }
-            set({ $0.velocity = newValue }) { al in al.must("alListener3f(AL_VELOCITY)") { alListener3f(AL_VELOCITY, newValue.x, newValue.y, newValue.z) } }
+            set({ $0.velocity = newValue }, .velocity)
         }
     }
 
@@ -57,10 +55,7 @@ public final class Listener: @unchecked Sendable {
         guard refusals.admits(at.isUsablePosition && up.isUsablePosition && at.length > 0 && up.length > 0
                               && (at * (1 / at.length)).cross(up * (1 / up.length)).length > 1e-6,
                               "Listener.orientation", "at \(at), up \(up)", "finite, non-zero and not parallel") else { return }
-        set({ $0.at = at; $0.up = up }) { al in
-            var values: [ALfloat] = [at.x, at.y, at.z, up.x, up.y, up.z]
-            al.must("alListenerfv(AL_ORIENTATION)") { alListenerfv(AL_ORIENTATION, &values) }
-        }
+        set({ $0.at = at; $0.up = up }, .orientation)
     }
 
     /// Master gain of the scene (`AL_GAIN` on the listener); ≥ 0, default 1.
@@ -68,31 +63,21 @@ public final class Listener: @unchecked Sendable {
         get { read { $0.gain } }
         set {
             guard refusals.admits(newValue.isFinite && newValue >= 0, "Listener.gain", newValue, "finite and >= 0") else { return }
-            set({ $0.gain = newValue }) { [self] al in applyGain(al) }
+            set({ $0.gain = newValue }, .gain)
         }
     }
 
     /// Sets the session's ducking factor (0...1); the game's ``gain`` is untouched.
     func setDuck(_ factor: Float) {
-        set({ $0.duck = factor }) { [self] al in applyGain(al) }
+        set({ $0.duck = factor }, .gain)
     }
 
     /// The gain OpenAL gets: the game's gain times the ducking factor.
     public var effectiveGain: Float { read { $0.gain * $0.duck } }
 
-    private func applyGain(_ al: borrowing ALCalls) {
-        let value = properties.gain * properties.duck
-        al.must("alListenerf(AL_GAIN)") { alListenerf(AL_GAIN, value) }
-    }
-
     /// Applies every property to a new context (migration; the scene's lock is held).
     func reapplyLocked(_ al: borrowing ALCalls) {
-        let p = properties
-        al.must("alListener3f(AL_POSITION)") { alListener3f(AL_POSITION, p.position.x, p.position.y, p.position.z) }
-        al.must("alListener3f(AL_VELOCITY)") { alListener3f(AL_VELOCITY, p.velocity.x, p.velocity.y, p.velocity.z) }
-        var orientation: [ALfloat] = [p.at.x, p.at.y, p.at.z, p.up.x, p.up.y, p.up.z]
-        al.must("alListenerfv(AL_ORIENTATION)") { alListenerfv(AL_ORIENTATION, &orientation) }
-        applyGain(al)
+        for parameter in ListenerParameter.all { parameter.write(properties, al) }
     }
 
     /// A copy of every property, for tests and migration.
@@ -102,11 +87,12 @@ public final class Listener: @unchecked Sendable {
         context.withLock { _ in get(properties) }
     }
 
+    /// Changes a property and writes its ``ListenerParameter`` to the context.
     @inline(__always)
-    private func set(_ change: (inout Properties) -> Void, _ call: (borrowing ALCalls) -> Void) {
+    private func set(_ change: (inout Properties) -> Void, _ parameter: ListenerParameter) {
         context.withLock { lock in
             change(&properties)
-            lock.ifOpen { al in call(al) }
+            lock.ifOpen { al in parameter.write(properties, al) }
         }
     }
 }

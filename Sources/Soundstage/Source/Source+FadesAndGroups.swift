@@ -1,4 +1,3 @@
-import COpenAL
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -96,7 +95,7 @@ extension Source {
             state.virtualClock = VirtualClock(offset: clock.offset(at: now, rate: Self.clockRate(state.properties)), since: nil)
         } else {
             guard let name = state.name else { return false }
-            lock.ifOpen { al in al.must("alSourcePause") { alSourcePause(name) } }
+            lock.ifOpen { al in al.pause(name) }
         }
         state.playback = .paused
         return true

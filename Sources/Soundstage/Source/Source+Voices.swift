@@ -1,4 +1,3 @@
-import COpenAL
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -50,8 +49,7 @@ extension Source {
     /// Gives up the OpenAL source, keeping the clock running from the current offset (scene lock held).
     func virtualizeLocked(_ sceneState: inout Scene.SceneState, _ al: borrowing ALCalls, now: Double) {
         guard let name = state.name else { return }
-        var offset: ALdouble = 0
-        al.must("alGetSourcedSOFT(AL_SEC_OFFSET)") { alGetSourcedSOFT(name, AL_SEC_OFFSET, &offset) }
+        let offset = al.secondsOffset(name)
         scene.releaseNameLocked(name, of: self, &sceneState, al)
         state.name = nil
         state.virtualClock = VirtualClock(offset: Double(offset), since: now)
