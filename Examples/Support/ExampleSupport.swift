@@ -21,7 +21,7 @@ public func runExample(_ name: String, seconds: Double, about: String,
     }
     do {
         if renderPath == nil,
-           let device = try? Device.openOutput(desktop: DesktopOutputOptions(applicationName: name), quietly: true) {
+           let device = try? Soundstage.silencingStandardError({ try Device.openOutput(desktop: DesktopOutputOptions(applicationName: name)) }) {
             defer { device.close() }
             let tick = try setUp(device)
             print("\(about) (\(Int(seconds)) s)")

@@ -31,7 +31,7 @@ struct OutputOptions: ParsableArguments {
                                                       "latency": "\(options.latency)"])
         let device: Device
         do {
-            device = try Device.openOutput(backend: backend, desktop: options, quietly: true)
+            device = try Soundstage.silencingStandardError { try Device.openOutput(backend: backend, desktop: options) }
         } catch {
             logger.debug("no output opened", metadata: ["error": "\(error)"])
             throw error

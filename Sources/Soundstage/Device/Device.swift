@@ -135,25 +135,24 @@ public final class Device: Sendable {
     ///
     /// - Parameters:
     ///   - hrtf: `true` to request HRTF, `false` to forbid it, nil for OpenAL's default.
-    ///   - quietly: hide what ALSA and OpenAL Soft print on stderr while probing for a sound
-    ///     card that is not there (the thrown error says what happened). This briefly points
-    ///     the process's stderr at /dev/null, so use it from a program's start-up, not while
-    ///     other threads write to stderr. `SOUNDSTAGE_VERBOSE=1` turns it off.
     /// - Throws: `.noOutputDevice` when none can be opened — on a machine without a sound card
     ///   OpenAL Soft does not fall back. Use ``loopback(sampleRate:layout:hrtf:hrtfName:updateFrames:)``
     ///   to render offline instead, or set `ALSOFT_DRIVERS=null` for a silent real-time device.
-    public static func openDefault(hrtf: Bool? = nil, quietly: Bool = false) throws -> Device {
-        try open(name: nil, hrtf: hrtf, quietly: quietly)
+    ///
+    /// ALSA and OpenAL Soft print lines on stderr while probing for a sound card that is not
+    /// there; a program that wants them hidden wraps the call in
+    /// ``Soundstage/silencingStandardError(_:)`` (the library never redirects stderr itself).
+    public static func openDefault(hrtf: Bool? = nil) throws -> Device {
+        try open(name: nil, hrtf: hrtf)
     }
 
     /// Opens the output device called `name` (see ``outputDeviceNames()``).
-    public static func open(named name: String, hrtf: Bool? = nil, quietly: Bool = false) throws -> Device {
-        try open(name: name, hrtf: hrtf, quietly: quietly)
+    public static func open(named name: String, hrtf: Bool? = nil) throws -> Device {
+        try open(name: name, hrtf: hrtf)
     }
 
-    private static func open(name: String?, hrtf: Bool?, quietly: Bool) throws -> Device {
-        let opened = quietly ? StandardError.silenced { alcOpenDevice(name) } : alcOpenDevice(name)
-        guard let raw = opened else {
+    private static func open(name: String?, hrtf: Bool?) throws -> Device {
+        guard let raw = alcOpenDevice(name) else {
             let what = name.map { "the output device '\($0)'" } ?? "the default output device"
             throw SoundstageError(.noOutputDevice,
                                   "cannot open \(what): no sound card or audio server is available. "
@@ -172,21 +171,20 @@ public final class Device: Sendable {
     /// - Parameters:
     ///   - backend: `.automatic` tries the desktop server, then OpenAL; the others only that one.
     ///   - desktop: how to open the desktop stream (application name, role, latency, server).
-    ///   - quietly: hide what ALSA and OpenAL Soft print while probing (see ``openDefault(hrtf:quietly:)``).
     /// - Throws: `.noOutputDevice` when nothing opens (render to a file instead); `.audioServer`
     ///   when a server answers but refuses the stream.
-    public static func openOutput(backend: OutputBackend = .automatic, desktop: DesktopOutputOptions = DesktopOutputOptions(),
-                                  quietly: Bool = false) throws -> Device {
+    public static func openOutput(backend: OutputBackend = .automatic, desktop: DesktopOutputOptions = DesktopOutputOptions())
+        throws -> Device {
         switch backend {
         case .desktop:
             return try openDesktop(desktop)
         case .openAL:
-            return try openDefault(hrtf: desktop.hrtf, quietly: quietly)
+            return try openDefault(hrtf: desktop.hrtf)
         case .automatic:
             do {
                 return try openDesktop(desktop)
             } catch let error as SoundstageError where error.code == .noOutputDevice {
-                return try openDefault(hrtf: desktop.hrtf, quietly: quietly)
+                return try openDefault(hrtf: desktop.hrtf)
             }
         }
     }

@@ -8,7 +8,7 @@ public enum OutputBackend: String, Sendable, Codable, CaseIterable {
     /// Soundstage's own libpulse stream on PulseAudio, or PipeWire through pipewire-pulse
     /// (``Device/openDesktop(_:)``).
     case desktop
-    /// OpenAL Soft's own output (ALSA, or its PulseAudio backend) (``Device/openDefault(hrtf:quietly:)``).
+    /// OpenAL Soft's own output (ALSA, or its PulseAudio backend) (``Device/openDefault(hrtf:)``).
     case openAL
 }
 

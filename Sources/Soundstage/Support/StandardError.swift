@@ -2,11 +2,14 @@
 import Glibc
 #endif
 
-/// Silences file descriptor 2 around device probing, where ALSA and OpenAL Soft print many
-/// lines about a sound card that is not there.
-enum StandardError {
-    /// Runs `body` with stderr pointed at /dev/null (unless `SOUNDSTAGE_VERBOSE` is set).
-    static func silenced<R>(_ body: () throws -> R) rethrows -> R {
+extension Soundstage {
+    /// Runs `body` with the process's stderr (file descriptor 2) pointed at /dev/null, unless
+    /// `SOUNDSTAGE_VERBOSE` is set: for a program that opens a device at start-up and does not
+    /// want the many lines ALSA and OpenAL Soft print about a sound card that is not there.
+    ///
+    /// It is process-wide — every thread's stderr goes too while `body` runs — so it is the
+    /// program's decision, never the library's: Soundstage itself never calls it.
+    public static func silencingStandardError<R>(_ body: () throws -> R) rethrows -> R {
         if getenv("SOUNDSTAGE_VERBOSE") != nil { return try body() }
         let saved = dup(STDERR_FILENO)
         let null = open("/dev/null", O_WRONLY)
