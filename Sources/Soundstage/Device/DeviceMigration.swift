@@ -1,6 +1,5 @@
 import COpenAL
 import Foundation
-import NIOConcurrencyHelpers
 
 /// Route changes and migration. OpenAL Soft 1.19.1 has no `alcReopenDeviceSOFT`, so moving to
 /// another output means opening it, recreating every context, buffer and source, and restoring
@@ -136,7 +135,7 @@ extension Device {
         return hooks.isConnected.map { $0(self) } ?? defaultIsConnected()
     }
 
-    private func defaultIsConnected() -> Bool {
+    func defaultIsConnected() -> Bool {
         let device = handle.raw
         let supported = route.withLockedValue { route -> Bool in
             if let known = route.canReportDisconnect { return known }
@@ -150,7 +149,7 @@ extension Device {
         return connected != 0
     }
 
-    private func post(_ reason: RouteChange.Reason, at time: Double? = nil) {
+    func post(_ reason: RouteChange.Reason, at time: Double? = nil) {
         let now = route.withLockedValue { time ?? $0.hooks.clock() }
         postRoute(RouteChange(reason: reason, time: now))
     }

@@ -1,0 +1,169 @@
+import COpenAL
+import Foundation
+
+// Rendering: the engine update, render(frames:), render to a file.
+extension Device {
+    // MARK: Rendering
+
+    /// Renders `frames` frames of the mix of every scene (loopback devices only), running the
+    /// engine's update (completion events) every ``updateFrames`` frames.
+    public func render(frames: Int) throws -> AudioBuffer {
+        try render(frames: frames, inRealTime: false)
+    }
+
+    /// ``render(frames:)``, mixing in short slices when a real-time renderer's thread calls it.
+    func render(frames: Int, inRealTime: Bool) throws -> AudioBuffer {
+        guard frames >= 0 else { throw SoundstageError(.invalidArgument, "cannot render \(frames) frames") }
+        guard kind == .loopback else {
+            throw SoundstageError(.invalidArgument, "render needs a loopback device; this one plays in real time")
+        }
+        var samples = [Float](repeating: 0, count: frames * layout.channelCount)
+        try samples.withUnsafeMutableBufferPointer { try renderForOutput(into: $0, inRealTime: inRealTime) }
+        return AudioBuffer(samples: samples, channels: layout.channelCount, sampleRate: sampleRate)
+    }
+
+    /// Renders into caller-owned memory (interleaved floats, a whole number of frames): the
+    /// allocation-free form of ``render(frames:)`` for render loops.
+    public func render(into output: UnsafeMutableBufferPointer<Float>) throws {
+        guard kind == .loopback else {
+            throw SoundstageError(.invalidArgument, "render needs a loopback device; this one plays in real time")
+        }
+        try renderForOutput(into: output, inRealTime: false)
+    }
+
+    /// Renders the mix (a loopback `ALCdevice`): for ``render(into:)`` and the real-time renderers'
+    /// threads. `inRealTime` mixes in slices of at most ``renderSliceFrames`` so game threads
+    /// never wait long for OpenAL's device lock; an offline render mixes whole updates (cheaper).
+    func renderForOutput(into output: UnsafeMutableBufferPointer<Float>, inRealTime: Bool = true) throws {
+        let channels = layout.channelCount
+        guard output.count % channels == 0 else {
+            throw SoundstageError(.invalidArgument, "the output holds \(output.count) samples, not a whole number of \(channels)-channel frames")
+        }
+        let frames = output.count / channels
+        let began = DispatchTime.now().uptimeNanoseconds
+        defer { renderBusyNanoseconds.add(Int(DispatchTime.now().uptimeNanoseconds - began), ordering: .relaxed) }
+        try renderLock.withTypedLock { () throws(SoundstageError) in
+            guard !isClosed else { throw SoundstageError(.released, "the device is closed") }
+            renderingThread.store(pthread_self(), ordering: .relaxed)
+            defer { renderingThread.store(0, ordering: .relaxed) }
+            var done = 0
+            while done < frames {
+                let count = min(updateFrames, frames - done)
+                if kind == .loopback { refillStreamsForOfflineRender() }
+                for scene in state.withLock({ $0.scenes.compactMap(\.scene) }) { scene.startPendingPlays() }
+                // In slices of at most 128 frames: OpenAL Soft holds the device's lock for a whole
+                // call, and alSourcePlay/Stop from a game thread wait for it.
+                var sliced = 0
+                while sliced < count {
+                    // A scheduled start splits the slice: the sources start on exactly their frame.
+                    let now = renderedFrames.load(ordering: .relaxed) + sliced
+                    var slice = inRealTime ? min(Self.renderSliceFrames, count - sliced) : count - sliced
+                    if let next = scheduledFrames.withLockedValue({ $0.first }) {
+                        if next <= now {
+                            startScheduled(upTo: now)
+                            continue
+                        }
+                        slice = min(slice, next - now)
+                    }
+                    alcRenderSamplesSOFT(handle.raw, output.baseAddress! + (done + sliced) * channels, ALCsizei(slice))
+                    try OpenAL.checkALC(handle.raw, "alcRenderSamplesSOFT")
+                    sliced += slice
+                }
+                let mixed = UnsafeBufferPointer(rebasing: output[(done * channels)..<((done + count) * channels)])
+                if outputMeter.isEnabled {
+                    let metering = DispatchTime.now().uptimeNanoseconds
+                    outputMeter.add(mixed, channels: channels)
+                    meteringBusyNanoseconds.add(Int(DispatchTime.now().uptimeNanoseconds - metering), ordering: .relaxed)
+                }
+                recordMix(mixed)
+                done += count
+                renderedFrames.add(count, ordering: .relaxed)
+                update()
+            }
+        }
+        checkRoute()
+    }
+
+    /// Starts every scheduled play whose frame has come, in every scene, before the next sample.
+    func startScheduled(upTo frame: Int) {
+        scheduledFrames.withLockedValue { $0.removeAll { $0 <= frame } }
+        for scene in state.withLock({ $0.scenes.compactMap(\.scene) }) { scene.startScheduledPlays(upTo: frame) }
+    }
+
+    /// Notes that a play is scheduled at `frame` (so the render splits there).
+    func noteScheduledFrame(_ frame: Int) {
+        scheduledFrames.withLockedValue { frames in
+            frames.insert(frame, at: frames.firstIndex { $0 > frame } ?? frames.endIndex)
+        }
+    }
+
+    /// The frame the render thread mixes next (the device's clock in frames).
+    var renderedFrameCount: Int { renderedFrames.load(ordering: .relaxed) }
+
+    /// The most frames one `alcRenderSamplesSOFT` call mixes (see ``renderForOutput(into:)``).
+    static let renderSliceFrames = 128
+
+    /// Before each chunk of an offline render: every playing stream's free buffers are filled,
+    /// waiting for the decoder thread if it is behind, so a render does not depend on its timing
+    /// (a real-time output never waits: a late decoder is an underrun there).
+    func refillStreamsForOfflineRender() {
+        let scenes = state.withLock { $0.scenes.compactMap(\.scene) }
+        for scene in scenes {
+            for completion in scene.serviceStreams(waitForDecoder: true) { completion() }
+        }
+    }
+
+    /// Runs `body` while no other thread renders this loopback device (on the render's own thread
+    /// — an update's completion handler — directly). Output devices mix on OpenAL's own thread,
+    /// which OpenAL Soft stops and restarts itself around such calls.
+    func excludingRender<R>(_ body: () -> R) -> R {
+        guard rendersInEngine, renderingThread.load(ordering: .relaxed) != pthread_self() else { return body() }
+        return renderLock.withTypedLock { body() }
+    }
+
+    /// Renders `seconds` of the mix into a file, in chunks (loopback devices only), after checking
+    /// that `format` can hold that much (a `.tooLarge` error names formats that can).
+    ///
+    /// - Parameters:
+    ///   - progress: called after each chunk with the fraction done (0...1).
+    ///   - isCancelled: asked after each chunk; true stops the render and completes the file with
+    ///     what was rendered.
+    /// - Returns: the seconds rendered.
+    @discardableResult
+    public func render(seconds: Double, to path: String, format: OutputFormat = .wavFloat32,
+                       progress: ((Double) -> Void)? = nil, isCancelled: (() -> Bool)? = nil) throws -> Double {
+        guard seconds.isFinite, seconds >= 0 else {
+            throw SoundstageError(.invalidArgument, "cannot render \(seconds) seconds")
+        }
+        try format.checkCapacity(seconds: seconds, sampleRate: sampleRate, channels: layout.channelCount, path: path)
+        let total = Int((seconds * Double(sampleRate)).rounded())
+        let writer = try SoundFileWriter(path: path, format: format, sampleRate: sampleRate, channels: layout.channelCount)
+        var done = 0
+        let chunk = max(updateFrames, sampleRate / 2)
+        while done < total, !(isCancelled?() ?? false) {
+            let count = min(chunk, total - done)
+            try writer.write(try render(frames: count))
+            done += count
+            progress?(Double(done) / Double(max(total, 1)))
+        }
+        try writer.finish()
+        return Double(done) / Double(sampleRate)
+    }
+
+    /// Runs one engine update: advances group fades and ducking to ``mixTime``, finds sources
+    /// that reached their end and reports their completion. Loopback devices update during
+    /// ``render(frames:)``; real outputs on a background thread every 10 ms.
+    public func update() {
+        let scenes = state.withLock { $0.scenes.compactMap(\.scene) }
+        let now = mixTime
+        for scene in scenes { scene.update(at: now) }
+    }
+
+    /// The device's clock in seconds: audio rendered so far on a loopback or desktop device (so
+    /// fades are sample-exact, and the clock stops while the desktop server is gone), time since
+    /// opening on an OpenAL output.
+    public var mixTime: Double {
+        rendersInEngine ? Double(renderedFrames.load(ordering: .relaxed)) / Double(sampleRate)
+                          : Double(DispatchTime.now().uptimeNanoseconds) / 1e9 - openedAt
+    }
+}

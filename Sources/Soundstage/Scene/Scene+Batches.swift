@@ -1,0 +1,112 @@
+import COpenAL
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// Atomic updates (batch) and sample-exact scheduled starts.
+extension Scene {
+    // MARK: Atomic updates
+
+    /// Makes the changes in `body` take effect together, in the same mixer update: source and
+    /// listener properties (AL_SOFT_deferred_updates) and every ``Source/play()`` (the sources
+    /// start with one `alSourcePlayv` when the batch ends), so a chord starts on one sample and a
+    /// teleport moves the listener and its surroundings at once. `pause()` and `stop()` act at
+    /// once (and cancel a start the batch holds).
+    ///
+    /// Batches nest (the outermost one applies). While a batch is open the scene's property
+    /// changes from other threads are held back with it, and completions are not checked.
+    ///
+    /// ```swift
+    /// scene.batch {
+    ///     for note in chord { try? note.play() }
+    /// }
+    /// ```
+    public func batch<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
+        withState { state, lock in
+            state.batchDepth += 1
+            if state.batchDepth == 1 { lock.ifOpen { al in al.must("alDeferUpdatesSOFT") { alDeferUpdatesSOFT() } } }
+        }
+        defer {
+            withState { state, lock in
+                state.batchDepth -= 1
+                guard state.batchDepth == 0 else { return }
+                let starts = state.pendingPlays
+                state.pendingPlays = []
+                lock.ifOpen { al in
+                    al.must("alProcessUpdatesSOFT") { alProcessUpdatesSOFT() }
+                    if !starts.isEmpty { al.must("alSourcePlayv") { starts.withUnsafeBufferPointer { alSourcePlayv(ALsizei($0.count), $0.baseAddress) } } }
+                }
+            }
+        }
+        return try body()
+    }
+
+    /// Starts what ``Source/play()`` handed over (on engine-rendered devices), unless a batch is
+    /// open: called by the render thread before it mixes each chunk.
+    func startPendingPlays() {
+        withState { state, lock in
+            guard state.batchDepth == 0, !state.pendingPlays.isEmpty else { return }
+            let starts = state.pendingPlays
+            state.pendingPlays = []
+            lock.ifOpen { al in
+                al.must("alSourcePlayv") { starts.withUnsafeBufferPointer { alSourcePlayv(ALsizei($0.count), $0.baseAddress) } }
+            }
+        }
+    }
+
+    /// Starts `sources` — of this scene or of other scenes of the same device — on exactly the
+    /// same sample, at device time `time` (``Device/mixTime``, in seconds, rounded to a frame):
+    /// the render thread splits its mix there and starts them all before the next sample. Each
+    /// source is set up now, as by ``Source/play()``; its `playbackState` is `.playing` from now.
+    ///
+    /// - Throws: `.invalidArgument` on a device Soundstage does not render itself (an OpenAL
+    ///   output mixes on its own thread), for a time that is not finite or has passed, or a source
+    ///   of another device; the errors of ``Source/play()`` — and then none of them is scheduled.
+    public func play(_ sources: [Source], at time: Double) throws {
+        guard device.rendersInEngine else {
+            throw SoundstageError(.invalidArgument, "sample-exact starts need a device Soundstage renders (desktop or loopback); "
+                                  + "an OpenAL output mixes on its own thread")
+        }
+        guard time.isFinite else { throw SoundstageError(.invalidArgument, "cannot start at \(time) s") }
+        let frame = Int((time * Double(device.sampleRate)).rounded())
+        guard frame > device.renderedFrameCount else {
+            throw SoundstageError(.invalidArgument, "\(time) s has passed: the device is at \(device.mixTime) s")
+        }
+        guard sources.allSatisfy({ $0.scene.device === device }) else {
+            throw SoundstageError(.invalidArgument, "every source must belong to a scene of this device")
+        }
+        var scheduled: [Source] = []
+        do {
+            for source in sources {
+                try source.play(startingAt: frame)
+                scheduled.append(source)
+            }
+        } catch {
+            for source in scheduled { source.stop() }
+            throw error
+        }
+        device.noteScheduledFrame(frame)
+    }
+
+    /// Starts the scheduled plays whose frame has come (the render thread, between two samples).
+    func startScheduledPlays(upTo frame: Int) {
+        withState { state, lock in
+            guard state.scheduledPlays.contains(where: { $0.frame <= frame }) else { return }
+            let due = state.scheduledPlays.filter { $0.frame <= frame }
+            state.scheduledPlays.removeAll { $0.frame <= frame }
+            lock.ifOpen { al in
+                var names: [ALuint] = []
+                for play in due {
+                    if play.source.deferStartToFirstChunkLocked() { continue }      // a stream starts with its first chunk
+                    names.append(play.name)
+                }
+                if !names.isEmpty {
+                    al.must("alSourcePlayv") { names.withUnsafeBufferPointer { alSourcePlayv(ALsizei($0.count), $0.baseAddress) } }
+                }
+            }
+        }
+    }
+
+    /// Whether a ``batch(_:)`` is open.
+    public var isBatching: Bool { withState { state, _ in state.batchDepth > 0 } }
+}
