@@ -38,9 +38,15 @@ let package = Package(
             name: "CPulse",
             providers: [.apt(["libpulse-dev"])]
         ),
+        // The one error type and its codes, shared by the engine, the daemon and the client
+        // (which links neither libsndfile nor OpenAL).
+        .target(
+            name: "SoundstageErrors",
+            swiftSettings: strict
+        ),
         .target(
             name: "SoundFile",
-            dependencies: ["CSndFile"],
+            dependencies: ["CSndFile", "SoundstageErrors"],
             swiftSettings: strict
         ),
         .target(
@@ -49,7 +55,7 @@ let package = Package(
         ),
         .target(
             name: "SoundstageProtocol",
-            dependencies: ["SoundstageJSON", .product(name: "NIOCore", package: "swift-nio")],
+            dependencies: ["SoundstageJSON", "SoundstageErrors", .product(name: "NIOCore", package: "swift-nio")],
             swiftSettings: strict
         ),
         .target(

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import SoundstageErrors
 
 /// Reads and writes Core Audio Format files whose data is Apple IMA4, which libsndfile lacks.
 enum CAFIMA4 {

@@ -2,6 +2,7 @@ import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
+import SoundstageErrors
 
 /// Where a writer's bytes go, so that no writer ever replaces what is not a regular file.
 ///

@@ -1,3 +1,4 @@
+import SoundstageErrors
 /// A container and encoding to write, with a short name for command lines (`wav-pcm16`, `caf-ima4`, ...).
 public struct OutputFormat: Sendable, Hashable, CustomStringConvertible {
     /// The container to write.

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import CSndFile
 import Synchronization
+import SoundstageErrors
 
 /// Audio arriving on a descriptor that cannot seek (a pipe, a socket, a terminal), made readable
 /// by libsndfile and cancellable: a read waiting for a writer that stalls must end when the

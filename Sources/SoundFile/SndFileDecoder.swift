@@ -2,6 +2,7 @@ import CSndFile
 #if canImport(Glibc)
 import Glibc
 #endif
+import SoundstageErrors
 
 /// A source of decoded frames behind ``SoundFile``: libsndfile, or a built-in codec for what
 /// libsndfile lacks (Apple IMA4 in CAF).

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+@_exported import SoundstageErrors
 
 /// An audio file open for decoding: from a path or from bytes in memory.
 ///

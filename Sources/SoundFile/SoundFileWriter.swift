@@ -2,6 +2,7 @@ import CSndFile
 #if canImport(Glibc)
 import Glibc
 #endif
+import SoundstageErrors
 
 /// Writes interleaved float audio to a file in an ``OutputFormat``.
 ///

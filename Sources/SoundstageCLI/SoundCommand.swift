@@ -102,7 +102,7 @@ struct SoundPlayCommand: AsyncParsableCommand {
             }
             return
         }
-        throw ServerError(code: "connection", message: "the daemon went away before the sound ended")
+        throw ServerError(code: .connection, message: "the daemon went away before the sound ended")
     }
 
     private func playInProcess() throws {

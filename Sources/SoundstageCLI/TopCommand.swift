@@ -60,7 +60,7 @@ struct TopCommand: AsyncParsableCommand {
             await daemon.close()
             if !ended {
                 screen.end()
-                throw ServerError(code: "connection", message: "the daemon closed the connection", subject: path)
+                throw ServerError(code: .connection, message: "the daemon closed the connection", subject: path)
             }
         }
     }

@@ -61,7 +61,7 @@ public final class SoundstageClient: Sendable {
             channel = try await bootstrap.connect(unixDomainSocketPath: socketPath).get()
         } catch {
             continuation.finish()
-            throw ServerError(code: "connection", message: "no Soundstage daemon is listening (\(error))", subject: socketPath)
+            throw ServerError(code: .connection, message: "no Soundstage daemon is listening (\(error))", subject: socketPath)
         }
         let handler = try await channel.eventLoop.submit {
             NIOLoopBound(try channel.pipeline.syncOperations.handler(type: ResponseHandler.self), eventLoop: channel.eventLoop)
@@ -176,7 +176,7 @@ public final class SoundstageClient: Sendable {
 
     private static func soundID(_ result: JSONValue) throws -> UInt32 {
         guard let number = result["sound"]?.numberValue, let id = UInt32(exactly: number) else {
-            throw ServerError(code: "badJSON", message: "the daemon's answer has no sound ID: \(result.encoded)")
+            throw ServerError(code: .badJSON, message: "the daemon's answer has no sound ID: \(result.encoded)")
         }
         return id
     }
@@ -212,7 +212,7 @@ final class ResponseHandler: ChannelInboundHandler {
     /// Records a request about to be sent; false (and the promise failed) if the connection is gone.
     func expect(_ id: JSONValue, _ promise: EventLoopPromise<JSONValue>) -> Bool {
         guard !closed else {
-            promise.fail(ServerError(code: "connection", message: "the connection to the daemon is closed"))
+            promise.fail(ServerError(code: .connection, message: "the connection to the daemon is closed"))
             return false
         }
         waiting[id] = promise
@@ -236,7 +236,7 @@ final class ResponseHandler: ChannelInboundHandler {
 
     func channelInactive(context: ChannelHandlerContext) {
         closed = true
-        let error = ServerError(code: "connection", message: "the daemon closed the connection")
+        let error = ServerError(code: .connection, message: "the daemon closed the connection")
         for promise in waiting.values { promise.fail(error) }
         waiting.removeAll()
         events.finish()

@@ -1,4 +1,5 @@
 import Foundation
+@_exported import SoundstageErrors
 @_exported import SoundstageJSON
 
 /// Constants of the daemon's protocol: newline-delimited JSON over a Unix domain socket
@@ -74,31 +75,6 @@ public enum EventTopic: String, Sendable, CaseIterable {
     case meters
 }
 
-/// The machine-readable codes of error responses (`error.code`). Engine errors keep their
-/// ``SoundstageError`` code names (`notFound`, `unknownSoundID`, `invalidScene`, ...).
-public enum ProtocolErrorCode: String, Sendable, CaseIterable {
-    /// The line is not JSON.
-    case badJSON
-    /// The JSON is not a valid request: not an object, no `id` or `command`, a field of the wrong
-    /// type or out of range, an unknown field.
-    case badRequest
-    /// `command` names no command.
-    case unknownCommand
-    /// `version` names a protocol this daemon does not speak.
-    case unsupportedVersion
-    /// The line is longer than 64 KiB; it was skipped.
-    case lineTooLong
-    /// Too many requests are waiting; this one was not run. Try again later.
-    case busy
-    /// The request would take the client past one of its quotas (`serve --max-...`); the message
-    /// names the limit and its value. Nothing was changed.
-    case quotaExceeded
-    /// The daemon is shutting down.
-    case shuttingDown
-    /// Something failed inside the daemon.
-    case internalError
-}
-
 /// A message from the daemon, as a client reads it.
 public enum ServerMessage: Sendable, Equatable {
     /// The answer to the request with `id`: `result` or `error`.
@@ -113,21 +89,21 @@ public enum ServerMessage: Sendable, Equatable {
         do {
             value = try JSONValue(parsing: line)
         } catch {
-            throw ServerError(code: "badJSON", message: "the daemon sent something that is not JSON: \(error)")
+            throw ServerError(code: .badJSON, message: "the daemon sent something that is not JSON: \(error)")
         }
         if let name = value["event"]?.stringValue {
             self = .event(name: name, body: value)
             return
         }
         guard let id = value["id"], let ok = value["ok"]?.boolValue else {
-            throw ServerError(code: "badJSON", message: "the daemon sent a message that is neither a response nor an event")
+            throw ServerError(code: .badJSON, message: "the daemon sent a message that is neither a response nor an event")
         }
         if ok {
             self = .response(id: id, outcome: .success(value["result"] ?? .object([:])))
         } else {
             let error = value["error"]
             self = .response(id: id, outcome: .failure(ServerError(
-                code: error?["code"]?.stringValue ?? "internalError",
+                code: SoundstageError.Code(rawValue: error?["code"]?.stringValue ?? "internalError"),
                 message: error?["message"]?.stringValue ?? "no message",
                 subject: error?["subject"]?.stringValue)))
         }
@@ -136,16 +112,17 @@ public enum ServerMessage: Sendable, Equatable {
 
 /// An error response from the daemon (or a failure to talk to it).
 public struct ServerError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// A ``ProtocolErrorCode`` or a ``SoundstageError`` code name, or `connection` when the
-    /// daemon could not be reached or went away.
-    public let code: String
+    /// What went wrong: one of the ``SoundstageError/Code``s — an engine code, a protocol code
+    /// (`badRequest`, `busy`, ...), or `connection` when the daemon could not be reached or went
+    /// away. One vocabulary from the engine to the wire.
+    public let code: SoundstageError.Code
     /// What went wrong, for people.
     public let message: String
     /// The file or name concerned, if any.
     public let subject: String?
 
     /// Creates an error.
-    public init(code: String, message: String, subject: String? = nil) {
+    public init(code: SoundstageError.Code, message: String, subject: String? = nil) {
         self.code = code
         self.message = message
         self.subject = subject
@@ -172,8 +149,8 @@ public enum ProtocolLine {
     }
 
     /// An error response.
-    public static func error(id: JSONValue, code: String, message: String, subject: String? = nil) -> String {
-        var error: [String: JSONValue] = ["code": .string(code), "message": .string(message)]
+    public static func error(id: JSONValue, code: SoundstageError.Code, message: String, subject: String? = nil) -> String {
+        var error: [String: JSONValue] = ["code": .string(code.rawValue), "message": .string(message)]
         if let subject { error["subject"] = .string(subject) }
         return JSONValue.object(["version": .number(Double(ServerProtocol.version)), "id": id, "ok": false,
                                  "error": .object(error)]).encoded + "\n"

@@ -238,7 +238,7 @@ final class ClientConnection: ChannelInboundHandler {
         if let command { metadata["command"] = "\(command)" }
         if let subject = failure.subject { metadata["subject"] = "\(subject)" }
         if heldBack > 0 { metadata["notLogged"] = "\(heldBack)" }
-        logger.log(level: failure.code == ProtocolErrorCode.busy.rawValue ? .warning : .notice, "request refused", metadata: metadata)
+        logger.log(level: failure.code == .busy ? .warning : .notice, "request refused", metadata: metadata)
     }
 
     private func respond(_ id: JSONValue, _ result: Result<JSONValue, RequestFailure>) {

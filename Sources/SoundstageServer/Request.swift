@@ -6,18 +6,18 @@ import SoundstageProtocol
 
 /// A failed request: the error response's code, message and subject.
 struct RequestFailure: Error {
-    let code: String
+    let code: SoundstageError.Code
     let message: String
     var subject: String?
 
-    init(_ code: ProtocolErrorCode, _ message: String, subject: String? = nil) {
-        self.code = code.rawValue
+    init(_ code: SoundstageError.Code, _ message: String, subject: String? = nil) {
+        self.code = code
         self.message = message
         self.subject = subject
     }
 
     init(_ error: SoundstageError) {
-        code = error.code.rawValue
+        code = error.code
         message = error.cause.map { "\(error.message) (\($0))" } ?? error.message
         subject = error.subject
     }

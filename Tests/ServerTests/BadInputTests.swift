@@ -179,3 +179,29 @@ import Testing
         }
     }
 }
+
+/// One error vocabulary from the engine to the wire: every `SoundstageError.Code` is documented
+/// in protocol.md, and a failure the client reads back carries the same typed code.
+@Suite struct ErrorVocabularyTests {
+    @Test func everyCodeIsDocumented() throws {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let protocolDoc = try String(contentsOf: url.appendingPathComponent("docs/protocol.md"), encoding: .utf8)
+        let apiGuide = try String(contentsOf: url.appendingPathComponent("docs/api-guide.md"), encoding: .utf8)
+        for code in SoundstageError.Code.engineCodes + SoundstageError.Code.protocolCodes {
+            #expect(protocolDoc.contains("`\(code.rawValue)`"), "\(code) is not in protocol.md")
+        }
+        for code in SoundstageError.Code.engineCodes {
+            #expect(apiGuide.contains("`.\(code.rawValue)`"), "\(code) is not in api-guide.md's error list")
+        }
+    }
+
+    @Test func theClientReadsTheEngineCodeTheDaemonSent() throws {
+        let line = ProtocolLine.error(id: 3, code: .unknownSoundID, message: "no sound 9", subject: "9")
+        guard case let .response(id, .failure(error)) = try ServerMessage(line: Data(line.utf8)) else {
+            Issue.record("not a failure: \(line)")
+            return
+        }
+        #expect(id == 3 && error.code == .unknownSoundID && error.subject == "9")
+        #expect(error.code == SoundstageError(.unknownSoundID, "x").code, "the engine's code, not a copy of it")
+    }
+}

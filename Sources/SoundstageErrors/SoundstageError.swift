@@ -5,6 +5,9 @@ import Glibc
 /// The one error type of Soundstage: what went wrong (``code``), a sentence saying so
 /// (``message``), the file or object concerned (``subject``) and the underlying cause.
 ///
+/// Its ``Code``s are the one error vocabulary from the engine to the wire: the daemon answers
+/// with them (`error.code`) and ``ServerError`` carries them back to a client.
+///
 /// Every failing libsndfile, OpenAL or system call surfaces as a `SoundstageError` whose
 /// ``cause`` carries the library's own code and message, captured right after the call.
 public struct SoundstageError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -64,6 +67,35 @@ public struct SoundstageError: Error, Sendable, Equatable, CustomStringConvertib
         public static let categoryForbids = Code(rawValue: "categoryForbids")
         /// The object was used after being released (or its device/scene was released).
         public static let released = Code(rawValue: "released")
+
+        // The daemon's protocol (docs/protocol.md#errors): the same vocabulary on the wire.
+
+        /// A request line is not JSON (or names a member twice).
+        public static let badJSON = Code(rawValue: "badJSON")
+        /// A request is not valid: not an object, no `id` or `command`, an argument of the wrong
+        /// type or out of range, an unknown argument.
+        public static let badRequest = Code(rawValue: "badRequest")
+        /// A request's `command` names no command.
+        public static let unknownCommand = Code(rawValue: "unknownCommand")
+        /// A request's `version` names a protocol this daemon does not speak.
+        public static let unsupportedVersion = Code(rawValue: "unsupportedVersion")
+        /// A request line was longer than 64 KiB; it was skipped.
+        public static let lineTooLong = Code(rawValue: "lineTooLong")
+        /// Too many of the client's requests are waiting; this one was not run.
+        public static let busy = Code(rawValue: "busy")
+        /// The request would take the client past one of its quotas; nothing was changed.
+        public static let quotaExceeded = Code(rawValue: "quotaExceeded")
+        /// The daemon is shutting down.
+        public static let shuttingDown = Code(rawValue: "shuttingDown")
+        /// Something failed inside the daemon.
+        public static let internalError = Code(rawValue: "internalError")
+        /// The daemon could not be reached, or the connection to it ended (client side only).
+        public static let connection = Code(rawValue: "connection")
+
+        /// The engine's codes, as a library call throws them.
+        public static let engineCodes: [Code] = [.notFound, .permissionDenied, .unsupportedFormat, .corruptData, .io, .invalidArgument, .tooLarge, .noOutputDevice, .extensionMissing, .openAL, .exceededMaximumDuration, .unknownSoundID, .sessionNotActive, .sessionUnavailable, .invalidScene, .sourceBudgetExhausted, .voiceLimitReached, .audioServer, .noInputDevice, .categoryForbids, .released]
+        /// The daemon's own codes: a request it refused before or instead of the engine.
+        public static let protocolCodes: [Code] = [.badJSON, .badRequest, .unknownCommand, .unsupportedVersion, .lineTooLong, .busy, .quotaExceeded, .shuttingDown, .internalError, .connection]
     }
 
     /// What a failure came from, with the library's own words.
@@ -124,30 +156,12 @@ public struct SoundstageError: Error, Sendable, Equatable, CustomStringConvertib
         var out = ""
         for scalar in text.unicodeScalars {
             if scalar.value < 0x20 || scalar.value == 0x7F {
-                out += String(format: "\\x%02x", scalar.value)
+                let hex = String(scalar.value, radix: 16)
+                out += "\\x" + (hex.count < 2 ? "0" + hex : hex)
             } else {
                 out.unicodeScalars.append(scalar)
             }
         }
         return out
-    }
-}
-
-extension SoundstageError {
-    /// Maps an `errno` from opening or creating `path` to the matching error.
-    static func posix(_ function: String, errno code: Int32, path: String, action: String) -> SoundstageError {
-        let kind: Code
-        let what: String
-        switch code {
-        case ENOENT, ENOTDIR:
-            kind = .notFound; what = "no such file"
-        case EACCES, EPERM, EROFS:
-            kind = .permissionDenied; what = "permission denied"
-        case EISDIR:
-            kind = .io; what = "is a directory, not an audio file"
-        default:
-            kind = .io; what = "cannot \(action) the file"
-        }
-        return SoundstageError(kind, what, subject: path, cause: .posix(function: function, errno: code))
     }
 }
