@@ -386,7 +386,7 @@ public final class Source: @unchecked Sendable {
 
     /// Writes every property to a (reused, or migrated) OpenAL source.
     static func applyAll(_ n: ALuint, _ p: Properties, _ al: borrowing ALCalls) {
-        for parameter in SourceParameter.all { parameter.write(n, p, al) }
+        for parameter in SourceParameter.allCases { parameter.write(n, p, al) }
     }
 
     /// The properties as OpenAL reports them now (nil without an OpenAL source): for tests that
@@ -398,7 +398,7 @@ public final class Source: @unchecked Sendable {
             var result: (Properties, Double, State)?
             lock.ifOpen { al in
                 var p = Properties()
-                for parameter in SourceParameter.all { parameter.read(n, &p, al) }
+                for parameter in SourceParameter.allCases { parameter.read(n, &p, al) }
                 var offset: ALfloat = 0, state: ALint = 0
                 al.must("alGetSourcef(AL_SEC_OFFSET)") { alGetSourcef(n, AL_SEC_OFFSET, &offset) }
                 al.must("alGetSourcei(AL_SOURCE_STATE)") { alGetSourcei(n, AL_SOURCE_STATE, &state) }
