@@ -1,4 +1,3 @@
-import COpenAL
 import NIOConcurrencyHelpers
 import SoundFile
 
@@ -23,7 +22,7 @@ public final class Buffer: Sendable {
     /// The samples, for uploading again after a migration.
     let audio: AudioBuffer
     /// The OpenAL buffer name on the device's current output (0 once freed).
-    private let idBox: NIOLockedValueBox<ALuint>
+    private let idBox: NIOLockedValueBox<ALName>
     /// Its levels for metering, computed the first time a metered source plays it.
     private let levelsBox = NIOLockedValueBox<BlockLevels?>(nil)
 
@@ -38,7 +37,7 @@ public final class Buffer: Sendable {
     }
 
     /// The OpenAL buffer name on the device's current output.
-    var id: ALuint { idBox.withLockedValue { $0 } }
+    var id: ALName { idBox.withLockedValue { $0 } }
 
     /// Length in seconds.
     public var duration: Double { Double(frames) / Double(sampleRate) }
@@ -83,51 +82,5 @@ public final class Buffer: Sendable {
     }
 
     /// Records the name after a migration re-uploaded the samples (device use only).
-    func replaceID(_ id: ALuint) { idBox.withLockedValue { $0 = id } }
-
-    /// Creates an OpenAL buffer holding `audio` in `context` (the device's resource context).
-    static func upload(_ audio: AudioBuffer, name: String?, into context: ContextHandle) throws(SoundstageError) -> ALuint {
-        guard let format = alFormat(channels: audio.channels) else {
-            throw SoundstageError(.unsupportedFormat, "\(audio.channels)-channel audio cannot be played", subject: name)
-        }
-        let bytes = audio.samples.count * MemoryLayout<Float>.size
-        var newID: ALuint = 0
-        try OpenAL.withContext(context) { al throws(SoundstageError) in
-            try al.call("alGenBuffers") { alGenBuffers(1, &newID) }
-            do throws(SoundstageError) {
-                try al.call("alBufferData") {
-                    audio.samples.withUnsafeBytes { raw in
-                        alBufferData(newID, format, raw.baseAddress, ALsizei(bytes), ALsizei(audio.sampleRate))
-                    }
-                }
-            } catch {
-                alDeleteBuffers(1, &newID)
-                throw SoundstageError(error.code, "OpenAL refused the audio data", subject: name, cause: error.cause)
-            }
-        }
-        LiveObjects.buffers.add(1, ordering: .relaxed)
-        return newID
-    }
-
-    /// Deletes an OpenAL buffer in `context`.
-    static func delete(_ id: ALuint, in context: ContextHandle) {
-        var name = id
-        try? OpenAL.withContext(context) { al throws(SoundstageError) in
-            al.freeing { alDeleteBuffers(1, &name) }
-        }
-        LiveObjects.buffers.subtract(1, ordering: .relaxed)
-    }
-
-    /// The `AL_FORMAT_*32` float format for a channel count (AL_EXT_FLOAT32, AL_EXT_MCFORMATS).
-    static func alFormat(channels: Int) -> ALenum? {
-        switch channels {
-        case 1: AL_FORMAT_MONO_FLOAT32
-        case 2: AL_FORMAT_STEREO_FLOAT32
-        case 4: AL_FORMAT_QUAD32
-        case 6: AL_FORMAT_51CHN32
-        case 7: AL_FORMAT_61CHN32
-        case 8: AL_FORMAT_71CHN32
-        default: nil
-        }
-    }
+    func replaceID(_ id: ALName) { idBox.withLockedValue { $0 = id } }
 }
