@@ -1,4 +1,3 @@
-import COpenAL
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -10,9 +9,7 @@ extension Source {
     /// Whether the source was playing and OpenAL now reports it stopped by itself.
     func hasEndedLocked(_ al: borrowing ALCalls) -> Bool {
         guard let name = state.name, state.playback == .playing, state.audioStream == nil else { return false }
-        var value: ALint = 0
-        al.must("alGetSourcei(AL_SOURCE_STATE)") { alGetSourcei(name, AL_SOURCE_STATE, &value) }
-        return value == AL_STOPPED
+        return al.state(of: name) == .stopped
     }
 
     /// Returns an ended source's OpenAL source to the pool, and the completion work to run once
@@ -52,10 +49,8 @@ extension Source {
             state.playback = .paused
             return true
         }
-        var value: ALint = 0
-        al.must("alGetSourcei(AL_SOURCE_STATE)") { alGetSourcei(name, AL_SOURCE_STATE, &value) }
-        guard value == AL_PLAYING else { return false }
-        al.must("alSourcePause") { alSourcePause(name) }
+        guard al.state(of: name) == .playing else { return false }
+        al.pause(name)
         state.playback = .paused
         return true
     }
@@ -70,29 +65,27 @@ extension Source {
 
     /// Plays `name` on (`alSourcePlay`); a stream with nothing queued yet — its decoder still
     /// busy after a start or seek — is started by the update once its first chunk is queued.
-    func playOrAwaitLocked(_ name: ALuint, _ al: borrowing ALCalls) {
+    func playOrAwaitLocked(_ name: ALName, _ al: borrowing ALCalls) {
         if let stream = state.audioStream, !stream.hasQueued {
             stream.startsWhenReady = true
         } else {
-            al.must("alSourcePlay") { alSourcePlay(name) }
+            al.play(name)
         }
     }
 
     /// Before a migration: the offset and whether it plays (else it is paused); forgets the
     /// OpenAL source, which the scene deletes. Nil when it holds none.
     /// The OpenAL source it holds (scene lock held).
-    var nameLocked: ALuint? { state.name }
+    var nameLocked: ALName? { state.name }
 
     /// Notes the offset OpenAL reports now, if OpenAL says it plays or is paused (scene lock
     /// held; OpenAL outputs, every update). OpenAL Soft 1.19 stops every source at offset 0 when
     /// its output dies, some milliseconds before `ALC_CONNECTED` reads 0: such a reading is no note.
     func noteOffsetLocked(_ al: borrowing ALCalls, now: Double) -> (offset: Double, time: Double)? {
         guard let name = state.name, state.audioStream == nil else { return nil }
-        var offset: ALdouble = 0
-        var value: ALint = 0
-        al.must("alGetSourcedSOFT(AL_SEC_OFFSET)") { alGetSourcedSOFT(name, AL_SEC_OFFSET, &offset) }
-        al.must("alGetSourcei(AL_SOURCE_STATE)") { alGetSourcei(name, AL_SOURCE_STATE, &value) }
-        guard value == AL_PLAYING || value == AL_PAUSED else { return nil }
+        let offset = al.secondsOffset(name)
+        let value = al.state(of: name)
+        guard value == .playing || value == .paused else { return nil }
         return (offset, now)
     }
 
@@ -115,10 +108,8 @@ extension Source {
     func captureForMigrationLocked(_ al: borrowing ALCalls, pendingInBatch: Bool,
                                    lostAt: Double? = nil) -> (offset: Double, playing: Bool)? {
         guard let name = state.name else { return nil }
-        var offset: ALdouble = 0
-        var value: ALint = 0
-        al.must("alGetSourcedSOFT(AL_SEC_OFFSET)") { alGetSourcedSOFT(name, AL_SEC_OFFSET, &offset) }
-        al.must("alGetSourcei(AL_SOURCE_STATE)") { alGetSourcei(name, AL_SOURCE_STATE, &value) }
+        var offset = al.secondsOffset(name)
+        let value = al.state(of: name)
         if let lostAt, state.audioStream == nil, state.playback != .stopped {
             let playing = state.playback == .playing
             var estimate = state.offsetNote.map { note in
@@ -134,21 +125,21 @@ extension Source {
         if let stream = state.audioStream {
             // Its buffers live on the old output: note where it was, free them there.
             offset = Double(stream.playbackFrame(name, al)) / Double(stream.sampleRate)
-            al.must("alSourceStop") { alSourceStop(name) }
-            al.must("alSourcei(AL_BUFFER)") { alSourcei(name, AL_BUFFER, 0) }
+            al.stop(name)
+            al.detachBuffers(from: name)
             stream.release(al)
         }
         state.name = nil
-        guard value == AL_PLAYING || value == AL_PAUSED || pendingInBatch else {
+        guard value == .playing || value == .paused || pendingInBatch else {
             state.playback = .stopped     // it ended just before the move
             return nil
         }
-        return (Double(offset), value == AL_PLAYING || pendingInBatch)
+        return (offset, value == .playing || pendingInBatch)
     }
 
     /// After a migration: sets up `name` on the new context exactly as before and plays (or
     /// pauses) it at `offset`.
-    func restoreLocked(_ name: ALuint, offset: Double, playing: Bool, startWithBatch: Bool,
+    func restoreLocked(_ name: ALName, offset: Double, playing: Bool, startWithBatch: Bool,
                        _ sceneState: inout Scene.SceneState, _ al: borrowing ALCalls) throws(SoundstageError) {
         if let stream = state.audioStream {
             Self.applyAll(name, state.properties, al)
@@ -167,10 +158,9 @@ extension Source {
         Self.applyEffects(name, state.properties, state.zoneSends, sceneState.effects, al)
         let repeats = state.properties.looping ? 0 : state.repeatCount
         if repeats == 0 {
-            al.must("alSourcei(AL_BUFFER)") { alSourcei(name, AL_BUFFER, ALint(bitPattern: buffer.id)) }
+            al.attach(buffer.id, to: name)
         } else {
-            var queue = [ALuint](repeating: buffer.id, count: repeats + 1)
-            try al.call("alSourceQueueBuffers") { alSourceQueueBuffers(name, ALsizei(queue.count), &queue) }
+            try al.queue(Array(repeating: buffer.id, count: repeats + 1), on: name)
         }
         if offset > 0 {
             try Self.setOffset(name, seconds: offset, buffer: buffer, repeats: repeats,
@@ -187,26 +177,22 @@ extension Source {
     /// Soft 1.19 interpolate the voice for as long as it plays — extra work on every voice a voice
     /// manager realizes at its clock's offset, and a slight low-pass. At other pitches the voice
     /// is resampled anyway, so the exact position is kept (in double precision).
-    static func setOffset(_ name: ALuint, seconds: Double, buffer: Buffer, repeats: Int, pitch: Float,
+    static func setOffset(_ name: ALName, seconds: Double, buffer: Buffer, repeats: Int, pitch: Float,
                           _ al: borrowing ALCalls) throws(SoundstageError) {
         let last = Double(max(0, buffer.frames * (repeats + 1) - 1))
         let frames = min(max(0, seconds * Double(buffer.sampleRate)), last)
-        if pitch == 1 {
-            try al.call("alSourcei(AL_SAMPLE_OFFSET)") { alSourcei(name, AL_SAMPLE_OFFSET, ALint(clamping: Int(frames.rounded()))) }
-        } else {
-            try al.call("alSourcedSOFT(AL_SAMPLE_OFFSET)") { alSourcedSOFT(name, AL_SAMPLE_OFFSET, frames) }
-        }
+        try al.setSampleOffset(name, frames: frames, exact: pitch != 1)
     }
 
     /// Starts a restored source (then pauses it if it was paused), or leaves its start to the open batch.
-    static func startRestored(_ name: ALuint, playing: Bool, withBatch: Bool, _ sceneState: inout Scene.SceneState,
+    static func startRestored(_ name: ALName, playing: Bool, withBatch: Bool, _ sceneState: inout Scene.SceneState,
                                       _ al: borrowing ALCalls) {
         if withBatch {
             sceneState.pendingPlays.append(name)
             return
         }
-        al.must("alSourcePlay") { alSourcePlay(name) }
-        if !playing { al.must("alSourcePause") { alSourcePause(name) } }
+        al.play(name)
+        if !playing { al.pause(name) }
     }
 
     /// Called by ``Scene/close()``: forget the OpenAL source (the scene deletes it).

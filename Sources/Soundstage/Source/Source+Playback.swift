@@ -1,4 +1,3 @@
-import COpenAL
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -57,7 +56,7 @@ extension Source {
             }
             s.startedAt = now
             let offset = s.playback == .paused ? nil : s.pendingOffset
-            let name: ALuint
+            let name: ALName
             s.properties.groupGain = s.group?.effectiveGainLocked ?? 1
             s.properties.groupPitch = s.group?.effectivePitchLocked ?? 1
             if let existing = s.name {
@@ -84,10 +83,9 @@ extension Source {
                 let repeats = s.properties.looping ? 0 : s.repeatCount
                 do throws(SoundstageError) {
                     if repeats == 0 {
-                        al.must("alSourcei(AL_BUFFER)") { alSourcei(name, AL_BUFFER, ALint(bitPattern: s.buffer!.id)) }
+                        al.attach(s.buffer!.id, to: name)
                     } else {
-                        var queue = [ALuint](repeating: s.buffer!.id, count: repeats + 1)
-                        try al.call("alSourceQueueBuffers") { alSourceQueueBuffers(name, ALsizei(queue.count), &queue) }
+                        try al.queue(Array(repeating: s.buffer!.id, count: repeats + 1), on: name)
                     }
                 } catch {
                     sceneState.freeNames.append(name)
@@ -112,14 +110,14 @@ extension Source {
                 // end): alSourcePlay waits for the mixer, and a game's frame must not.
                 if !sceneState.pendingPlays.contains(name) { sceneState.pendingPlays.append(name) }
             } else {
-                try al.call("alSourcePlay") { alSourcePlay(name) }
+                try al.playOrThrow(name)
             }
             s.playback = .playing
             s.pendingOffset = nil
             // A paused group holds what starts in it until it resumes.
             if let holder = s.group?.pausingGroupLocked {
                 sceneState.pendingPlays.removeAll { $0 == name }
-                al.must("alSourcePause") { alSourcePause(name) }
+                al.pause(name)
                 s.playback = .paused
                 holder.state.pausedSources[ObjectIdentifier(self)] = self
             }
@@ -138,7 +136,7 @@ extension Source {
             guard let name = s.name, s.playback == .playing else { return }
             sceneState.pendingPlays.removeAll { $0 == name }
             sceneState.scheduledPlays.removeAll { $0.name == name }
-            lock.ifOpen { al in al.must("alSourcePause") { alSourcePause(name) } }
+            lock.ifOpen { al in al.pause(name) }
             s.playback = .paused
         }
     }
@@ -181,17 +179,16 @@ extension Source {
                 // Requeue from the new position; a playing stream plays on from there.
                 let al = try lock.current()
                 let wasPlaying = s.playback == .playing
-                al.must("alSourceStop") { alSourceStop(name) }
-                al.must("alSourcei(AL_BUFFER)") { alSourcei(name, AL_BUFFER, 0) }
+                al.stop(name)
+                al.detachBuffers(from: name)
                 try stream.start(name, at: Int64((seconds * Double(stream.sampleRate)).rounded()), al)
                 // The decoder seeks on its own thread; a playing stream plays on once a chunk is queued.
                 stream.startsWhenReady = wasPlaying
             } else if let name = s.name, let buffer = s.buffer {
                 let al = try lock.current()
                 // What is queued now: repeatCount may have changed since play() built the queue.
-                var queued: ALint = 1
-                try al.call("alGetSourcei(AL_BUFFERS_QUEUED)") { alGetSourcei(name, AL_BUFFERS_QUEUED, &queued) }
-                let repeats = s.properties.looping ? 0 : max(0, Int(queued) - 1)
+                let queued = try al.queuedBufferCount(name)
+                let repeats = s.properties.looping ? 0 : max(0, queued - 1)
                 guard seconds < buffer.duration * Double(repeats + 1) else {
                     throw SoundstageError(.invalidArgument, "cannot seek to \(seconds) s; \(buffer.duration * Double(repeats + 1)) s are queued")
                 }
@@ -210,14 +207,14 @@ extension Source {
             guard let name = s.name else { return s.pendingOffset ?? 0 }
             // A disconnected OpenAL output has zeroed every offset: the last note is the truth.
             if s.audioStream == nil, let note = s.offsetNote, !scene.device.isOutputConnectedIfWatched { return note.offset }
-            var value: ALfloat = 0
+            var value = 0.0
             if let stream = s.audioStream {
                 var frame: Int64 = 0
                 lock.ifOpen { al in frame = stream.playbackFrame(name, al) }
                 return Double(frame) / Double(stream.sampleRate)
             }
-            lock.ifOpen { al in al.must("alGetSourcef(AL_SEC_OFFSET)") { alGetSourcef(name, AL_SEC_OFFSET, &value) } }
-            return Double(value)
+            lock.ifOpen { al in value = al.secondsOffset(name) }
+            return value
         }
     }
 
@@ -230,13 +227,13 @@ extension Source {
                 return s.playback       // starts with the next chunk, or at its scheduled frame
             }
             if s.audioStream?.startsWhenReady == true { return s.playback }     // waits for its decoder
-            var value: ALint = 0
-            lock.ifOpen { al in al.must("alGetSourcei(AL_SOURCE_STATE)") { alGetSourcei(name, AL_SOURCE_STATE, &value) } }
+            var value = OpenALSourceState.stopped
+            lock.ifOpen { al in value = al.state(of: name) }
             switch value {
-            case AL_PLAYING: return .playing
-            case AL_PAUSED: return .paused
-            case AL_INITIAL: return s.playback == .paused ? .paused : .initial   // paused before its first chunk
-            default: return .stopped
+            case .playing: return .playing
+            case .paused: return .paused
+            case .initial: return s.playback == .paused ? .paused : .initial   // paused before its first chunk
+            case .stopped: return .stopped
             }
         }
     }

@@ -1,4 +1,3 @@
-import COpenAL
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -85,7 +84,7 @@ public final class Source: @unchecked Sendable {
         var buffer: Buffer?
         var repeatCount = 0
         /// The OpenAL source while playing or paused (only while the scene is open).
-        var name: ALuint?
+        var name: ALName?
         var playback = State.initial
         /// Where the next play starts, in seconds.
         var pendingOffset: Double?
@@ -380,12 +379,12 @@ public final class Source: @unchecked Sendable {
     }
 
     /// Writes what the groups and the fade change (gain and pitch) to an OpenAL source.
-    static func applyGroupFactors(_ n: ALuint, _ p: Properties, _ al: borrowing ALCalls) {
+    static func applyGroupFactors(_ n: ALName, _ p: Properties, _ al: borrowing ALCalls) {
         for parameter in SourceParameter.groupFactors { parameter.write(n, p, al) }
     }
 
     /// Writes every property to a (reused, or migrated) OpenAL source.
-    static func applyAll(_ n: ALuint, _ p: Properties, _ al: borrowing ALCalls) {
+    static func applyAll(_ n: ALName, _ p: Properties, _ al: borrowing ALCalls) {
         for parameter in SourceParameter.allCases { parameter.write(n, p, al) }
     }
 
@@ -399,10 +398,8 @@ public final class Source: @unchecked Sendable {
             lock.ifOpen { al in
                 var p = Properties()
                 for parameter in SourceParameter.allCases { parameter.read(n, &p, al) }
-                var offset: ALfloat = 0, state: ALint = 0
-                al.must("alGetSourcef(AL_SEC_OFFSET)") { alGetSourcef(n, AL_SEC_OFFSET, &offset) }
-                al.must("alGetSourcei(AL_SOURCE_STATE)") { alGetSourcei(n, AL_SOURCE_STATE, &state) }
-                result = (p, Double(offset), state == AL_PLAYING ? .playing : (state == AL_PAUSED ? .paused : .stopped))
+                let state = al.state(of: n)
+                result = (p, al.secondsOffset(n), state == .playing ? .playing : (state == .paused ? .paused : .stopped))
             }
             return result
         }
