@@ -1,4 +1,3 @@
-import COpenAL
 import SoundFile
 
 /// How a streaming source reads its file (see ``Scene/makeStreamingSource(file:options:)``).
@@ -25,7 +24,7 @@ public struct StreamOptions: Sendable, Equatable {
 /// lives inside its ``Source``).
 final class AudioStream {
     let options: StreamOptions
-    let format: ALenum
+    let format: ALFormat
     /// The file's length in seconds.
     let duration: Double
     /// Where the file's chunks come from.
@@ -39,19 +38,19 @@ final class AudioStream {
     }
 
     /// OpenAL buffers generated for the queue, and those not queued now.
-    private var buffers: [ALuint] = []
-    private var idle: [ALuint] = []
+    private var buffers: [ALName] = []
+    private var idle: [ALName] = []
     /// Buffers handed to a refill now (filled outside the scene's lock), and those of them
     /// released meanwhile, deleted when the refill brings them back.
-    private var filling: [ALuint] = []
-    private var orphans: [ALuint] = []
+    private var filling: [ALName] = []
+    private var orphans: [ALName] = []
     /// The device the buffers were made on.
     private var bufferDevice: OpaquePointer?
     /// The decoder generation of the current start or seek.
     private var feedGeneration = 0
     /// What is queued on the source, in play order: the buffer, the file frame it starts at, and
     /// its levels (for meters).
-    private(set) var queued: [(id: ALuint, start: Int64, frames: Int, levels: BlockLevels)] = []
+    private(set) var queued: [(id: ALName, start: Int64, frames: Int, levels: BlockLevels)] = []
     /// Frames of the buffers unqueued since the start: with OpenAL's offset into the queue, the
     /// stream's own clock, which the meter counts on.
     private var unqueuedFrames = 0
@@ -113,7 +112,7 @@ final class AudioStream {
 
     /// Hands the decoder a new start at file frame `frame` for `name` (which has nothing queued)
     /// and queues what is already decoded — nothing, usually: the update queues the first chunk.
-    func start(_ name: ALuint, at frame: Int64, _ al: borrowing ALCalls) throws(SoundstageError) {
+    func start(_ name: ALName, at frame: Int64, _ al: borrowing ALCalls) throws(SoundstageError) {
         if !feed.isSeekable {
             guard !startedOnce, frame == 0 else {
                 throw SoundstageError(.invalidArgument, "audio read from a pipe plays once, from its start: it cannot be "
@@ -122,10 +121,9 @@ final class AudioStream {
             startedOnce = true
         }
         if buffers.isEmpty {
-            buffers = [ALuint](repeating: 0, count: options.bufferCount)
-            try al.call("alGenBuffers") { alGenBuffers(ALsizei(buffers.count), &buffers) }
+            buffers = try al.makeBuffers(options.bufferCount)
             LiveObjects.buffers.add(buffers.count, ordering: .relaxed)
-            bufferDevice = alcGetContextsDevice(alcGetCurrentContext())
+            bufferDevice = al.currentDevice
         }
         idle = buffers.filter { !filling.contains($0) }     // those being filled come back by themselves
         queued = []
@@ -144,7 +142,7 @@ final class AudioStream {
     /// A refill in progress: free buffers handed out of the scene's lock to be filled.
     struct Refill {
         let stream: AudioStream
-        let ids: [ALuint]
+        let ids: [ALName]
         /// The device the buffers live on, and the decoder generation they are filled for.
         let device: OpaquePointer?
         let generation: Int
@@ -164,14 +162,10 @@ final class AudioStream {
 
     /// Step one (scene lock held): unqueues what OpenAL has played and hands every free buffer
     /// to the refill.
-    func beginRefill(_ name: ALuint, _ al: borrowing ALCalls) -> Refill {
-        var processed: ALint = 0
-        if (try? al.call("alGetSourcei(AL_BUFFERS_PROCESSED)", { alGetSourcei(name, AL_BUFFERS_PROCESSED, &processed) })) == nil {
-            processed = 0
-        }
-        for _ in 0..<Int(processed) {
-            var id: ALuint = 0
-            guard (try? al.call("alSourceUnqueueBuffers", { alSourceUnqueueBuffers(name, 1, &id) })) != nil else { break }
+    func beginRefill(_ name: ALName, _ al: borrowing ALCalls) -> Refill {
+        let processed = (try? al.processedBufferCount(name)) ?? 0
+        for _ in 0..<processed {
+            guard let id = try? al.unqueueBuffer(from: name) else { break }
             if let first = queued.first {
                 startFrame = first.start + Int64(first.frames)
                 if meteredClock != nil { unmetered.append((unqueuedFrames, first.levels)) }
@@ -190,10 +184,9 @@ final class AudioStream {
     /// Adds the levels of what played since the last call to `sums` (scene lock held): the
     /// buffers unqueued meanwhile, and the queue up to OpenAL's offset now. False on the first
     /// call (it marks where counting starts) and when nothing played.
-    func meterLevels(_ name: ALuint, _ al: borrowing ALCalls, into sums: inout LevelSums) -> Bool {
-        var offset: ALint = 0
-        guard (try? al.call("alGetSourcei(AL_SAMPLE_OFFSET)", { alGetSourcei(name, AL_SAMPLE_OFFSET, &offset) })) != nil else { return false }
-        let now = unqueuedFrames + Int(offset)
+    func meterLevels(_ name: ALName, _ al: borrowing ALCalls, into sums: inout LevelSums) -> Bool {
+        guard let offset = try? al.sampleOffset(name) else { return false }
+        let now = unqueuedFrames + offset
         defer {
             meteredClock = now
             unmetered.removeAll(keepingCapacity: true)
@@ -227,11 +220,7 @@ final class AudioStream {
                 // Only into the device the buffers were made on (a migration may have replaced it).
                 guard lock.isOpen, lock.deviceOfContext == refill.device, let al = try? lock.current() else { return }
                 for (id, chunk) in zip(refill.ids, chunks) {
-                    let format = format, rate = sampleRate
-                    let copied: Void? = try? al.call("alBufferData") {
-                        chunk.samples.withUnsafeBytes { alBufferData(id, format, $0.baseAddress, ALsizei($0.count), ALsizei(rate)) }
-                    }
-                    guard copied != nil else { break }
+                    guard (try? al.fill(id, format: format, samples: chunk.samples, sampleRate: sampleRate)) != nil else { break }
                     uploaded.append((chunk.start, chunk.frames, chunk.levels))
                 }
             }
@@ -242,23 +231,23 @@ final class AudioStream {
     /// Step three (scene lock held): queues what was filled on `name`, if the stream still
     /// wants it; starts a source that waited for its first chunk, and restarts one whose queue
     /// ran dry before the file's end (an underrun). Returns true if the stream has ended.
-    func finishRefill(_ filled: Filled, name: ALuint?, playing: Bool, _ al: borrowing ALCalls) throws(SoundstageError) -> Bool {
+    func finishRefill(_ filled: Filled, name: ALName?, playing: Bool, _ al: borrowing ALCalls) throws(SoundstageError) -> Bool {
         let ids = filled.refill.ids
         filling.removeAll { ids.contains($0) }
         if !orphans.isEmpty, !ids.isEmpty {
             // Released while being filled: deleted now, on the device they were made on.
             let gone = ids.filter { orphans.contains($0) }
             orphans.removeAll { gone.contains($0) }
-            if !gone.isEmpty, alcGetContextsDevice(alcGetCurrentContext()) == filled.refill.device {
-                al.freeing { gone.withUnsafeBufferPointer { alDeleteBuffers(ALsizei($0.count), $0.baseAddress) } }
+            if !gone.isEmpty, al.currentDevice == filled.refill.device {
+                al.deleteBuffers(gone)
             }
         }
         let current = filled.refill.generation == feedGeneration && filled.refill.device == bufferDevice
         var rest = ids.filter { buffers.contains($0) }
         if current, let name {
             for (index, chunk) in filled.chunks.enumerated() where buffers.contains(ids[index]) {
-                var buffer = ids[index]
-                try al.call("alSourceQueueBuffers") { alSourceQueueBuffers(name, 1, &buffer) }
+                let buffer = ids[index]
+                try al.queue([buffer], on: name)
                 queued.append((buffer, chunk.start, chunk.frames, chunk.levels))
                 rest.removeAll { $0 == buffer }
             }
@@ -267,32 +256,27 @@ final class AudioStream {
         idle += rest
         guard current, let name, playing else { return false }
         let finished = filled.finished
-        var state: ALint = 0
-        try al.call("alGetSourcei(AL_SOURCE_STATE)") { alGetSourcei(name, AL_SOURCE_STATE, &state) }
+        let state = try al.stateOrThrow(of: name)
         if startsWhenReady {
             guard !queued.isEmpty else { return finished }
             startsWhenReady = false
-            if state != AL_PLAYING { try al.call("alSourcePlay") { alSourcePlay(name) } }
+            if state != .playing { try al.playOrThrow(name) }
             return false
         }
-        guard state == AL_STOPPED else { return false }
+        guard state == .stopped else { return false }
         if queued.isEmpty && finished { return true }     // played everything there was
         underruns += 1                                    // ran dry with audio still to come
         if queued.isEmpty {
             startsWhenReady = true                        // starts again with the next chunk
         } else {
-            try al.call("alSourcePlay") { alSourcePlay(name) }
+            try al.playOrThrow(name)
         }
         return false
     }
 
     /// The file position being heard, in frames, from OpenAL's offset within the queue.
-    func playbackFrame(_ name: ALuint, _ al: borrowing ALCalls) -> Int64 {
-        var offset: ALint = 0
-        guard (try? al.call("alGetSourcei(AL_SAMPLE_OFFSET)", { alGetSourcei(name, AL_SAMPLE_OFFSET, &offset) })) != nil else {
-            return startFrame
-        }
-        var remaining = Int(offset)
+    func playbackFrame(_ name: ALName, _ al: borrowing ALCalls) -> Int64 {
+        guard var remaining = try? al.sampleOffset(name) else { return startFrame }
         for entry in queued {
             if remaining < entry.frames { return entry.start + Int64(remaining) }
             remaining -= entry.frames
@@ -311,7 +295,7 @@ final class AudioStream {
         // Buffers a refill is filling now are deleted when it brings them back.
         let deletable = buffers.filter { !filling.contains($0) }
         orphans += filling
-        al.freeing { deletable.withUnsafeBufferPointer { alDeleteBuffers(ALsizei($0.count), $0.baseAddress) } }
+        al.deleteBuffers(deletable)
         LiveObjects.buffers.subtract(buffers.count, ordering: .relaxed)
         buffers = []
     }
