@@ -1,4 +1,3 @@
-import COpenAL
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -24,7 +23,7 @@ extension Scene {
     public func batch<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
         withState { state, lock in
             state.batchDepth += 1
-            if state.batchDepth == 1 { lock.ifOpen { al in al.must("alDeferUpdatesSOFT") { alDeferUpdatesSOFT() } } }
+            if state.batchDepth == 1 { lock.ifOpen { al in al.deferUpdates() } }
         }
         defer {
             withState { state, lock in
@@ -33,8 +32,8 @@ extension Scene {
                 let starts = state.pendingPlays
                 state.pendingPlays = []
                 lock.ifOpen { al in
-                    al.must("alProcessUpdatesSOFT") { alProcessUpdatesSOFT() }
-                    if !starts.isEmpty { al.must("alSourcePlayv") { starts.withUnsafeBufferPointer { alSourcePlayv(ALsizei($0.count), $0.baseAddress) } } }
+                    al.processUpdates()
+                    al.playTogether(starts)
                 }
             }
         }
@@ -49,7 +48,7 @@ extension Scene {
             let starts = state.pendingPlays
             state.pendingPlays = []
             lock.ifOpen { al in
-                al.must("alSourcePlayv") { starts.withUnsafeBufferPointer { alSourcePlayv(ALsizei($0.count), $0.baseAddress) } }
+                al.playTogether(starts)
             }
         }
     }
@@ -95,14 +94,12 @@ extension Scene {
             let due = state.scheduledPlays.filter { $0.frame <= frame }
             state.scheduledPlays.removeAll { $0.frame <= frame }
             lock.ifOpen { al in
-                var names: [ALuint] = []
+                var names: [ALName] = []
                 for play in due {
                     if play.source.deferStartToFirstChunkLocked() { continue }      // a stream starts with its first chunk
                     names.append(play.name)
                 }
-                if !names.isEmpty {
-                    al.must("alSourcePlayv") { names.withUnsafeBufferPointer { alSourcePlayv(ALsizei($0.count), $0.baseAddress) } }
-                }
+                al.playTogether(names)
             }
         }
     }

@@ -1,4 +1,3 @@
-import COpenAL
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -65,7 +64,7 @@ extension Scene {
     /// and state, deletes the old OpenAL sources, creates a context on `newDevice`, and restores
     /// physics, listener and sources — in one deferred update (AL_SOFT_deferred_updates), so they
     /// start together. Buffers must already have their new names.
-    func migrate(to newDevice: OpaquePointer, attributes: [ALCint], lostAt: Double? = nil) throws(SoundstageError) {
+    func migrate(to newDevice: OpaquePointer, attributes: ALContextAttributes, lostAt: Double? = nil) throws(SoundstageError) {
         try withState { state, lock throws(SoundstageError) in
             guard lock.isOpen else { return }
             var captured: [(source: Source, offset: Double, playing: Bool, deferred: Bool)] = []
@@ -80,12 +79,7 @@ extension Scene {
                         captured.append((source, capture.offset, capture.playing, deferred))
                     }
                 }
-                al.freeing {
-                    names.withUnsafeBufferPointer { names in
-                        alSourceStopv(ALsizei(names.count), names.baseAddress)
-                        alDeleteSources(ALsizei(names.count), names.baseAddress)
-                    }
-                }
+                al.deleteSources(names)
                 // The zones' slots, the filter and the effect are rebuilt on the new device below.
                 deleteEffectsLocked(&state, al, forget: false)
             }
@@ -105,11 +99,11 @@ extension Scene {
             }
             lock.rebind(to: newContext)
             let al = try lock.current()
-            alDeferUpdatesSOFT()
-            defer { if state.batchDepth == 0 { alProcessUpdatesSOFT() } }
-            al.must("alDistanceModel") { alDistanceModel(state.distanceModel.alValue) }
-            al.must("alDopplerFactor") { alDopplerFactor(state.dopplerFactor) }
-            al.must("alSpeedOfSound") { alSpeedOfSound(state.speedOfSound) }
+            al.deferUpdates()
+            defer { if state.batchDepth == 0 { al.processUpdates() } }
+            al.setDistanceModel(state.distanceModel)
+            al.setDopplerFactor(state.dopplerFactor)
+            al.setSpeedOfSound(state.speedOfSound)
             listener.reapplyLocked(al)
             try rebuildEffectsLocked(&state, al)
             for item in captured {
@@ -129,15 +123,14 @@ extension Scene {
     // MARK: Source bookkeeping (called with the lock held)
 
     /// An OpenAL source for `source`: reused from the pool or newly generated within the budget.
-    func acquireNameLocked(_ state: inout SceneState, _ al: borrowing ALCalls) throws(SoundstageError) -> ALuint {
+    func acquireNameLocked(_ state: inout SceneState, _ al: borrowing ALCalls) throws(SoundstageError) -> ALName {
         if let reused = state.freeNames.popLast() { return reused }
         guard state.allNames.count < sourceBudget else {
             throw SoundstageError(.sourceBudgetExhausted,
                                   "all \(sourceBudget) sources of the scene's budget are playing or paused; "
                                   + "stop one, or create the scene with a larger sourceBudget")
         }
-        var name: ALuint = 0
-        try al.call("alGenSources") { alGenSources(1, &name) }
+        let name = try al.makeSource()
         state.allNames.append(name)
         LiveObjects.sources.add(1, ordering: .relaxed)
         return name
@@ -151,15 +144,14 @@ extension Scene {
     }
 
     /// Stops `name`, detaches its buffer and returns it to the pool.
-    func releaseNameLocked(_ name: ALuint, of source: Source, _ state: inout SceneState, _ al: borrowing ALCalls) {
+    func releaseNameLocked(_ name: ALName, of source: Source, _ state: inout SceneState, _ al: borrowing ALCalls) {
         state.pendingPlays.removeAll { $0 == name }
         state.scheduledPlays.removeAll { $0.name == name }
         state.active.removeValue(forKey: ObjectIdentifier(source))
         state.endable.removeValue(forKey: ObjectIdentifier(source))
-        var current: ALint = 0
-        alGetSourcei(name, AL_SOURCE_STATE, &current)
-        if current != AL_STOPPED && current != AL_INITIAL { al.must("alSourceStop") { alSourceStop(name) } }
-        al.must("alSourcei(AL_BUFFER)") { alSourcei(name, AL_BUFFER, 0) }
+        let current = al.state(of: name)
+        if current != .stopped && current != .initial { al.stop(name) }
+        al.detachBuffers(from: name)
         state.streaming.removeValue(forKey: ObjectIdentifier(source))   // the source frees its stream's buffers
         state.freeNames.append(name)
     }

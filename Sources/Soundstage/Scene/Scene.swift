@@ -1,4 +1,3 @@
-import COpenAL
 import Dispatch
 import NIOConcurrencyHelpers
 import Synchronization
@@ -50,8 +49,8 @@ public final class Scene: @unchecked Sendable {
         /// The active sources that do not loop: the only ones that can end by themselves.
         var endable: [ObjectIdentifier: Source] = [:]
         /// Every OpenAL source name this scene generated, and those free for reuse.
-        var allNames: [ALuint] = []
-        var freeNames: [ALuint] = []
+        var allNames: [ALName] = []
+        var freeNames: [ALName] = []
         var distanceModel = DistanceModel.inverseClamped
         var dopplerFactor: Float = 1
         var speedOfSound: Float = 343.3
@@ -62,11 +61,11 @@ public final class Scene: @unchecked Sendable {
         /// How many ``Scene/batch(_:)`` calls are open (nested ones count).
         var batchDepth = 0
         /// OpenAL sources `play()`ed inside the open batch, started together when it ends.
-        var pendingPlays: [ALuint] = []
+        var pendingPlays: [ALName] = []
         /// The mix time the meters were last brought up to.
         var meteredUntil: Double?
         /// Plays to start at a device frame (``play(_:at:)``).
-        var scheduledPlays: [(name: ALuint, frame: Int, source: Source)] = []
+        var scheduledPlays: [(name: ALName, frame: Int, source: Source)] = []
         /// Sources with a fade in progress.
         var fading: [ObjectIdentifier: Source] = [:]
         /// The voice manager, when ``Scene/virtualizesVoices`` is on.
@@ -112,7 +111,7 @@ public final class Scene: @unchecked Sendable {
     /// How gain falls with distance (`alDistanceModel`); default `.inverseClamped`.
     public var distanceModel: DistanceModel {
         get { withState { state, _ in state.distanceModel } }
-        set { apply({ $0.distanceModel = newValue }) { al in al.must("alDistanceModel") { alDistanceModel(newValue.alValue) } } }
+        set { apply({ $0.distanceModel = newValue }) { al in al.setDistanceModel(newValue) } }
     }
 
     /// Scales the Doppler shift (`alDopplerFactor`); 0 turns Doppler off. Must be ≥ 0.
@@ -120,7 +119,7 @@ public final class Scene: @unchecked Sendable {
         get { withState { state, _ in state.dopplerFactor } }
         set {
             guard refusals.admits(newValue.isFinite && newValue >= 0, "Scene.dopplerFactor", newValue, "finite and >= 0") else { return }
-            apply({ $0.dopplerFactor = newValue }) { al in al.must("alDopplerFactor") { alDopplerFactor(newValue) } }
+            apply({ $0.dopplerFactor = newValue }) { al in al.setDopplerFactor(newValue) }
         }
     }
 
@@ -129,7 +128,7 @@ public final class Scene: @unchecked Sendable {
         get { withState { state, _ in state.speedOfSound } }
         set {
             guard refusals.admits(newValue.isFinite && newValue > 0, "Scene.speedOfSound", newValue, "finite and > 0") else { return }
-            apply({ $0.speedOfSound = newValue }) { al in al.must("alSpeedOfSound") { alSpeedOfSound(newValue) } }
+            apply({ $0.speedOfSound = newValue }) { al in al.setSpeedOfSound(newValue) }
         }
     }
 
@@ -186,12 +185,7 @@ public final class Scene: @unchecked Sendable {
             let names = state.allNames
             if !names.isEmpty {
                 lock.ifOpen { al in
-                    al.freeing {
-                        names.withUnsafeBufferPointer { names in
-                            alSourceStopv(ALsizei(names.count), names.baseAddress)
-                            alDeleteSources(ALsizei(names.count), names.baseAddress)
-                        }
-                    }
+                    al.deleteSources(names)
                     for source in state.streaming.values { source.releaseStreamLocked(al) }
                 }
             }
