@@ -1,4 +1,3 @@
-import COpenAL
 
 /// A scene's EFX objects: reverb zones (one auxiliary effect slot each, all sources sending to
 /// them), one EAX reverb effect and one low-pass filter used as scratch objects — OpenAL Soft
@@ -10,8 +9,8 @@ struct SceneEffects {
     var inUse = false
     /// Whether the device has ALC_EXT_EFX (looked up once).
     var available: Bool?
-    var filter: ALuint = 0
-    var effect: ALuint = 0
+    var filter: ALName = 0
+    var effect: ALName = 0
     /// The zones, by auxiliary send index (nil: a free send).
     var zones: [ReverbZone?] = []
     /// Auxiliary sends per source on this device.
@@ -33,12 +32,9 @@ extension Scene {
     /// The device's auxiliary sends per source (0 without ALC_EXT_EFX); creates nothing.
     private func sendCountLocked(_ state: inout SceneState) -> Int {
         if state.effects.inUse { return state.effects.sendCount }
-        let device = device.handle.raw
-        if state.effects.available == nil { state.effects.available = alcIsExtensionPresent(device, "ALC_EXT_EFX") != 0 }
-        guard state.effects.available == true else { return 0 }
-        var sends: ALCint = 0
-        alcGetIntegerv(device, ALC_MAX_AUXILIARY_SENDS, 1, &sends)
-        return Int(sends)
+        let (available, sends) = device.effectSends
+        state.effects.available = available
+        return sends
     }
 
     /// The scene's reverb zones, in creation order of their sends.
@@ -72,12 +68,11 @@ extension Scene {
                                       "the scene already has \(sends) reverb zones, as many as a source can send to; remove one first")
             }
             let zone = ReverbZone(name: name, scene: self, preset: preset, region: region, gain: gain, sendIndex: index)
-            var slot: ALuint = 0
-            try al.call("alGenAuxiliaryEffectSlots") { alGenAuxiliaryEffectSlots(1, &slot) }
+            let slot = try al.makeEffectSlot()
             do throws(SoundstageError) {
                 try Self.loadPresetLocked(preset, effect: state.effects.effect, into: slot, al)
             } catch {
-                al.freeing { alDeleteAuxiliaryEffectSlots(1, &slot) }
+                al.deleteEffectSlot(slot)
                 throw error
             }
             LiveObjects.effectSlots.add(1, ordering: .relaxed)
@@ -106,17 +101,7 @@ extension Scene {
     }
 
     private func createScratchObjectsLocked(_ state: inout SceneState, _ al: borrowing ALCalls) throws(SoundstageError) {
-        var filter: ALuint = 0
-        var effect: ALuint = 0
-        try al.call("alGenFilters") { alGenFilters(1, &filter) }
-        al.must("alFilteri(AL_FILTER_TYPE)") { alFilteri(filter, AL_FILTER_TYPE, AL_FILTER_LOWPASS) }
-        do throws(SoundstageError) {
-            try al.call("alGenEffects") { alGenEffects(1, &effect) }
-        } catch {
-            alDeleteFilters(1, &filter)
-            throw error
-        }
-        al.must("alEffecti(AL_EFFECT_TYPE)") { alEffecti(effect, AL_EFFECT_TYPE, AL_EFFECT_EAXREVERB) }
+        let (filter, effect) = try al.makeLowpassAndReverb()
         state.effects.filter = filter
         state.effects.effect = effect
         LiveObjects.filters.add(1, ordering: .relaxed)
@@ -124,11 +109,9 @@ extension Scene {
     }
 
     /// Loads `preset` into the scratch effect and copies it into `slot`.
-    static func loadPresetLocked(_ preset: ReverbPreset, effect: ALuint, into slot: ALuint, _ al: borrowing ALCalls) throws(SoundstageError) {
+    static func loadPresetLocked(_ preset: ReverbPreset, effect: ALName, into slot: ALName, _ al: borrowing ALCalls) throws(SoundstageError) {
         try preset.load(into: effect, al)
-        al.must("alAuxiliaryEffectSloti(AL_EFFECTSLOT_EFFECT)") {
-            alAuxiliaryEffectSloti(slot, AL_EFFECTSLOT_EFFECT, ALint(bitPattern: effect))
-        }
+        al.load(effect, into: slot)
     }
 
     /// Sets the zone's slot gain to gain × the listener's weight in its region, if it changed.
@@ -136,7 +119,7 @@ extension Scene {
         let level = zone.state.gain * zone.state.region.weight(at: listener.propertiesLocked.position)
         guard level != zone.state.appliedGain, zone.state.slot != 0 else { return }
         zone.state.appliedGain = level
-        al.must("alAuxiliaryEffectSlotf(AL_EFFECTSLOT_GAIN)") { alAuxiliaryEffectSlotf(zone.state.slot, AL_EFFECTSLOT_GAIN, level) }
+        al.setGain(level, ofSlot: zone.state.slot)
     }
 
     /// Each update: zones follow the listener.
@@ -150,7 +133,7 @@ extension Scene {
     /// Runs `change` on a live zone's state with its scene's lock held and the context current,
     /// then applies its gain.
     func changeZone(_ zone: ReverbZone,
-                    _ change: (inout ReverbZone.ZoneState, _ effect: ALuint, borrowing ALCalls) throws(SoundstageError) -> Void)
+                    _ change: (inout ReverbZone.ZoneState, _ effect: ALName, borrowing ALCalls) throws(SoundstageError) -> Void)
         throws(SoundstageError) {
         try withState { state, lock throws(SoundstageError) in
             guard !zone.state.removed else { throw SoundstageError(.released, "the reverb zone '\(zone.name)' was removed") }
@@ -168,13 +151,8 @@ extension Scene {
             state.effects.zones[index] = nil
             lock.ifOpen { al in
                 // Every OpenAL source (pooled ones too) holds a reference on the slot: they let go first.
-                for name in state.allNames {
-                    al.must("alSource3i(AL_AUXILIARY_SEND_FILTER)") {
-                        alSource3i(name, AL_AUXILIARY_SEND_FILTER, AL_EFFECTSLOT_NULL, ALint(index), AL_FILTER_NULL)
-                    }
-                }
-                var slot = zone.state.slot
-                al.must("alDeleteAuxiliaryEffectSlots") { alDeleteAuxiliaryEffectSlots(1, &slot) }
+                for name in state.allNames { al.clearSend(index, of: name) }
+                al.deleteUnusedEffectSlot(zone.state.slot)
                 LiveObjects.effectSlots.subtract(1, ordering: .relaxed)
             }
             zone.state.slot = 0
@@ -187,17 +165,13 @@ extension Scene {
     func deleteEffectsLocked(_ state: inout SceneState, _ al: borrowing ALCalls, forget: Bool) {
         guard state.effects.inUse else { return }
         for zone in state.effects.zones.compactMap({ $0 }) {
-            var slot = zone.state.slot
-            al.freeing { alDeleteAuxiliaryEffectSlots(1, &slot) }
+            al.deleteEffectSlot(zone.state.slot)
             LiveObjects.effectSlots.subtract(1, ordering: .relaxed)
             zone.state.slot = 0
             zone.state.appliedGain = -1
             if forget { zone.state.removed = true }
         }
-        al.freeing {
-            alDeleteEffects(1, &state.effects.effect)
-            alDeleteFilters(1, &state.effects.filter)
-        }
+        al.deleteLowpassAndReverb(filter: state.effects.filter, effect: state.effects.effect)
         LiveObjects.effects.subtract(1, ordering: .relaxed)
         LiveObjects.filters.subtract(1, ordering: .relaxed)
         state.effects.effect = 0
@@ -213,8 +187,7 @@ extension Scene {
         guard state.effects.inUse else { return }
         try createScratchObjectsLocked(&state, al)
         for zone in state.effects.zones.compactMap({ $0 }) {
-            var slot: ALuint = 0
-            try al.call("alGenAuxiliaryEffectSlots") { alGenAuxiliaryEffectSlots(1, &slot) }
+            let slot = try al.makeEffectSlot()
             LiveObjects.effectSlots.add(1, ordering: .relaxed)
             zone.state.slot = slot
             try Self.loadPresetLocked(zone.state.preset, effect: state.effects.effect, into: slot, al)
