@@ -1,4 +1,3 @@
-import COpenAL
 
 // Opening devices: the desktop stream, OpenAL's own output, the loopback renderer.
 extension Device {
@@ -25,16 +24,15 @@ extension Device {
     }
 
     static func open(name: String?, hrtf: Bool?) throws -> Device {
-        guard let raw = alcOpenDevice(name) else {
+        guard let handle = DeviceHandle.openOutput(name) else {
             let what = name.map { "the output device '\($0)'" } ?? "the default output device"
             throw SoundstageError(.noOutputDevice,
                                   "cannot open \(what): no sound card or audio server is available. "
                                   + "Render offline with Device.loopback(...) (the CLI does this by itself), "
                                   + "or set ALSOFT_DRIVERS=null for a silent device",
-                                  subject: name, cause: .openAL(function: "alcOpenDevice", error: ALC_INVALID_VALUE,
-                                                                 name: "no device"))
+                                  subject: name, cause: OpenAL.noDeviceOpened)
         }
-        return try Device(handle: DeviceHandle(raw: raw), kind: .output, sampleRate: 0, layout: .stereo,
+        return try Device(handle: handle, kind: .output, sampleRate: 0, layout: .stereo,
                           hrtf: hrtf, hrtfID: nil, updateFrames: 0)
     }
 
@@ -77,11 +75,9 @@ extension Device {
         }
         try validateUpdateFrames(options.updateFrames, sampleRate: options.sampleRate)
         let output = try DesktopOutput(options: options, sampleRate: options.sampleRate, channels: options.layout.channelCount)
-        guard let raw = alcLoopbackOpenDeviceSOFT(nil) else {
-            throw SoundstageError(.extensionMissing, "ALC_SOFT_loopback is not available")
-        }
+        let handle = try openLoopbackHandle()
         let update = options.updateFrames ?? max(1, options.sampleRate / 200)
-        let device = try Device(handle: DeviceHandle(raw: raw), kind: .desktop, sampleRate: options.sampleRate,
+        let device = try Device(handle: handle, kind: .desktop, sampleRate: options.sampleRate,
                                 layout: options.layout, hrtf: options.hrtf, hrtfID: nil, updateFrames: update,
                                 desktop: output)
         output.start(rendering: device)
@@ -103,24 +99,22 @@ extension Device {
             throw SoundstageError(.invalidArgument, "loopback sample rate \(sampleRate) is outside \(SampleRateLimits.describe(SampleRateLimits.mix))")
         }
         try validateUpdateFrames(updateFrames, sampleRate: sampleRate)
-        guard let raw = alcLoopbackOpenDeviceSOFT(nil) else {
-            throw SoundstageError(.extensionMissing, "ALC_SOFT_loopback is not available")
-        }
-        guard alcIsRenderFormatSupportedSOFT(raw, ALCsizei(sampleRate), layout.alcValue, ALC_FLOAT_SOFT) != 0 else {
-            alcCloseDevice(raw)
+        let handle = try openLoopbackHandle()
+        guard handle.canRender(sampleRate: sampleRate, layout: layout) else {
+            handle.close()
             throw SoundstageError(.invalidArgument, "the loopback device cannot render \(layout.rawValue) at \(sampleRate) Hz")
         }
         var hrtfID: Int?
         if let hrtfName {
-            let names = hrtfNames(raw)
+            let names = hrtfNames(handle.raw)
             guard let index = names.firstIndex(of: hrtfName) else {
-                alcCloseDevice(raw)
+                handle.close()
                 throw SoundstageError(.invalidArgument, "no HRTF named '\(hrtfName)'; available: \(names.joined(separator: ", "))")
             }
             hrtfID = index
         }
         let update = updateFrames ?? max(1, sampleRate / 100)
-        return try Device(handle: DeviceHandle(raw: raw), kind: .loopback, sampleRate: sampleRate, layout: layout,
+        return try Device(handle: handle, kind: .loopback, sampleRate: sampleRate, layout: layout,
                           hrtf: hrtfName != nil ? true : hrtf, hrtfID: hrtfID, updateFrames: update)
     }
 
@@ -130,19 +124,5 @@ extension Device {
         guard frames >= 1, frames <= sampleRate else {
             throw SoundstageError(.invalidArgument, "updateFrames \(frames) is outside 1...\(sampleRate) (one second)")
         }
-    }
-
-    /// Names of the output devices OpenAL can open (`ALC_ALL_DEVICES_SPECIFIER`).
-    public static func outputDeviceNames() -> [String] {
-        let list = alcIsExtensionPresent(nil, "ALC_ENUMERATE_ALL_EXT") != 0
-            ? alcGetString(nil, ALC_ALL_DEVICES_SPECIFIER) : alcGetString(nil, ALC_DEVICE_SPECIFIER)
-        return splitDoubleNullList(list)
-    }
-
-    /// The default output device's name, if OpenAL reports one.
-    public static func defaultOutputDeviceName() -> String? {
-        let name = alcIsExtensionPresent(nil, "ALC_ENUMERATE_ALL_EXT") != 0
-            ? alcGetString(nil, ALC_DEFAULT_ALL_DEVICES_SPECIFIER) : alcGetString(nil, ALC_DEFAULT_DEVICE_SPECIFIER)
-        return name.map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 }
     }
 }

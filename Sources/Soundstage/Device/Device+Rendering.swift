@@ -1,4 +1,3 @@
-import COpenAL
 import Foundation
 
 // Rendering: the engine update, render(frames:), render to a file.
@@ -65,8 +64,7 @@ extension Device {
                         }
                         slice = min(slice, next - now)
                     }
-                    alcRenderSamplesSOFT(handle.raw, output.baseAddress! + (done + sliced) * channels, ALCsizei(slice))
-                    try OpenAL.checkALC(handle.raw, "alcRenderSamplesSOFT")
+                    try handle.render(into: output.baseAddress! + (done + sliced) * channels, frames: slice)
                     sliced += slice
                 }
                 let mixed = UnsafeBufferPointer(rebasing: output[(done * channels)..<((done + count) * channels)])

@@ -1,4 +1,3 @@
-import COpenAL
 import Foundation
 
 // Making scenes and buffers on a device.
@@ -13,7 +12,7 @@ extension Device {
         guard sourceBudget >= 1, sourceBudget <= 65_536 else {
             throw SoundstageError(.invalidArgument, "source budget \(sourceBudget) is outside 1...65536")
         }
-        let attributes = try state.withLock { state throws(SoundstageError) -> [ALCint] in
+        let attributes = try state.withLock { state throws(SoundstageError) -> ALContextAttributes in
             guard !state.closed else { throw SoundstageError(.released, "the device is closed") }
             state.largestBudget = max(state.largestBudget, sourceBudget)
             return Self.attributes(kind: kind, sampleRate: sampleRate, layout: layout, hrtf: hrtfRequested,
@@ -23,7 +22,7 @@ extension Device {
         // without the lock alcRenderSamplesSOFT holds: creating a context while another thread
         // renders crashed the daemon (its real-time renderer) now and then. So never overlap them.
         let raw = try OpenAL.createContext(on: handle.raw, attributes, for: "a scene") { device, attributes in
-            excludingRender { alcCreateContext(device, attributes) }
+            excludingRender { OpenAL.rawCreateContext(device, attributes) }
         }
         LiveObjects.contexts.add(1, ordering: .relaxed)
         let scene = Scene(device: self, context: ContextHandle(raw: raw), sourceBudget: sourceBudget)

@@ -1,4 +1,3 @@
-import COpenAL
 
 // The device's state, closing, and what Buffer and Scene use.
 extension Device {
@@ -32,7 +31,7 @@ extension Device {
         // A recording of the mix ends with the last chunk sent out, its file complete.
         stopRecordingOutput()
         // The cache's buffers are taken out too, so their deinit runs after the lock is released.
-        let taken = state.withLock { state -> (scenes: [Scene], buffers: [ALuint], cache: [String: Buffer])? in
+        let taken = state.withLock { state -> (scenes: [Scene], buffers: [ALName], cache: [String: Buffer])? in
             guard !state.closed else { return nil }
             state.closed = true
             let taken = (state.scenes.compactMap(\.scene), state.buffers.values.map(\.id), state.cache)
@@ -47,17 +46,13 @@ extension Device {
         excludingRender {
             if !taken.buffers.isEmpty {
                 try? OpenAL.withContext(resourceContext) { al throws(SoundstageError) in
-                    al.freeing {
-                        taken.buffers.withUnsafeBufferPointer { ids in
-                            alDeleteBuffers(ALsizei(ids.count), ids.baseAddress)
-                        }
-                    }
+                    al.deleteBuffers(taken.buffers)
                 }
                 LiveObjects.buffers.subtract(taken.buffers.count, ordering: .relaxed)
             }
             resourceContext.withLock { $0.destroy() }
             LiveObjects.contexts.subtract(1, ordering: .relaxed)
-            alcCloseDevice(handle.raw)
+            handle.close()
             LiveObjects.devices.subtract(1, ordering: .relaxed)
         }
         withExtendedLifetime(taken.cache) {}
@@ -67,12 +62,8 @@ extension Device {
     /// center when no session may sound. Loopback devices only mix when rendered.
     func setOutputPaused(_ paused: Bool) {
         if let desktop { return desktop.setPaused(paused) }
-        guard kind == .output, !isClosed, alcIsExtensionPresent(handle.raw, "ALC_SOFT_pause_device") != 0 else { return }
-        if paused { alcDevicePauseSOFT(handle.raw) } else { alcDeviceResumeSOFT(handle.raw) }
-        // An open device with the extension never refuses: a failure is an OpenAL bug, counted.
-        do { try OpenAL.checkALC(handle.raw, paused ? "alcDevicePauseSOFT" : "alcDeviceResumeSOFT") } catch {
-            UnexpectedOpenALErrors.record(error)
-        }
+        guard kind == .output, !isClosed else { return }
+        handle.setPaused(paused)
     }
 
     // MARK: Internals used by Buffer and Scene
@@ -96,39 +87,5 @@ extension Device {
     func sceneClosed(_ scene: Scene) {
         let id = ObjectIdentifier(scene)
         state.withLock { state in state.scenes.removeAll { $0.id == id } }
-    }
-
-    static func attributes(kind: Kind, sampleRate: Int, layout: ChannelLayout, hrtf: Bool?, hrtfID: Int?,
-                           budget: Int) -> [ALCint] {
-        var list: [ALCint] = [ALC_MONO_SOURCES, ALCint(budget), ALC_STEREO_SOURCES, 0, ALC_MAX_AUXILIARY_SENDS, 4]
-        if kind != .output {
-            list += [ALC_FORMAT_CHANNELS_SOFT, layout.alcValue, ALC_FORMAT_TYPE_SOFT, ALC_FLOAT_SOFT,
-                     ALC_FREQUENCY, ALCint(sampleRate), ALC_OUTPUT_LIMITER_SOFT, ALC_FALSE]
-        }
-        if let hrtf {
-            list += [ALC_HRTF_SOFT, hrtf ? ALC_TRUE : ALC_FALSE]
-            if let hrtfID { list += [ALC_HRTF_ID_SOFT, ALCint(hrtfID)] }
-        }
-        return list + [0]
-    }
-
-    static func hrtfNames(_ device: OpaquePointer) -> [String] {
-        guard alcIsExtensionPresent(device, "ALC_SOFT_HRTF") != 0 else { return [] }
-        var count: ALCint = 0
-        alcGetIntegerv(device, ALC_NUM_HRTF_SPECIFIERS_SOFT, 1, &count)
-        return (0..<max(0, Int(count))).compactMap { index in
-            alcGetStringiSOFT(device, ALC_HRTF_SPECIFIER_SOFT, ALCsizei(index)).map { String(cString: $0) }
-        }
-    }
-
-    static func splitDoubleNullList(_ list: UnsafePointer<ALCchar>?) -> [String] {
-        guard var cursor = list else { return [] }
-        var names: [String] = []
-        while cursor.pointee != 0 {
-            let name = String(cString: cursor)
-            names.append(name)
-            cursor += name.utf8.count + 1
-        }
-        return names
     }
 }

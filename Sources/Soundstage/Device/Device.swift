@@ -1,4 +1,3 @@
-import COpenAL
 import Foundation
 import NIOConcurrencyHelpers
 import Synchronization
@@ -87,7 +86,7 @@ public final class Device: Sendable {
 
     struct BufferRecord {
         weak var buffer: Buffer?
-        var id: ALuint
+        var id: ALName
     }
 
     init(handle: DeviceHandle, kind: Kind, sampleRate: Int, layout: ChannelLayout, hrtf: Bool?,
@@ -106,13 +105,12 @@ public final class Device: Sendable {
         do throws(SoundstageError) {
             context = try OpenAL.createContext(on: handle.raw, attributes, for: "an OpenAL context on the device")
         } catch {
-            alcCloseDevice(handle.raw)
+            handle.close()
             throw error
         }
         resourceContext = ContextHandle(raw: context)
-        var rate: ALCint = 0
-        alcGetIntegerv(handle.raw, ALC_FREQUENCY, 1, &rate)
-        self.sampleRate = rate > 0 ? Int(rate) : sampleRate
+        let rate = handle.frequency
+        self.sampleRate = rate > 0 ? rate : sampleRate
         state = NIOLockedValueBox(deviceState)
         LiveObjects.devices.add(1, ordering: .relaxed)
         LiveObjects.contexts.add(1, ordering: .relaxed)

@@ -1,4 +1,3 @@
-import COpenAL
 import Foundation
 
 /// Route changes and migration. OpenAL Soft 1.19.1 has no `alcReopenDeviceSOFT`, so moving to
@@ -136,17 +135,15 @@ extension Device {
     }
 
     func defaultIsConnected() -> Bool {
-        let device = handle.raw
+        let handle = self.handle
         let supported = route.withLockedValue { route -> Bool in
             if let known = route.canReportDisconnect { return known }
-            let present = alcIsExtensionPresent(device, "ALC_EXT_disconnect") != 0
+            let present = handle.hasExtension("ALC_EXT_disconnect")
             route.canReportDisconnect = present
             return present
         }
         guard supported else { return true }
-        var connected: ALCint = 1
-        alcGetIntegerv(handle.raw, ALC_CONNECTED, 1, &connected)
-        return connected != 0
+        return handle.isConnected
     }
 
     func post(_ reason: RouteChange.Reason, at time: Double? = nil) {
@@ -174,12 +171,12 @@ extension Device {
             do throws(SoundstageError) {
                 newResource = try OpenAL.createContext(on: newHandle.raw, attributes, for: "a context on the new device")
             } catch {
-                alcCloseDevice(newHandle.raw)
+                newHandle.close()
                 throw error
             }
             let staging = ContextHandle(raw: newResource)
             // 1. The buffers, uploaded again from their samples.
-            var uploaded: [ObjectIdentifier: ALuint] = [:]
+            var uploaded: [ObjectIdentifier: ALName] = [:]
             for (key, record) in records {
                 guard let buffer = record.buffer else { continue }
                 do throws(SoundstageError) {
@@ -187,7 +184,7 @@ extension Device {
                 } catch {
                     for (_, id) in uploaded { Buffer.delete(id, in: staging) }
                     staging.withLock { $0.destroy() }
-                    alcCloseDevice(newHandle.raw)
+                    newHandle.close()
                     throw error
                 }
             }
@@ -204,23 +201,7 @@ extension Device {
             resourceContext.withLock { $0.rebind(to: newResource) }
             handleBox.withLockedValue { $0 = newHandle }
             route.withLockedValue { $0.canReportDisconnect = nil }
-            alcCloseDevice(old.raw)
+            old.close()
         }
-    }
-
-    /// Opens an output `ALCdevice` (nil: the default one).
-    static func openOutputHandle(_ name: String?) throws(SoundstageError) -> DeviceHandle {
-        guard let raw = alcOpenDevice(name) else {
-            throw SoundstageError(.noOutputDevice, "cannot open \(name.map { "the output device '\($0)'" } ?? "the default output device")")
-        }
-        return DeviceHandle(raw: raw)
-    }
-
-    /// Opens a new loopback `ALCdevice` (its format is set by the context attributes).
-    static func openLoopbackHandle() throws(SoundstageError) -> DeviceHandle {
-        guard let raw = alcLoopbackOpenDeviceSOFT(nil) else {
-            throw SoundstageError(.extensionMissing, "ALC_SOFT_loopback is not available")
-        }
-        return DeviceHandle(raw: raw)
     }
 }

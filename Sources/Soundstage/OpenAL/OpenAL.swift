@@ -115,7 +115,7 @@ enum OpenAL {
     /// Creates a context on `device` (`alcCreateContext`); `what` says what it was for, in the error.
     /// - Throws: `.openAL` with ALC's error when OpenAL refuses.
     static func createContext(on device: OpaquePointer, _ attributes: [ALCint], for what: String,
-                              creating create: (OpaquePointer, [ALCint]) -> OpaquePointer? = { alcCreateContext($0, $1) })
+                              creating create: (OpaquePointer, [ALCint]) -> OpaquePointer? = rawCreateContext)
         throws(SoundstageError) -> OpaquePointer {
         guard let context = create(device, attributes) else {
             let error = alcGetError(device)
@@ -123,6 +123,11 @@ enum OpenAL {
                                   cause: .openAL(function: "alcCreateContext", error: error, name: alcErrorName(error)))
         }
         return context
+    }
+
+    /// `alcCreateContext` itself, for a ``createContext(on:_:for:creating:)`` that wraps it.
+    static func rawCreateContext(_ device: OpaquePointer, _ attributes: [ALCint]) -> OpaquePointer? {
+        alcCreateContext(device, attributes)
     }
 
     /// Throws if `alcGetError(device)` reports an error after `function`.
