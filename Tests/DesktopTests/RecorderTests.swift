@@ -168,12 +168,17 @@ final class NIOLockedBox<Value: Sendable>: @unchecked Sendable {
     func get() -> Value { lock.withLock { value } }
 }
 
-/// The stereo samples of frames `span`, without runs of 16 or more frames of exact silence, and
-/// how many such runs there were.
-func withoutSilentRuns(_ samples: [Float], _ span: (first: Int, last: Int)) -> (samples: [Float], runs: Int) {
-    var kept: [Float] = [], pending: [Float] = [], runs = 0
+/// The stereo samples of frames `span`, without runs of 16 or more frames of exact silence, how
+/// many such runs there were, and how many samples were kept before the first.
+func withoutSilentRuns(_ samples: [Float], _ span: (first: Int, last: Int)) -> (samples: [Float], runs: Int, beforeFirstRun: Int) {
+    var kept: [Float] = [], pending: [Float] = [], runs = 0, beforeFirstRun = Int.max
     func flush() {
-        if pending.count >= 2 * 16 { runs += 1 } else { kept += pending }
+        if pending.count >= 2 * 16 {
+            if runs == 0 { beforeFirstRun = kept.count }
+            runs += 1
+        } else {
+            kept += pending
+        }
         pending.removeAll()
     }
     for frame in span.first...span.last {
@@ -186,7 +191,7 @@ func withoutSilentRuns(_ samples: [Float], _ span: (first: Int, last: Int)) -> (
         }
     }
     flush()
-    return (kept, runs)
+    return (kept, runs, min(beforeFirstRun, kept.count))
 }
 
 extension DesktopOutputTests {
@@ -215,16 +220,26 @@ extension DesktopOutputTests {
         let mixSpan = try #require(soundingSpan(mix))
         let heardSpan = try #require(soundingSpan(heard))
         // A render late under load makes the server play silence in between (an underrun): such
-        // runs of exact zeros are dropped from both before comparing, and counted.
-        let (mixFrames, _) = withoutSilentRuns(mix, mixSpan)
-        let (heardFrames, gaps) = withoutSilentRuns(heard, heardSpan)
-        #expect(abs(mixFrames.count - heardFrames.count) <= 2 * 48,
+        // runs of exact zeros are dropped from both before comparing, and counted. Around an
+        // underrun PulseAudio may also drop what it had half played (seen under ThreadSanitizer:
+        // 56 frames at one gap), so with gaps the sink may miss up to a 10 ms period per gap, and
+        // the sample-exact comparison covers what came before the first gap.
+        let (mixFrames, _, _) = withoutSilentRuns(mix, mixSpan)
+        let (heardFrames, gaps, beforeGap) = withoutSilentRuns(heard, heardSpan)
+        #expect(abs(mixFrames.count - heardFrames.count) <= 2 * (48 + gaps * 480),
                 "mix \(mixFrames.count / 2) frames, sink \(heardFrames.count / 2) (\(gaps) silent runs dropped)")
-        var largest: Float = 0
-        for index in 0..<min(mixFrames.count, heardFrames.count) {
-            largest = max(largest, abs(mixFrames[index] - heardFrames[index]))
+        // PipeWire's pulse server changes the last few milliseconds at the sink when the drained
+        // stream closes (seen: 0.02–0.28 within the last 210 frames, one run in three or so);
+        // whole tails are checked by everyTailReachesTheSink, so the last 10 ms are left out here.
+        let tail = kind == .pipewire ? 2 * 480 : 0
+        var largest: Float = 0, at = 0
+        for index in 0..<max(0, min(mixFrames.count, heardFrames.count, beforeGap) - tail) where abs(mixFrames[index] - heardFrames[index]) > largest {
+            largest = abs(mixFrames[index] - heardFrames[index])
+            at = index / 2
         }
-        #expect(largest < 0.002, "largest difference \(largest) after alignment")
+        let detail = "at frame \(at) of \(mixFrames.count / 2) (\(gaps) gaps, the first after frame \(beforeGap / 2); "
+            + "spans \(mixSpan) and \(heardSpan))"
+        #expect(largest < 0.002, "largest difference \(largest) after alignment, \(detail)")
     }
 }
 
