@@ -33,11 +33,16 @@ extension DesktopOutputTests {
         #expect(recorder.format?.sampleRate == 48_000 && recorder.format?.channels == 2)
         #expect(waitFor(5) { recorder.firstFrameTime != nil })
         _ = device.outputLevels()
+        let underrunsBefore = device.outputStatus.underruns
         let requested = MonitorRecording.now()
         try source.play()
         #expect(waitFor(10) { source.playbackState != .playing })
         usleep(300_000)
         let output = try #require(device.outputLevels())
+        // An underrun of the game's output (its render thread late under load) makes the server
+        // play silence in the middle of the sound: the sink then holds more than was played, and
+        // neither alignment nor frequency measure the recorder. Such a run says so and checks gain.
+        let underran = device.outputStatus.underruns > underrunsBefore
         let result = try #require(recorder.stop())
         #expect(result.reason == .stopped && result.isSuccess)
         #expect(recorder.state == .finished)
@@ -48,7 +53,7 @@ extension DesktopOutputTests {
         let first = try #require(left.firstIndex { abs($0) > 0.1 })
         let second = try #require(left[(first + 19_200)...].firstIndex { abs($0) > 0.1 })
         // Alignment: no frame lost or added between the bursts.
-        #expect(abs(second - first - 24_000) <= 2, "bursts \(second - first) frames apart in the recording")
+        #expect(abs(second - first - 24_000) <= 2 || underran, "bursts \(second - first) frames apart in the recording")
         // Gain: the recorded peak is the mix's peak; the burst's RMS is a sine's (peak − 3.01 dB).
         let heard = Array(left[(first + 2_400)..<(first + 12_000)])
         let recordedPeak = 20 * log10(Double(heard.map(abs).max() ?? 0))
@@ -57,7 +62,8 @@ extension DesktopOutputTests {
         #expect(abs(recordedRMS - (Double(output.peakPower[0]) - 3.0103)) < 0.2, "recorded RMS \(recordedRMS) dBFS")
         #expect(abs(Double(meter.peakPower[0]) - recordedPeak) < 0.2, "recorder's meter \(meter.peakPower[0]) dBFS")
         // Frequency.
-        #expect(abs(Signals.frequency(heard) - 1_000) < 2, "recorded \(Signals.frequency(heard)) Hz")
+        #expect(abs(Signals.frequency(heard) - 1_000) < 2 || underran, "recorded \(Signals.frequency(heard)) Hz")
+        if underran { print("recorder on \(kind): the output underran during the play; alignment and frequency not measured") }
         // Time: the recorder dates the first burst after the request, within a server's latency.
         let heardAt = try #require(recorder.firstFrameTime) + Double(first) / 48_000
         let toEar = heardAt - requested
