@@ -101,13 +101,7 @@ public final class Device: Sendable {
         deviceState.hrtfID = hrtfID
         let attributes = Self.attributes(kind: kind, sampleRate: sampleRate, layout: layout, hrtf: hrtf,
                                          hrtfID: hrtfID, budget: deviceState.largestBudget)
-        let context: OpaquePointer
-        do throws(SoundstageError) {
-            context = try OpenAL.createContext(on: handle.raw, attributes, for: "an OpenAL context on the device")
-        } catch {
-            handle.close()
-            throw error
-        }
+        let context = try handle.makeFirstContext(attributes, for: "an OpenAL context on the device")
         resourceContext = ContextHandle(raw: context)
         let rate = handle.frequency
         self.sampleRate = rate > 0 ? rate : sampleRate

@@ -167,13 +167,7 @@ extension Device {
                                  hrtfID: state.hrtfID, budget: state.largestBudget),
                  state.buffers, state.scenes.compactMap(\.scene))
             }
-            let newResource: OpaquePointer
-            do throws(SoundstageError) {
-                newResource = try OpenAL.createContext(on: newHandle.raw, attributes, for: "a context on the new device")
-            } catch {
-                newHandle.close()
-                throw error
-            }
+            let newResource = try newHandle.makeFirstContext(attributes, for: "a context on the new device")
             let staging = ContextHandle(raw: newResource)
             // 1. The buffers, uploaded again from their samples.
             var uploaded: [ObjectIdentifier: ALName] = [:]

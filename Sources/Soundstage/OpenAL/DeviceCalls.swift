@@ -16,6 +16,17 @@ extension DeviceHandle {
     /// Closes the device.
     func close() { alcCloseDevice(raw) }
 
+    /// Creates the first context of a device just opened, closing the device if that fails
+    /// (opening a device and then a migration's new one).
+    func makeFirstContext(_ attributes: [ALCint], for what: String) throws(SoundstageError) -> OpaquePointer {
+        do {
+            return try OpenAL.createContext(on: raw, attributes, for: what)
+        } catch {
+            close()
+            throw error
+        }
+    }
+
     /// Whether the device has ALC extension `name`.
     func hasExtension(_ name: String) -> Bool { alcIsExtensionPresent(raw, name) != 0 }
 
