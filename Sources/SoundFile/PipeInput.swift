@@ -9,15 +9,22 @@ import SoundstageErrors
 /// by libsndfile and cancellable: a read waiting for a writer that stalls must end when the
 /// reader goes away, and a blocked `read(2)` cannot be woken from another thread.
 ///
-/// It reads the first four bytes itself. FLAC (`fLaC`) is then read through a ``PipeStream``;
-/// anything else goes through a relay: a thread copies the descriptor into a pipe of its own,
-/// which libsndfile reads with its own pipe support, and which the relay closes on ``cancel()``.
+/// It reads the first four bytes itself. FLAC (`fLaC`) and MPEG audio (`ID3`, or a frame sync)
+/// are then read through a ``PipeStream``; anything else goes through a relay: a thread copies
+/// the descriptor into a pipe of its own, which libsndfile reads with its own pipe support, and
+/// which the relay closes on ``cancel()``.
+///
+/// Why MPEG too: libsndfile 1.2.0's own pipe path for MPEG hands libmpg123 the bytes its
+/// detection read from a header buffer, and that copy reads past the buffer's end — under
+/// ThreadSanitizer's allocator it crashed the process about one run in ten (SEGV in `memcpy`
+/// under `mpg123_getformat2`, from `sf_open_fd`). Through the kept-bytes reader libsndfile takes
+/// the stream for a file and libmpg123 reads it front to back.
 final class PipeInput {
     /// The first bytes, for errors that say what was found.
     let prefix: [UInt8]
-    /// The FLAC reader, for FLAC.
-    let flac: PipeStream?
-    /// The relay pipe's read end libsndfile reads (and closes), for everything else; -1 for FLAC.
+    /// The kept-bytes reader, for FLAC and MPEG audio.
+    let kept: PipeStream?
+    /// The relay pipe's read end libsndfile reads (and closes), for everything else; -1 with ``kept``.
     let relayed: Int32
     private let cancelled = CancelFlag()
 
@@ -36,8 +43,8 @@ final class PipeInput {
             close(fd)
             throw SoundstageError(.corruptData, "no data: the stream ended before any byte came", subject: subject)
         }
-        if prefix == Array("fLaC".utf8) {
-            flac = PipeStream(fd: fd, prefix: prefix)
+        if Self.readsThroughKeptBytes(prefix) {
+            kept = PipeStream(fd: fd, prefix: prefix)
             relayed = -1
             return
         }
@@ -47,7 +54,7 @@ final class PipeInput {
             throw SoundstageError(.io, "cannot make a pipe", subject: subject, cause: .posix(function: "pipe", errno: errno))
         }
         for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
-        flac = nil
+        kept = nil
         relayed = ends[0]
         let job = Unmanaged.passRetained(RelayJob(source: fd, sink: ends[1], first: prefix, cancelled: cancelled)).toOpaque()
         var thread = pthread_t()
@@ -70,7 +77,14 @@ final class PipeInput {
     /// Ends any wait for the writer: the stream then looks ended. Any thread.
     func cancel() {
         cancelled.value.store(true, ordering: .relaxed)
-        flac?.cancel()
+        kept?.cancel()
+    }
+
+    /// Whether a stream starting with `prefix` is read through a ``PipeStream``: FLAC, and MPEG
+    /// audio (an ID3v2 tag, or an MPEG frame sync: eleven set bits).
+    static func readsThroughKeptBytes(_ prefix: [UInt8]) -> Bool {
+        if prefix == Array("fLaC".utf8) || prefix.starts(with: Array("ID3".utf8)) { return true }
+        return prefix.count >= 2 && prefix[0] == 0xFF && prefix[1] & 0xE0 == 0xE0
     }
 
     /// Copies `source` into `sink` until the source ends or the input is cancelled, then closes both.
@@ -115,7 +129,7 @@ final class PipeInput {
 ///
 /// libsndfile's own pipe support drops the bytes its format detection read, so FLAC from a pipe
 /// failed with "lost sync"; through this it decodes. (libsndfile takes this reader for a seekable
-/// file, and scans ahead of a WAV's audio for more chunks, so it serves FLAC only.)
+/// file, and scans ahead of a WAV's audio for more chunks, so it serves FLAC and MPEG only.)
 final class PipeStream {
     /// Bytes kept from the start, for seeks back into the header.
     static let window = 1 << 20

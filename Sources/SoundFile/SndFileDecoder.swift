@@ -86,14 +86,15 @@ final class SndFileDecoder: FrameDecoder {
     }
 
     /// Opens bytes arriving on `fd`, which cannot seek (the decoder owns `fd` from now on),
-    /// through a ``PipeInput``: FLAC through its kept-bytes reader (libsndfile's own pipe reading
-    /// drops the bytes its detection read, and libFLAC then "lost sync"), the rest through a relay
-    /// pipe libsndfile reads itself, front to back. Either way ``cancelReads()`` ends a wait.
+    /// through a ``PipeInput``: FLAC and MPEG through its kept-bytes reader (libsndfile's own
+    /// pipe reading drops the bytes its detection read, and libFLAC then "lost sync"; for MPEG it
+    /// over-reads a buffer), the rest through a relay pipe libsndfile reads itself, front to back.
+    /// Either way ``cancelReads()`` ends a wait.
     init(pipe fd: Int32, subject: String) throws {
         let input = try PipeInput(fd: fd, subject: subject)
         var info = SF_INFO()
         let opened: OpaquePointer?
-        if let stream = input.flac {
+        if let stream = input.kept {
             var io = PipeStream.virtualIO
             opened = sf_open_virtual(&io, Int32(SFM_READ), &info, Unmanaged.passUnretained(stream).toOpaque())
         } else {
