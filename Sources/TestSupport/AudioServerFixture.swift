@@ -280,9 +280,21 @@ public final class MonitorRecording: @unchecked Sendable {
             done.unlock(withValue: true)
         }
         thread.start()
-        // parec connects asynchronously: wait for its first samples so nothing played later is missed.
-        let deadline = Date().addingTimeInterval(5)
+        // parec connects asynchronously: wait for its first samples so nothing played later is
+        // missed. A monitor that delivers nothing is a failure that says so, not a test that goes
+        // on deaf (a loaded CI machine once gave a case whose recording of A heard nothing).
+        let deadline = Date().addingTimeInterval(runningUnderSanitizer ? 30 : 15)
         while lock.withLock({ samples.isEmpty }), Date() < deadline { usleep(2_000) }
+        if lock.withLock({ samples.isEmpty }) {
+            _ = stop()
+            throw RecordingFailed(description: "parec on \(device) delivered no samples within \(runningUnderSanitizer ? 30 : 15) s")
+        }
+    }
+
+    /// A monitor recording that never started.
+    public struct RecordingFailed: Error, CustomStringConvertible {
+        /// What went wrong.
+        public let description: String
     }
 
     /// Seconds on the monotonic clock (the same one ``MonitorRecording/time(ofFrame:)`` uses).

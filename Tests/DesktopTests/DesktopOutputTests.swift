@@ -141,7 +141,8 @@ import TestSupport
         let scene = try device.makeScene()
         let source = try toneSource(scene, device, steppedTones(steps: 3))
         try source.play()
-        #expect(waitFor(20) { onA.secondsHeard() >= 1.2 })
+        #expect(waitFor(20) { onA.secondsHeard() >= 1.2 },
+                "A heard \(onA.secondsHeard()) s, B \(onB.secondsHeard()) s; source \(source.playbackState); routes \(observed.routes)")
         let changedAt = MonitorRecording.now()
         try fixture.setDefaultSink("B")
         #expect(waitFor(20) { source.playbackState != .playing })
@@ -152,7 +153,7 @@ import TestSupport
         #expect(routes.contains { $0.reason == .outputMoved && $0.previousOutput == "A" && $0.output == "B" }, "\(routes)")
         #expect(!routes.contains { $0.reason == .oldDeviceUnavailable })
         let heard = Double(Signals.soundingFrames(a) + Signals.soundingFrames(b)) / 48_000
-        #expect(abs(heard - 3) < 0.1, "A and B heard \(heard) s of 3 s")
+        #expect(abs(heard - 3) < 0.1, "A and B heard \(heard) s of 3 s (A \(Signals.soundingFrames(a)), B \(Signals.soundingFrames(b)) frames)")
         let lastOnA = try #require(lastFrequency(a, seconds: 0.25))
         let first = try #require(firstFrequency(b, seconds: 0.25))
         #expect(lastOnA > 350 && (abs(first - lastOnA) < 5 || abs(first - lastOnA - 100) < 5),
