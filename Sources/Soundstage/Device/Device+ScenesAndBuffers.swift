@@ -21,9 +21,7 @@ extension Device {
         // OpenAL Soft 1.19 re-initializes a loopback device's mixing state in alcCreateContext
         // without the lock alcRenderSamplesSOFT holds: creating a context while another thread
         // renders crashed the daemon (its real-time renderer) now and then. So never overlap them.
-        let raw = try OpenAL.createContext(on: handle.raw, attributes, for: "a scene") { device, attributes in
-            excludingRender { OpenAL.rawCreateContext(device, attributes) }
-        }
+        let raw = try OpenAL.createContext(on: handle.raw, attributes, for: "a scene") { create in excludingRender(create) }
         LiveObjects.contexts.add(1, ordering: .relaxed)
         let scene = Scene(device: self, context: ContextHandle(raw: raw), sourceBudget: sourceBudget)
         let closed = state.withLock { state in

@@ -51,15 +51,19 @@ extension DeviceHandle {
 
     /// Renders `frames` float frames into `output` (a loopback device).
     func render(into output: UnsafeMutablePointer<Float>, frames: Int) throws(SoundstageError) {
-        alcRenderSamplesSOFT(raw, output, ALCsizei(frames))
-        try OpenAL.checkALC(raw, "alcRenderSamplesSOFT")
+        try OpenAL.alc(raw, "alcRenderSamplesSOFT") { alcRenderSamplesSOFT(raw, output, ALCsizei(frames)) }
     }
 
     /// Pauses or resumes a real output's mixing (ALC_SOFT_pause_device); a failure is an OpenAL bug, counted.
     func setPaused(_ paused: Bool) {
         guard hasExtension("ALC_SOFT_pause_device") else { return }
-        if paused { alcDevicePauseSOFT(raw) } else { alcDeviceResumeSOFT(raw) }
-        do { try OpenAL.checkALC(raw, paused ? "alcDevicePauseSOFT" : "alcDeviceResumeSOFT") } catch {
+        do throws(SoundstageError) {
+            if paused {
+                try OpenAL.alc(raw, "alcDevicePauseSOFT") { alcDevicePauseSOFT(raw) }
+            } else {
+                try OpenAL.alc(raw, "alcDeviceResumeSOFT") { alcDeviceResumeSOFT(raw) }
+            }
+        } catch {
             UnexpectedOpenALErrors.record(error)
         }
     }

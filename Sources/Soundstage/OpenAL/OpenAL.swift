@@ -103,7 +103,8 @@ struct ContextLock {
 }
 
 /// The one chokepoint for OpenAL: every `al*` call is made through ``ALCalls``, obtained from a
-/// held ``ContextLock``; every `alc*` error is read by ``checkALC(_:_:)``.
+/// held ``ContextLock``; `alc*` calls that may fail go through ``alc(_:_:_:)`` or
+/// ``createContext(on:_:for:around:)``. ``OpenALFaults`` can make any of them fail, for tests.
 enum OpenAL {
     /// Runs `body` with `context` locked and current: the common case of ``ContextHandle/withLock(_:)``.
     @inline(__always)
@@ -112,31 +113,34 @@ enum OpenAL {
         try context.withLock { lock throws(SoundstageError) -> R in try body(try lock.current()) }
     }
 
-    /// Creates a context on `device` (`alcCreateContext`); `what` says what it was for, in the error.
+    /// Creates a context on `device` (`alcCreateContext`); `what` says what it was for, in the
+    /// error. `around` wraps the call (a device keeps it from overlapping a render).
     /// - Throws: `.openAL` with ALC's error when OpenAL refuses.
     static func createContext(on device: OpaquePointer, _ attributes: [ALCint], for what: String,
-                              creating create: (OpaquePointer, [ALCint]) -> OpaquePointer? = rawCreateContext)
+                              around: (() -> OpaquePointer?) -> OpaquePointer? = { $0() })
         throws(SoundstageError) -> OpaquePointer {
-        guard let context = create(device, attributes) else {
-            let error = alcGetError(device)
-            throw SoundstageError(.openAL, "cannot create \(what)",
-                                  cause: .openAL(function: "alcCreateContext", error: error, name: alcErrorName(error)))
+        let failure = { (error: ALCenum) in
+            SoundstageError(.openAL, "cannot create \(what)",
+                            cause: .openAL(function: "alcCreateContext", error: error, name: alcErrorName(error)))
         }
+        if let injected = OpenALFaults.refusal("alcCreateContext") { throw failure(injected) }
+        guard let context = around({ alcCreateContext(device, attributes) }) else { throw failure(alcGetError(device)) }
         return context
     }
 
-    /// `alcCreateContext` itself, for a ``createContext(on:_:for:creating:)`` that wraps it.
-    static func rawCreateContext(_ device: OpaquePointer, _ attributes: [ALCint]) -> OpaquePointer? {
-        alcCreateContext(device, attributes)
+    /// Makes one `alc*` call on `device` and throws if ALC reports an error after it.
+    /// - Throws: `.openAL` naming `function` and ALC's error.
+    static func alc<R>(_ device: OpaquePointer?, _ function: StaticString, _ body: () -> R) throws(SoundstageError) -> R {
+        if let injected = OpenALFaults.refusal(function) { throw alcFailure(function, injected) }
+        let result = body()
+        let error = alcGetError(device)
+        if error != ALC_NO_ERROR { throw alcFailure(function, error) }
+        return result
     }
 
-    /// Throws if `alcGetError(device)` reports an error after `function`.
-    static func checkALC(_ device: OpaquePointer?, _ function: String) throws(SoundstageError) {
-        let error = alcGetError(device)
-        if error != ALC_NO_ERROR {
-            throw SoundstageError(.openAL, "\(function) failed",
-                                  cause: .openAL(function: function, error: error, name: alcErrorName(error)))
-        }
+    private static func alcFailure(_ function: StaticString, _ error: ALCenum) -> SoundstageError {
+        SoundstageError(.openAL, "\(function) failed",
+                        cause: .openAL(function: "\(function)", error: error, name: alcErrorName(error)))
     }
 
     static func alErrorName(_ error: ALenum) -> String {
@@ -170,6 +174,7 @@ struct ALCalls: ~Copyable {
     /// Makes one `al*` call and throws if it raised an error.
     @inline(__always)
     func call<R>(_ function: StaticString, _ body: () -> R) throws(SoundstageError) -> R {
+        if let injected = OpenALFaults.refusal(function) { throw Self.failure(function, injected) }
         let result = body()
         let error = alGetError()
         if error != AL_NO_ERROR { throw Self.failure(function, error) }
@@ -197,8 +202,14 @@ struct ALCalls: ~Copyable {
         _ = alGetError()
     }
 
+    /// What an error OpenAL raised means to a caller: out of memory while making a source is a
+    /// spent source budget, while storing samples audio too large to hold; the rest `.openAL`.
     private static func failure(_ function: StaticString, _ error: ALenum) -> SoundstageError {
-        let code: SoundstageError.Code = error == AL_OUT_OF_MEMORY ? .sourceBudgetExhausted : .openAL
+        let code: SoundstageError.Code = switch (error, "\(function)") {
+        case (AL_OUT_OF_MEMORY, "alGenSources"): .sourceBudgetExhausted
+        case (AL_OUT_OF_MEMORY, "alBufferData"): .tooLarge
+        default: .openAL
+        }
         return SoundstageError(code, "\(function) failed",
                                cause: .openAL(function: "\(function)", error: error, name: OpenAL.alErrorName(error)))
     }
