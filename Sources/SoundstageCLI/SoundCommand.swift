@@ -86,19 +86,19 @@ struct SoundPlayCommand: AsyncParsableCommand {
     /// Plays through the daemon and waits for the sound's end.
     private func playThrough(_ daemon: SoundstageClient) async throws {
         try await daemon.subscribe([.completion])
-        if volume != 0 { try await daemon.request(.setSoundVolume, ["volume": .number(pow(10, volume / 20))]) }
+        if volume != 0 { try await daemon.request(.setSoundVolume, [.volume: .number(pow(10, volume / 20))]) }
         let play = if let id {
             try await daemon.playSound(event: id, alert: alert)
         } else {
             try await daemon.playSound(file: file!, alert: alert)
         }
-        guard play.outcome == "playing" else {
-            Terminal.say("the daemon did not play it: \(play.outcome)")
+        guard play.outcome == .playing else {
+            Terminal.say("the daemon did not play it: \(play.outcome.rawValue)")
             return
         }
-        for await event in daemon.events where event.name == "completion" && event.request == play.request {
-            if let outcome = event.body["outcome"]?.stringValue, outcome != "finished" {
-                Terminal.say("the sound ended early: \(outcome)")
+        for await event in daemon.events where event.kind == .completion && event.request == play.request {
+            if let outcome = event.outcome, outcome != .finished {
+                Terminal.say("the sound ended early: \(outcome.rawValue)")
             }
             return
         }

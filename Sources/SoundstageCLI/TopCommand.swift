@@ -45,7 +45,7 @@ struct TopCommand: AsyncParsableCommand {
             defer { screen.end() }
             var shown = 0
             let limit = once ? 1 : count
-            for await event in daemon.events where event.name == "meters" {
+            for await event in daemon.events where event.kind == .meters {
                 if json {
                     print(event.body.encoded)
                 } else {

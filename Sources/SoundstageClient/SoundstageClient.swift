@@ -25,7 +25,7 @@ public final class SoundstageClient: Sendable {
         /// The sound's ID in the daemon.
         public let sound: UInt32
         /// `playing`, or how it already ended (`coalesced`, `silenced`).
-        public let outcome: String
+        public let outcome: PlayOutcome
     }
 
     /// The socket this client is connected to.
@@ -78,21 +78,24 @@ public final class SoundstageClient: Sendable {
     }
 
     /// Sends a request and returns its `result`.
-    /// - Throws: ``ServerError`` with the daemon's error code and message, or code `connection`
-    ///   if the connection ends first.
+    /// - Throws: ``ServerError`` with the daemon's error code and message; `badRequest` without
+    ///   sending when an argument is not the command's (``Command/accepts``) or one it requires
+    ///   is missing; `connection` if the connection ends first.
     @discardableResult
-    public func request(_ command: Command, _ arguments: [String: JSONValue] = [:]) async throws -> JSONValue {
-        try await send(command, arguments).result
+    public func request(_ command: Command, _ arguments: [Argument: JSONValue] = [:]) async throws -> JSONValue {
+        try await send(Request(command, arguments)).result
     }
 
     /// Sends a request; returns its id too (the id that its events name).
-    public func send(_ command: Command, _ arguments: [String: JSONValue] = [:]) async throws -> (id: JSONValue, result: JSONValue) {
+    /// - Throws: as ``request(_:_:)``.
+    public func send(_ request: Request) async throws -> (id: JSONValue, result: JSONValue) {
+        if let problem = request.problems.first { throw ServerError(code: .badRequest, message: problem) }
         let number = nextID.withLockedValue { next in
             defer { next += 1 }
             return next
         }
         let id = JSONValue.number(Double(number))
-        let line = ProtocolLine.request(id: id, command: command, arguments: arguments)
+        let line = request.line(id: id)
         let promise = channel.eventLoop.makePromise(of: JSONValue.self)
         let handler = self.handler
         let channel = self.channel
@@ -117,68 +120,62 @@ public final class SoundstageClient: Sendable {
 
     /// Asks for events of these kinds.
     public func subscribe(_ topics: [Topic]) async throws {
-        try await request(.subscribe, ["events": .array(topics.map { .string($0.rawValue) })])
+        try await request(.subscribe, [.events: .array(topics.map { .string($0.rawValue) })])
     }
 
     /// Registers a sound file (made absolute here: the daemon has its own working directory).
     public func registerSound(file: String) async throws -> UInt32 {
-        try Self.soundID(try await request(.registerSound, ["file": .string(Self.absolute(file))]))
+        try SoundAnswer(result: try await request(.registerSound, [.file: .string(Self.absolute(file))])).sound
     }
 
     /// Registers the sound theme's sound for a freedesktop event name.
     public func registerSound(event: String) async throws -> UInt32 {
-        try Self.soundID(try await request(.registerSound, ["event": .string(event)]))
+        try SoundAnswer(result: try await request(.registerSound, [.event: .string(event)])).sound
     }
 
     /// Plays a registered sound.
     public func playSound(id: UInt32, alert: Bool = false) async throws -> Play {
-        try await play(["sound": .number(Double(id)), "alert": .bool(alert)])
+        try await play([.sound: .number(Double(id)), .alert: .bool(alert)])
     }
 
     /// Plays a sound file (registered once per client by the daemon).
     public func playSound(file: String, alert: Bool = false) async throws -> Play {
-        try await play(["file": .string(Self.absolute(file)), "alert": .bool(alert)])
+        try await play([.file: .string(Self.absolute(file)), .alert: .bool(alert)])
     }
 
     /// Plays the sound theme's sound for an event name.
     public func playSound(event: String, alert: Bool = false) async throws -> Play {
-        try await play(["event": .string(event), "alert": .bool(alert)])
+        try await play([.event: .string(event), .alert: .bool(alert)])
     }
 
     /// Forgets a registered sound.
     public func disposeSound(id: UInt32) async throws {
-        try await request(.disposeSound, ["sound": .number(Double(id))])
+        try await request(.disposeSound, [.sound: .number(Double(id))])
     }
 
     /// Loads a scene file under `name` (default: the file's name without extension).
     @discardableResult
     public func loadScene(file: String, name: String? = nil) async throws -> JSONValue {
-        var arguments: [String: JSONValue] = ["file": .string(Self.absolute(file))]
-        if let name { arguments["name"] = .string(name) }
+        var arguments: [Argument: JSONValue] = [.file: .string(Self.absolute(file))]
+        if let name { arguments[.name] = .string(name) }
         return try await request(.loadScene, arguments)
     }
 
     /// Plays a loaded scene from its start; with the `completion` topic, `sceneEnded` follows.
     @discardableResult
     public func runScene(_ name: String) async throws -> JSONValue {
-        try await request(.runScene, ["scene": .string(name)])
+        try await request(.runScene, [.scene: .string(name)])
     }
 
     /// Stops a scene and rewinds it.
     public func stopScene(_ name: String) async throws {
-        try await request(.stopScene, ["scene": .string(name)])
+        try await request(.stopScene, [.scene: .string(name)])
     }
 
-    private func play(_ arguments: [String: JSONValue]) async throws -> Play {
-        let (id, result) = try await send(.playSound, arguments)
-        return Play(request: id, sound: try Self.soundID(result), outcome: result["outcome"]?.stringValue ?? "playing")
-    }
-
-    private static func soundID(_ result: JSONValue) throws -> UInt32 {
-        guard let number = result["sound"]?.numberValue, let id = UInt32(exactly: number) else {
-            throw ServerError(code: .badJSON, message: "the daemon's answer has no sound ID: \(result.encoded)")
-        }
-        return id
+    private func play(_ arguments: [Argument: JSONValue]) async throws -> Play {
+        let (id, result) = try await send(Request(.playSound, arguments))
+        let answer = try SoundAnswer(result: result)
+        return Play(request: id, sound: answer.sound, outcome: answer.outcome ?? .playing)
     }
 
     private static func absolute(_ path: String) -> String {
@@ -188,10 +185,16 @@ public final class SoundstageClient: Sendable {
 
 /// An event the daemon pushed.
 public struct ServerEvent: Sendable, Equatable {
-    /// `completion`, `sceneEnded`, `session`, `route` or `shutdown`.
+    /// `completion`, `sceneEnded`, `session`, `route`, `meters` or `shutdown`.
     public let name: String
     /// The whole message (`outcome`, `request`, `kind`, `reason`...).
     public let body: JSONValue
+
+    /// The event, when this build knows it (a newer daemon may send others).
+    public var kind: EventName? { EventName(rawValue: name) }
+
+    /// How the play ended, for a `completion` event.
+    public var outcome: PlayOutcome? { body["outcome"]?.stringValue.flatMap(PlayOutcome.init(rawValue:)) }
 
     /// The request a `completion` or `sceneEnded` event is about.
     public var request: JSONValue? { body["request"] }

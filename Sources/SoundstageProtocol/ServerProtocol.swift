@@ -157,9 +157,9 @@ public enum ProtocolLine {
     }
 
     /// An event.
-    public static func event(_ name: String, _ fields: [String: JSONValue] = [:]) -> String {
+    public static func event(_ name: EventName, _ fields: [String: JSONValue] = [:]) -> String {
         var members = fields
-        members["event"] = .string(name)
+        members["event"] = .string(name.rawValue)
         members["version"] = .number(Double(ServerProtocol.version))
         return JSONValue.object(members).encoded + "\n"
     }

@@ -23,7 +23,7 @@ final class ClientConnection: ChannelInboundHandler {
     typealias Topic = EventTopic
 
     struct Pending {
-        let request: Request
+        let request: ReceivedRequest
         var coalesced: [JSONValue] = []
     }
 
@@ -78,7 +78,7 @@ final class ClientConnection: ChannelInboundHandler {
 
     func channelActive(context: ChannelHandlerContext) {
         guard let number = server.register(self, channel: context.channel) else {
-            write(ProtocolLine.event("shutdown", ["reason": "the daemon is stopping"]))
+            write(ProtocolLine.event(.shutdown, ["reason": "the daemon is stopping"]))
             context.flush()
             context.close(promise: nil)
             closing = true
@@ -108,7 +108,7 @@ final class ClientConnection: ChannelInboundHandler {
                                             "the line is \(bytes) bytes; the limit is \(configuration.maxLineBytes). It was skipped"))
         case let .line(buffer):
             if buffer.readableBytesView.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return }
-            switch Request.parse(buffer) {
+            switch ReceivedRequest.parse(buffer) {
             case let .failure(rejected): answerNow(rejected.id, rejected.failure)
             case let .success(request): enqueue(request)
             }
@@ -144,17 +144,17 @@ final class ClientConnection: ChannelInboundHandler {
 
     // MARK: Queue
 
-    private func enqueue(_ request: Request) {
+    private func enqueue(_ request: ReceivedRequest) {
         guard pendingAnswers < configuration.maxPendingRequests else {
             server.stats.withLockedValue { $0.busy += 1 }
             answerNow(request.id, RequestFailure(.busy, "\(pendingAnswers) requests are waiting; the limit is "
                                                  + "\(configuration.maxPendingRequests). Read the answers, then try again"),
-                      command: request.command)
+                      command: request.commandName)
             return
         }
         pendingAnswers += 1
         server.stats.withLockedValue { $0.peakPendingRequests = max($0.peakPendingRequests, pendingAnswers) }
-        if request.command == Command.playSound.rawValue, var last = queue.last, last.request.command == request.command,
+        if request.command == .playSound, var last = queue.last, last.request.commandName == request.commandName,
            last.request.arguments == request.arguments {
             last.coalesced.append(request.id)
             queue[queue.index(before: queue.endIndex)] = last
@@ -177,7 +177,7 @@ final class ClientConnection: ChannelInboundHandler {
     }
 
     private func execute(_ pending: Pending) {
-        logger.debug("request", metadata: ["command": "\(pending.request.command)", "id": "\(pending.request.id.encoded)"])
+        logger.debug("request", metadata: ["command": "\(pending.request.commandName)", "id": "\(pending.request.id.encoded)"])
         do {
             switch try run(pending.request) {
             case let .now(result):
@@ -206,18 +206,18 @@ final class ClientConnection: ChannelInboundHandler {
             if case .failure = result { stats.errors += count }
         }
         answeredCount += count
-        if case let .failure(failure) = result { logRefusal(failure, command: pending.request.command, count: count) }
+        if case let .failure(failure) = result { logRefusal(failure, command: pending.request.commandName, count: count) }
         respond(pending.request.id, result)
         guard !pending.coalesced.isEmpty else { return }
         // The merged requests did not play anything themselves.
         let merged = result.map { value -> JSONValue in
             var members = value.objectValue ?? [:]
-            members["outcome"] = "coalesced"
+            members["outcome"] = .string(PlayOutcome.coalesced.rawValue)
             return .object(members)
         }
         for id in pending.coalesced {
             respond(id, merged)
-            if case let .success(value) = merged { completion(request: id, sound: value["sound"], outcome: "coalesced", later: true) }
+            if case let .success(value) = merged { completion(request: id, sound: value["sound"], outcome: .coalesced, later: true) }
         }
     }
 
@@ -279,22 +279,22 @@ final class ClientConnection: ChannelInboundHandler {
     }
 
     /// Writes an event if the client subscribed to its topic.
-    func push(_ topic: Topic, _ name: String, _ fields: [String: JSONValue]) {
-        guard subscriptions.contains(topic), !closing else { return }
-        write(ProtocolLine.event(name, fields))
+    func push(_ event: EventName, _ fields: [String: JSONValue]) {
+        guard let topic = event.topic, subscriptions.contains(topic), !closing else { return }
+        write(ProtocolLine.event(event, fields))
         context?.flush()
     }
 
     /// The `completion` event of a play; `later` defers it until after the answer being written.
-    func completion(request: JSONValue, sound: JSONValue?, outcome: String, later: Bool = false) {
-        var fields: [String: JSONValue] = ["request": request, "outcome": .string(outcome)]
+    func completion(request: JSONValue, sound: JSONValue?, outcome: PlayOutcome, later: Bool = false) {
+        var fields: [String: JSONValue] = ["request": request, "outcome": .string(outcome.rawValue)]
         if let sound { fields["sound"] = sound }
         if later {
             let fields = fields
             let bound = NIOLoopBound(self, eventLoop: loop)
-            loop.execute { bound.value.push(.completion, "completion", fields) }
+            loop.execute { bound.value.push(.completion, fields) }
         } else {
-            push(.completion, "completion", fields)
+            push(.completion, fields)
         }
     }
 
@@ -308,7 +308,7 @@ final class ClientConnection: ChannelInboundHandler {
         case let .ducked(gain): fields["kind"] = "ducked"; fields["gain"] = .number(Double(gain))
         case .unducked: fields["kind"] = "unducked"
         }
-        push(.session, "session", fields)
+        push(.session, fields)
         switch event.kind {
         case let .interruptionBegan(reason): logger.info("session interrupted", metadata: ["reason": "\(reason.rawValue)"])
         case let .interruptionEnded(resume): logger.info("interruption ended", metadata: ["resume": "\(resume)"])
@@ -317,7 +317,7 @@ final class ClientConnection: ChannelInboundHandler {
     }
 
     private func routeEvent(_ change: RouteChange) {
-        push(.route, "route", ["reason": .string(change.reason.rawValue), "time": .number(change.time)])
+        push(.route, ["reason": .string(change.reason.rawValue), "time": .number(change.time)])
     }
 
     // MARK: Ending
@@ -325,7 +325,7 @@ final class ClientConnection: ChannelInboundHandler {
     /// Tells the client the daemon stops, frees everything at once, and closes.
     func shutdown(reason: String) -> EventLoopFuture<Void> {
         if let context, context.channel.isActive {
-            write(ProtocolLine.event("shutdown", ["reason": .string(reason)]))
+            write(ProtocolLine.event(.shutdown, ["reason": .string(reason)]))
             context.flush()
         }
         release(letSoundsFinish: false)

@@ -9,14 +9,14 @@ import SoundstageProtocol
 extension ClientConnection {
     // MARK: Scenes
 
-    func loadScene(_ request: Request) throws -> CommandResult {
-        let args = try Arguments(request, allowed: ["file", "scene", "name"])
+    func loadScene(_ request: ReceivedRequest) throws -> CommandResult {
+        let args = try Arguments(request, for: .loadScene)
         let audio = try clientAudio()
-        let file = try absolutePath(args, "file")
-        let which = try args.exactlyOne(of: ["file", "scene"])
-        let inline = args["scene"]
-        if which == "scene", inline?.objectValue == nil { throw args.fail("scene: expected a scene object (docs/scene-format.md)") }
-        guard let name = try args.string("name") ?? file.map({ URL(fileURLWithPath: $0).deletingPathExtension().lastPathComponent }) else {
+        let file = try absolutePath(args, .file)
+        let which = try args.exactlyOne(of: [.file, .scene])
+        let inline = args[.scene]
+        if which == .scene, inline?.objectValue == nil { throw args.fail("scene: expected a scene object (docs/scene-format.md)") }
+        guard let name = try args.string(.name) ?? file.map({ URL(fileURLWithPath: $0).deletingPathExtension().lastPathComponent }) else {
             throw args.fail("name: missing; an inline scene needs a name")
         }
         guard audio.scenes[name] == nil else {
@@ -63,28 +63,28 @@ extension ClientConnection {
         }.nonisolated())
     }
 
-    func runScene(_ request: Request) throws -> CommandResult {
-        let args = try Arguments(request, allowed: ["scene"], required: ["scene"])
+    func runScene(_ request: ReceivedRequest) throws -> CommandResult {
+        let args = try Arguments(request, for: .runScene)
         let hosted = try scene(args)
         hosted.runRequest = request.id
         let interval = TimeAmount.nanoseconds(Int64(configuration.sceneUpdateInterval * 1e9))
         let bound = NIOLoopBound(self, eventLoop: loop)
         let name = hosted.name
         hosted.run(on: loop, interval: interval) {
-            bound.value.push(.completion, "sceneEnded", ["scene": .string(name), "request": request.id])
+            bound.value.push(.sceneEnded, ["scene": .string(name), "request": request.id])
         }
         return .now(["scene": .string(name), "duration": .number(hosted.runner.description.duration), "running": true])
     }
 
-    func stopScene(_ request: Request) throws -> CommandResult {
-        let args = try Arguments(request, allowed: ["scene"], required: ["scene"])
+    func stopScene(_ request: ReceivedRequest) throws -> CommandResult {
+        let args = try Arguments(request, for: .stopScene)
         let hosted = try scene(args)
         hosted.stop()
         return .now(["scene": .string(hosted.name), "running": false])
     }
 
-    func unloadScene(_ request: Request) throws -> CommandResult {
-        let args = try Arguments(request, allowed: ["scene"], required: ["scene"])
+    func unloadScene(_ request: ReceivedRequest) throws -> CommandResult {
+        let args = try Arguments(request, for: .unloadScene)
         let hosted = try scene(args)
         let audio = try clientAudio()
         hosted.close()
@@ -93,8 +93,8 @@ extension ClientConnection {
         return .now(["scene": .string(hosted.name), "unloaded": true])
     }
 
-    func listScenes(_ request: Request) throws -> CommandResult {
-        _ = try Arguments(request, allowed: [])
+    func listScenes(_ request: ReceivedRequest) throws -> CommandResult {
+        _ = try Arguments(request, for: .listScenes)
         let scenes = try clientAudio().scenes.values.sorted { $0.name < $1.name }
         return .now(["scenes": .array(scenes.map { hosted in
             ["scene": .string(hosted.name), "running": .bool(hosted.isRunning),
@@ -102,18 +102,17 @@ extension ClientConnection {
         })])
     }
 
-    func playAt(_ request: Request) throws -> CommandResult {
-        let args = try Arguments(request, allowed: ["scene", "context", "file", "position", "gain", "pitch"],
-                                 required: ["scene", "file", "position"])
+    func playAt(_ request: ReceivedRequest) throws -> CommandResult {
+        let args = try Arguments(request, for: .playAt)
         let hosted = try scene(args)
-        let context = try args.string("context")
+        let context = try args.string(.context)
         guard let target = hosted.scene(context: context) else {
             throw args.fail("context: the scene '\(hosted.name)' has no context '\(context ?? "")'")
         }
-        let file = try absolutePath(args, "file")!
-        let position = try args.vector("position")!
-        let gain = Float(try args.number("gain", default: 1, in: SceneLimits.gain)!)
-        let pitch = Float(try args.number("pitch", default: 1, in: SceneLimits.pitch)!)
+        let file = try absolutePath(args, .file)!
+        let position = try args.vector(.position)!
+        let gain = Float(try args.number(.gain, default: 1, in: SceneLimits.gain)!)
+        let pitch = Float(try args.number(.pitch, default: 1, in: SceneLimits.pitch)!)
         let quotas = configuration.quotas
         try Self.within(try clientAudio().usage.sources + 1, quotas.sources, "sources", flag: "--max-sources")
         let device = server.device
@@ -145,22 +144,21 @@ extension ClientConnection {
 
     func oneShotEnded(scene: HostedScene, key: ObjectIdentifier, request: JSONValue) {
         guard scene.oneShots.removeValue(forKey: key) != nil else { return }
-        completion(request: request, sound: nil, outcome: "finished")
+        completion(request: request, sound: nil, outcome: .finished)
     }
 
-    func setListener(_ request: Request) throws -> CommandResult {
-        let args = try Arguments(request, allowed: ["scene", "context", "position", "at", "up", "velocity", "gain"],
-                                 required: ["scene"])
+    func setListener(_ request: ReceivedRequest) throws -> CommandResult {
+        let args = try Arguments(request, for: .setListener)
         let hosted = try scene(args)
-        let context = try args.string("context")
+        let context = try args.string(.context)
         guard let listener = hosted.scene(context: context)?.listener else {
             throw args.fail("context: the scene '\(hosted.name)' has no context '\(context ?? "")'")
         }
-        let position = try args.vector("position")
-        let at = try args.vector("at", nonZero: true)
-        let up = try args.vector("up", nonZero: true)
-        let velocity = try args.vector("velocity")
-        let gain = try args.number("gain", in: SceneLimits.gain)
+        let position = try args.vector(.position)
+        let at = try args.vector(.at, nonZero: true)
+        let up = try args.vector(.up, nonZero: true)
+        let velocity = try args.vector(.velocity)
+        let gain = try args.number(.gain, in: SceneLimits.gain)
         if let position { listener.position = position }
         if at != nil || up != nil { listener.setOrientation(at: at ?? listener.at, up: up ?? listener.up) }
         if let velocity { listener.velocity = velocity }

@@ -9,12 +9,12 @@ import SoundstageProtocol
 extension ClientConnection {
     // MARK: Sessions
 
-    func session(_ request: Request) throws -> CommandResult {
-        let args = try Arguments(request, allowed: ["category", "options", "active", "notifyOthers", "interruption", "resume"])
+    func session(_ request: ReceivedRequest) throws -> CommandResult {
+        let args = try Arguments(request, for: .session)
         let session = try clientAudio().session
-        let category = try args.json.choice(args["category"], "category", default: session.category)
+        let category = try args.json.choice(args[.category], "category", default: session.category)
         var options = session.options
-        if let list = args["options"] {
+        if let list = args[.options] {
             guard case let .array(items) = list else { throw args.fail("options: expected an array such as [\"mixWithOthers\"]") }
             options = []
             for (index, item) in items.enumerated() {
@@ -25,10 +25,10 @@ extension ClientConnection {
                 }
             }
         }
-        let active = args["active"] == nil ? nil : try args.bool("active")
-        let notify = try args.bool("notifyOthers", default: true)
-        let resume = try args.bool("resume", default: true)
-        let interruption = try args.string("interruption")
+        let active = args[.active] == nil ? nil : try args.bool(.active)
+        let notify = try args.bool(.notifyOthers, default: true)
+        let resume = try args.bool(.resume, default: true)
+        let interruption = try args.string(.interruption)
         if let interruption, interruption != "begin", interruption != "end" {
             throw args.fail("interruption: expected \"begin\" or \"end\", got \"\(interruption)\"")
         }

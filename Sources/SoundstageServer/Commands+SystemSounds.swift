@@ -9,15 +9,15 @@ import SoundstageProtocol
 extension ClientConnection {
     // MARK: System sounds
 
-    func registerSound(_ request: Request) throws -> CommandResult {
-        let args = try Arguments(request, allowed: ["file", "event"])
+    func registerSound(_ request: ReceivedRequest) throws -> CommandResult {
+        let args = try Arguments(request, for: .registerSound)
         let audio = try clientAudio()
         let registry = try audio.systemSounds()
-        let file = try absolutePath(args, "file")
-        let event = try args.string("event")
-        _ = try args.exactlyOne(of: ["file", "event"])
+        let file = try absolutePath(args, .file)
+        let event = try args.string(.event)
+        _ = try args.exactlyOne(of: [.file, .event])
         return .later(register(registry, audio) { try file.map { try registry.register(file: $0) } ?? registry.register(event: event!) }
-            .map { id in ["sound": .number(Double(id.rawValue)), "name": .string(file ?? event!)] })
+            .map { id in SoundAnswer(sound: id.rawValue, name: file ?? event!).result })
     }
 
     /// Registers a sound on the blocking pool within the client's quotas: the count is checked
@@ -49,18 +49,18 @@ extension ClientConnection {
         throw RequestFailure(.quotaExceeded, "this would give the client \(value) \(what); a client may hold \(limit) (serve \(flag))")
     }
 
-    func playSound(_ request: Request) throws -> CommandResult {
-        let args = try Arguments(request, allowed: ["sound", "file", "event", "alert"])
+    func playSound(_ request: ReceivedRequest) throws -> CommandResult {
+        let args = try Arguments(request, for: .playSound)
         let audio = try clientAudio()
         let registry = try audio.systemSounds()
-        let alert = try args.bool("alert")
-        let file = try absolutePath(args, "file")
-        let event = try args.string("event")
-        let number = try args.integer("sound", in: 1...Int(UInt32.max))
-        switch try args.exactlyOne(of: ["sound", "file", "event"]) {
-        case "sound":
+        let alert = try args.bool(.alert)
+        let file = try absolutePath(args, .file)
+        let event = try args.string(.event)
+        let number = try args.integer(.sound, in: 1...Int(UInt32.max))
+        switch try args.exactlyOne(of: [.sound, .file, .event]) {
+        case .sound:
             return .now(try play(SystemSoundID(rawValue: UInt32(number!)), alert: alert, request: request.id, registry: registry))
-        case "file":
+        case .file:
             if let id = audio.idsByFile[file!] { return .now(try play(id, alert: alert, request: request.id, registry: registry)) }
             return .later(register(registry, audio) { try registry.register(file: file!) }.assumeIsolated().flatMapThrowing { id in
                 try self.clientAudio().idsByFile[file!] = id
@@ -89,39 +89,39 @@ extension ClientConnection {
         if alert { try registry.playAlert(id, completion: report) } else { try registry.play(id, completion: report) }
         let outcome = early.finish()
         if let outcome { completion(request: request, sound: sound, outcome: Self.name(outcome), later: true) }
-        return ["sound": sound, "outcome": .string(outcome.map(Self.name) ?? "playing")]
+        return SoundAnswer(sound: id.rawValue, outcome: outcome.map(Self.name) ?? .playing).result
     }
 
-    func disposeSound(_ request: Request) throws -> CommandResult {
-        let args = try Arguments(request, allowed: ["sound"], required: ["sound"])
-        let id = SystemSoundID(rawValue: UInt32(try args.integer("sound", in: 1...Int(UInt32.max))!))
+    func disposeSound(_ request: ReceivedRequest) throws -> CommandResult {
+        let args = try Arguments(request, for: .disposeSound)
+        let id = SystemSoundID(rawValue: UInt32(try args.integer(.sound, in: 1...Int(UInt32.max))!))
         let audio = try clientAudio()
         try audio.systemSounds().dispose(id)
         audio.forget(id)
-        return .now(["sound": .number(Double(id.rawValue)), "disposed": true])
+        return .now(SoundAnswer(sound: id.rawValue, disposed: true).result)
     }
 
-    func listSounds(_ request: Request) throws -> CommandResult {
-        _ = try Arguments(request, allowed: [])
+    func listSounds(_ request: ReceivedRequest) throws -> CommandResult {
+        _ = try Arguments(request, for: .listSounds)
         let sounds = try clientAudio().registry?.registered ?? []
-        return .now(["sounds": .array(sounds.map { ["sound": .number(Double($0.id.rawValue)), "name": .string($0.name)] })])
+        return .now(["sounds": .array(sounds.map { SoundAnswer(sound: $0.id.rawValue, name: $0.name).result })])
     }
 
-    func setSoundVolume(_ request: Request) throws -> CommandResult {
-        let args = try Arguments(request, allowed: ["volume"], required: ["volume"])
-        let volume = try args.number("volume", in: 0...16)!
+    func setSoundVolume(_ request: ReceivedRequest) throws -> CommandResult {
+        let args = try Arguments(request, for: .setSoundVolume)
+        let volume = try args.number(.volume, in: 0...16)!
         try clientAudio().systemSounds().volume = Float(volume)
         return .now(["volume": .number(volume)])
     }
 
-    static func name(_ outcome: SystemSoundOutcome) -> String {
+    static func name(_ outcome: SystemSoundOutcome) -> PlayOutcome {
         switch outcome {
-        case .finished: "finished"
-        case .replaced: "replaced"
-        case .coalesced: "coalesced"
-        case .silenced: "silenced"
-        case .disposed: "disposed"
-        case .failed: "failed"
+        case .finished: .finished
+        case .replaced: .replaced
+        case .coalesced: .coalesced
+        case .silenced: .silenced
+        case .disposed: .disposed
+        case .failed: .failed
         }
     }
 }

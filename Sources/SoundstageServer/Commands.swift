@@ -15,9 +15,9 @@ struct Transfer<Value>: @unchecked Sendable {
 /// answers at once (on the event loop: a play is microseconds) or decodes files on the thread
 /// pool first (`.later`); the client's later requests wait for it.
 extension ClientConnection {
-    func run(_ request: Request) throws -> CommandResult {
-        guard let command = Command(rawValue: request.command) else {
-            throw RequestFailure(.unknownCommand, "'\(request.command)' is not a command; the commands are "
+    func run(_ request: ReceivedRequest) throws -> CommandResult {
+        guard let command = request.command else {
+            throw RequestFailure(.unknownCommand, "'\(request.commandName)' is not a command; the commands are "
                                  + Command.allCases.map(\.rawValue).joined(separator: ", "))
         }
         switch command {
@@ -43,13 +43,13 @@ extension ClientConnection {
 
     // MARK: General
 
-    func ping(_ request: Request) throws -> CommandResult {
-        _ = try Arguments(request, allowed: [])
+    func ping(_ request: ReceivedRequest) throws -> CommandResult {
+        _ = try Arguments(request, for: .ping)
         return .now(["pong": true, "server": "soundstage", "protocol": .number(Double(ServerProtocol.version))])
     }
 
-    func status(_ request: Request) throws -> CommandResult {
-        _ = try Arguments(request, allowed: [])
+    func status(_ request: ReceivedRequest) throws -> CommandResult {
+        _ = try Arguments(request, for: .status)
         let device = server.device
         let live = device.liveObjects
         func n(_ value: Int) -> JSONValue { .number(Double(value)) }
@@ -65,9 +65,9 @@ extension ClientConnection {
         ])
     }
 
-    func subscribe(_ request: Request, adding: Bool) throws -> CommandResult {
-        let args = try Arguments(request, allowed: ["events"], required: ["events"])
-        guard case let .array(items)? = args["events"] else {
+    func subscribe(_ request: ReceivedRequest, adding: Bool) throws -> CommandResult {
+        let args = try Arguments(request, for: adding ? .subscribe : .unsubscribe)
+        guard case let .array(items)? = args[.events] else {
             throw args.fail("events: expected an array such as [\"completion\", \"session\", \"route\"]")
         }
         var topics: Set<Topic> = []
@@ -92,7 +92,7 @@ extension ClientConnection {
     }
 
     func scene(_ args: Arguments) throws -> HostedScene {
-        let name = try args.string("scene")!
+        let name = try args.string(.scene)!
         guard let hosted = try clientAudio().scenes[name] else {
             throw RequestFailure(SoundstageError(.notFound, "no scene by this name is loaded by this client (loadScene it first)", subject: name))
         }
@@ -100,10 +100,10 @@ extension ClientConnection {
     }
 
     /// A file argument, which must be absolute: the daemon's working directory is not the client's.
-    func absolutePath(_ args: Arguments, _ key: String) throws -> String? {
+    func absolutePath(_ args: Arguments, _ key: Argument) throws -> String? {
         guard let path = try args.string(key) else { return nil }
         guard path.hasPrefix("/") else {
-            throw args.fail("\(key): '\(path)' is relative; give an absolute path (the daemon does not share your working directory)")
+            throw args.fail("\(key.rawValue): '\(path)' is relative; give an absolute path (the daemon does not share your working directory)")
         }
         return path
     }

@@ -33,16 +33,19 @@ struct RequestFailure: Error {
 }
 
 /// One parsed request line: `{"version":1,"id":7,"command":"playSound","event":"bell"}`.
-struct Request {
+struct ReceivedRequest {
     /// The client's `id` (a string or a number), echoed in the response.
     let id: JSONValue
-    /// The command name.
-    let command: String
+    /// The command name as sent.
+    let commandName: String
     /// Every other member of the object.
     let arguments: [String: JSONValue]
 
+    /// The command, if the name is one.
+    var command: Command? { Command(rawValue: commandName) }
+
     /// Parses a line. On failure, also returns the `id` if one could be read, for the error response.
-    static func parse(_ line: ByteBuffer) -> Result<Request, Rejected> {
+    static func parse(_ line: ByteBuffer) -> Result<ReceivedRequest, Rejected> {
         let value: JSONValue
         do {
             value = try JSONValue(parsing: Data(line.readableBytesView))
@@ -70,7 +73,7 @@ struct Request {
         guard case let .string(name) = command else {
             return .failure(Rejected(id: id, failure: RequestFailure(.badRequest, "command: expected a string, got \(command.kind)")))
         }
-        return .success(Request(id: id, command: name, arguments: members))
+        return .success(ReceivedRequest(id: id, commandName: name, arguments: members))
     }
 }
 
@@ -81,42 +84,45 @@ struct Rejected: Error {
 }
 
 /// Reads a command's arguments, refusing unknown ones and naming the field of any problem.
+/// Which arguments a command accepts and requires is the protocol's table
+/// (``Command/accepts``, ``Command/requires``), which the client checks too.
 struct Arguments {
-    let command: String
+    let command: Command
     let members: [String: JSONValue]
     let json: JSONReader
 
-    /// Checks that `request` has only `allowed` arguments (and every one of `required`).
-    init(_ request: Request, allowed: Set<String>, required: Set<String> = []) throws {
-        command = request.command
-        let command = request.command
-        json = JSONReader { path, message in RequestFailure(.badRequest, "\(command): \(path): \(message)") }
-        members = try json.object(.object(request.arguments), "", allowed: allowed, required: required)
+    /// Checks that `request` has only the arguments `command` accepts, and every one it requires.
+    init(_ request: ReceivedRequest, for command: Command) throws {
+        self.command = command
+        let name = command.rawValue
+        json = JSONReader { path, message in RequestFailure(.badRequest, "\(name): \(path): \(message)") }
+        members = try json.object(.object(request.arguments), "", allowed: Set(command.accepts.map(\.rawValue)),
+                                  required: Set(command.requires.map(\.rawValue)))
     }
 
-    subscript(key: String) -> JSONValue? { members[key] }
+    subscript(key: Argument) -> JSONValue? { members[key.rawValue] }
 
-    func string(_ key: String) throws -> String? { try json.string(members[key], key, nonEmpty: true) }
-    func bool(_ key: String, default fallback: Bool = false) throws -> Bool { try json.bool(members[key], key, default: fallback) }
-    func number(_ key: String, default fallback: Double? = nil, in range: ClosedRange<Double>) throws -> Double? {
-        guard members[key] != nil || fallback != nil else { return nil }
-        return try json.number(members[key], key, default: fallback, in: range)
+    func string(_ key: Argument) throws -> String? { try json.string(self[key], key.rawValue, nonEmpty: true) }
+    func bool(_ key: Argument, default fallback: Bool = false) throws -> Bool { try json.bool(self[key], key.rawValue, default: fallback) }
+    func number(_ key: Argument, default fallback: Double? = nil, in range: ClosedRange<Double>) throws -> Double? {
+        guard self[key] != nil || fallback != nil else { return nil }
+        return try json.number(self[key], key.rawValue, default: fallback, in: range)
     }
-    func vector(_ key: String, nonZero: Bool = false) throws -> Vector3? {
-        try json.vector(members[key], key, nonZero: nonZero)
+    func vector(_ key: Argument, nonZero: Bool = false) throws -> Vector3? {
+        try json.vector(self[key], key.rawValue, nonZero: nonZero)
     }
-    func integer(_ key: String, in range: ClosedRange<Int>) throws -> Int? { try json.integer(members[key], key, in: range) }
+    func integer(_ key: Argument, in range: ClosedRange<Int>) throws -> Int? { try json.integer(self[key], key.rawValue, in: range) }
 
     /// Exactly one of `keys` must be given; returns which.
-    func exactlyOne(of keys: [String]) throws -> String {
-        let given = keys.filter { members[$0] != nil }
+    func exactlyOne(of keys: [Argument]) throws -> Argument {
+        let given = keys.filter { self[$0] != nil }
         guard given.count == 1 else {
-            throw RequestFailure(.badRequest, "\(command): give exactly one of \(keys.joined(separator: ", "))"
-                                 + (given.isEmpty ? "" : " (got \(given.joined(separator: " and ")))"))
+            throw RequestFailure(.badRequest, "\(command.rawValue): give exactly one of \(keys.map(\.rawValue).joined(separator: ", "))"
+                                 + (given.isEmpty ? "" : " (got \(given.map(\.rawValue).joined(separator: " and ")))"))
         }
         return given[0]
     }
 
     /// A failure about this command's arguments.
-    func fail(_ message: String) -> RequestFailure { RequestFailure(.badRequest, "\(command): \(message)") }
+    func fail(_ message: String) -> RequestFailure { RequestFailure(.badRequest, "\(command.rawValue): \(message)") }
 }

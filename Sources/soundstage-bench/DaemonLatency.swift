@@ -31,7 +31,7 @@ func daemonLatency() async throws {
         let start = nanoseconds()
         let play = try await client.playSound(id: remoteID)
         socket.append(nanoseconds() - start)
-        precondition(play.outcome == "playing", "the daemon did not play: \(play.outcome)")
+        precondition(play.outcome == .playing, "the daemon did not play: \(play.outcome)")
         if i % 100 == 99 { _ = try device.render(frames: updateFrames) }
     }
     await client.close()

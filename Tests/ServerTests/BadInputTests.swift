@@ -1,4 +1,5 @@
 import Foundation
+import SoundstageClient
 import SoundstageProtocol
 import Testing
 
@@ -145,7 +146,7 @@ import Testing
 /// The protocol's commands and topics are types (`Command`, `EventTopic`) shared by the server,
 /// the client and the docs: each one is served, and protocol.md documents each one.
 @Suite struct ProtocolVocabularyTests {
-    private static let protocolDoc: String = {
+    static let protocolDoc: String = {
         let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("docs/protocol.md")
         return (try? String(contentsOf: url, encoding: .utf8)) ?? ""
@@ -203,5 +204,113 @@ import Testing
         }
         #expect(id == 3 && error.code == .unknownSoundID && error.subject == "9")
         #expect(error.code == SoundstageError(.unknownSoundID, "x").code, "the engine's code, not a copy of it")
+    }
+}
+
+/// The protocol's types, shared by the daemon and the client: each command's arguments come from
+/// one table (`Command.accepts` / `requires`) that the daemon enforces, the client checks before
+/// sending, and protocol.md documents; answers and events are read through the same types the
+/// daemon writes them with.
+@Suite struct TypedProtocolTests {
+    /// Every command refuses an argument outside its table and asks for each one it requires,
+    /// naming it — the daemon reads the same table the client is built from.
+    @Test func theDaemonEnforcesEachCommandsArgumentTable() throws {
+        let daemon = try TestDaemon()
+        defer { daemon.stop() }
+        let client = try daemon.connect()
+        var id = 0.0
+        for command in Command.allCases {
+            for stranger in Argument.allCases where !command.accepts.contains(stranger) {
+                id += 1
+                let answer = try #require(client.request(["id": .number(id), "command": .string(command.rawValue),
+                                                          stranger.rawValue: 1]))
+                #expect(answer.errorCode == "badRequest", "\(command) took \(stranger): \(answer.encoded)")
+                #expect(answer["error"]?["message"]?.stringValue?.contains(stranger.rawValue) == true, "\(answer.encoded)")
+            }
+            for needed in command.requires {
+                id += 1
+                var members: [String: JSONValue] = ["id": .number(id), "command": .string(command.rawValue)]
+                for other in command.requires where other != needed { members[other.rawValue] = "x" }
+                let answer = try #require(client.request(.object(members)))
+                #expect(answer.errorCode == "badRequest", "\(command) without \(needed): \(answer.encoded)")
+                #expect(answer["error"]?["message"]?.stringValue?.contains(needed.rawValue) == true, "\(answer.encoded)")
+            }
+        }
+    }
+
+    /// Each command's row in protocol.md names exactly the arguments of its table; every event is there.
+    @Test func protocolMarkdownListsEachCommandsArguments() throws {
+        let doc = ProtocolVocabularyTests.protocolDoc
+        for command in Command.allCases {
+            let row = try #require(doc.split(separator: "\n").first {
+                $0.hasPrefix("| `\(command.rawValue)` |") || $0.hasPrefix("| `\(command.rawValue)` /") || $0.contains("/ `\(command.rawValue)` |")
+            }, "\(command) has no row")
+            let columns: [Substring] = row.split(separator: "|", omittingEmptySubsequences: true)
+            let pieces: [Substring] = columns.count > 1 ? columns[1].split(separator: "`", omittingEmptySubsequences: false) : []
+            var named: Set<Argument> = []
+            for (index, piece) in pieces.enumerated() where index % 2 == 1 {
+                if let argument = Argument(rawValue: String(piece)) { named.insert(argument) }
+            }
+            #expect(named == command.accepts, "\(command): protocol.md names \(named.sorted()), the table \(command.accepts.sorted())")
+        }
+        for event in EventName.allCases {
+            #expect(doc.contains("`\(event.rawValue)`"), "\(event) is not in protocol.md")
+        }
+    }
+
+    /// The client refuses a request its table does not allow before anything is sent (the daemon
+    /// answers nothing more), and reads answers and events through the daemon's own types.
+    @Test func theClientChecksTheTableAndReadsTypedAnswers() async throws {
+        let daemon = try TestDaemon()
+        defer { daemon.stop() }
+        let client = try await SoundstageClient.connect(socketPath: daemon.socketPath)
+        try await client.ping()
+        let answered = daemon.server.statistics.answered
+        let refused: [(Command, [Argument: JSONValue])] = [(.playAt, [.sound: 1]), (.disposeSound, [:]), (.ping, [.volume: 1])]
+        for (command, arguments) in refused {
+            do {
+                try await client.request(command, arguments)
+                Issue.record("\(command) \(arguments) was sent")
+            } catch let error as ServerError {
+                #expect(error.code == .badRequest, "\(error)")
+                #expect(error.message.hasPrefix(command.rawValue), "\(error)")
+            }
+        }
+        #expect(daemon.server.statistics.answered == answered, "nothing reached the daemon")
+
+        try await client.subscribe([.completion])
+        let play = try await client.playSound(file: try daemon.sineFile("tick", seconds: 0.05))
+        #expect(play.outcome == .playing)
+        _ = try daemon.render(seconds: 0.3)          // the 50 ms tick plays out
+        let ended = await withTaskGroup(of: ServerEvent?.self) { group in
+            group.addTask {
+                for await event in client.events where event.kind == .completion && event.request == play.request { return event }
+                return nil
+            }
+            group.addTask {
+                try? await Task.sleep(for: .seconds(30))
+                return nil
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first
+        }
+        #expect(ended?.outcome == .finished, "\(String(describing: ended))")
+        await client.close()
+    }
+
+    /// What the daemon writes as a sound answer, the client reads back field for field; an
+    /// outcome the protocol does not have is a `badJSON` error, not a guess.
+    @Test func aSoundAnswerRoundTripsAndAnUnknownOutcomeIsRefused() throws {
+        for outcome in PlayOutcome.allCases {
+            let answer = SoundAnswer(sound: 7, outcome: outcome)
+            #expect(try SoundAnswer(result: answer.result) == answer)
+        }
+        let registered = SoundAnswer(sound: 4_000_000_000, name: "/tmp/a.wav")
+        #expect(try SoundAnswer(result: registered.result) == registered)
+        #expect(try SoundAnswer(result: SoundAnswer(sound: 1, disposed: true).result).disposed == true)
+        let error = #expect(throws: ServerError.self) { _ = try SoundAnswer(result: ["sound": 1, "outcome": "exploded"]) }
+        #expect(error?.code == .badJSON)
+        #expect(#expect(throws: ServerError.self) { _ = try SoundAnswer(result: ["sound": -1]) }?.code == .badJSON)
     }
 }

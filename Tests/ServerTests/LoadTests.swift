@@ -46,7 +46,7 @@ import TestSupport
         let client = try await SoundstageClient.connect(socketPath: daemon.socketPath)
         let id = try await client.registerSound(file: file)
         let outcomes = try await withThrowingTaskGroup(of: String.self) { group in
-            for _ in 0..<10_000 { group.addTask { try await client.playSound(id: id).outcome } }
+            for _ in 0..<10_000 { group.addTask { try await client.playSound(id: id).outcome.rawValue } }
             return try await group.reduce(into: [String: Int]()) { $0[$1, default: 0] += 1 }
         }
         #expect(outcomes.values.reduce(0, +) == 10_000)
