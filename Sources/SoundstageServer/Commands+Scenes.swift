@@ -138,7 +138,7 @@ extension ClientConnection {
             }
             try source.play()
             hosted.oneShots[key] = source
-            return ["scene": .string(hosted.name), "outcome": "playing"]
+            return ["scene": .string(hosted.name), "outcome": .string(PlayOutcome.playing.rawValue)]
         }.nonisolated())
     }
 

@@ -79,6 +79,29 @@ import TestSupport
         }
     }
 
+    /// A source given another buffer is metered with the new buffer's levels (the meter keeps
+    /// its own copy of the buffer's levels, which the change must drop).
+    @Test func aSourceGivenAnotherBufferIsMeteredWithItsLevels() throws {
+        let device = try Device.loopback(layout: .mono)
+        defer { device.close() }
+        let scene = try device.makeScene()
+        let quiet = try device.makeBuffer(Signals.sine(1_000, seconds: 0.5, amplitude: Float(pow(10, -20.0 / 20))))
+        let loud = try device.makeBuffer(Signals.sine(1_000, seconds: 0.5, amplitude: Self.minusSix))
+        let source = scene.makeSource(buffer: quiet)
+        source.isLooping = true
+        source.isMeteringEnabled = true
+        try source.play()
+        _ = try device.render(frames: 24_000)
+        #expect(abs(Double(try #require(source.meterLevels()).peakPower[0]) + 20) < 0.1)
+        source.buffer = loud
+        try source.play()
+        _ = try device.render(frames: 4_800)
+        _ = source.meterLevels()
+        _ = try device.render(frames: 24_000)
+        let meter = try #require(source.meterLevels())
+        #expect(abs(Double(meter.peakPower[0]) + 6) < 0.1, "the new buffer's −6 dB: \(meter.peakPower[0])")
+    }
+
     @Test func groupAndSceneMetersSumTheirSourcesPower() throws {
         let device = try Device.loopback(layout: .mono)
         defer { device.close() }

@@ -10,8 +10,10 @@ extension Source {
         /// Its stereo panning, and where it and the listener were when it was computed
         /// (computed again only when one of them moved).
         var panning: (key: PanKey, gains: StereoPanning?)?
-        /// Its buffer's levels (kept here: the buffer's own copy sits behind a lock).
-        var levels: (of: ObjectIdentifier, levels: BlockLevels)?
+        /// Its buffer's levels and sample rate (kept here: the buffer's own copy sits behind a
+        /// lock, and a `Buffer` — weakly referenced by its device — costs two slow reference-count
+        /// operations each time it is touched). Cleared when the source's buffer changes.
+        var levels: (levels: BlockLevels, sampleRate: Int)?
         /// Its meter's sums since the last read (kept under the scene's lock, which the meter
         /// update holds anyway).
         var sums = LevelSums(channels: 0)
@@ -70,17 +72,14 @@ extension Source {
             played = LevelSums(channels: stream.channels)
             guard stream.meterLevels(name, al, into: &played) else { return false }
         } else {
-            guard let buffer = state.buffer, buffer.frames > 0,
-                  let range = playedRangeLocked(al, name, frames: buffer.frames, sampleRate: buffer.sampleRate, at: mixTime)
-            else { return false }
-            let levels: BlockLevels
-            if let cached = state.metering.levels, cached.of == ObjectIdentifier(buffer) {
-                levels = cached.levels
-            } else {
-                levels = buffer.levels
-                state.metering.levels = (ObjectIdentifier(buffer), levels)
+            if state.metering.levels == nil {
+                guard let buffer = state.buffer else { return false }
+                state.metering.levels = (buffer.levels, buffer.sampleRate)
             }
-            let frames = buffer.frames
+            let (levels, sampleRate) = state.metering.levels!
+            let frames = levels.frames
+            guard frames > 0, let range = playedRangeLocked(al, name, frames: frames, sampleRate: sampleRate, at: mixTime)
+            else { return false }
             played = LevelSums(channels: levels.channels)
             // From the last metered frame on, wrapping at the end of a loop, plus any whole
             // times round (a loop shorter than the 100 ms between updates).

@@ -201,7 +201,11 @@ public final class Source: @unchecked Sendable {
             let old = locked { s, sceneState, lock in
                 releaseNameLocked(&s, &sceneState, lock, playback: .initial)
                 s.pendingOffset = nil
-                defer { s.buffer = newValue; s.spatialized = (newValue?.channels ?? 1) == 1 }
+                defer {
+                    s.buffer = newValue
+                    s.spatialized = (newValue?.channels ?? 1) == 1
+                    s.metering.levels = nil     // the meter's copy of the old buffer's levels
+                }
                 return s.buffer
             }
             _ = old // the previous buffer may be freed here, outside the scene's lock
