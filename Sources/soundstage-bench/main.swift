@@ -4,8 +4,10 @@
 //
 // Renders `seconds` (default 10) of a scene of `sources` (default 256) looping mono sources on
 // a loopback device, moving every source every 10 ms, through Soundstage and through raw
-// OpenAL, alternating seven rounds and printing medians. Prints CPU times, the ratio
-// (goal: engine / direct <= 1.05)
+// OpenAL, alternating seven rounds and printing medians. Prints CPU times and the ratio
+// engine / direct (goal <= 1.02) twice: with the engine's default four reverb-zone sends and
+// raw OpenAL asking for the same context attributes, and with two (OpenAL's default; the
+// engine opened with `reverbZones: 2`). It also prints what the two extra sends cost raw OpenAL.
 //
 //   swift run -c release soundstage-bench system-sounds
 //
@@ -130,8 +132,8 @@ struct Measurement {
     var moveSeconds: Double
 }
 
-func runEngine() throws -> Measurement {
-    let device = try Device.loopback(sampleRate: rate, updateFrames: updateFrames)
+func runEngine(reverbZones: Int) throws -> Measurement {
+    let device = try Device.loopback(sampleRate: rate, updateFrames: updateFrames, reverbZones: reverbZones)
     defer { device.close() }
     let scene = try device.makeScene(sourceBudget: sourceCount)
     let buffer = try device.makeBuffer(AudioBuffer(samples: sine(440), channels: 1, sampleRate: rate))
@@ -156,11 +158,12 @@ func runEngine() throws -> Measurement {
     return Measurement(render: cpuSeconds() - start, moveSeconds: moving)
 }
 
-func runDirect(checked: Bool) -> Measurement {
+/// Raw OpenAL with the engine's context attributes (`sends` auxiliary sends: 2 is OpenAL's default).
+func runDirect(checked: Bool, sends: ALCint) -> Measurement {
     let device = alcLoopbackOpenDeviceSOFT(nil)!
-    let attributes: [ALCint] = [ALC_MONO_SOURCES, ALCint(sourceCount), ALC_STEREO_SOURCES, 0,
+    let attributes: [ALCint] = [ALC_MONO_SOURCES, ALCint(sourceCount), ALC_STEREO_SOURCES, 0, ALC_MAX_AUXILIARY_SENDS, sends,
                                 ALC_FORMAT_CHANNELS_SOFT, ALC_STEREO_SOFT, ALC_FORMAT_TYPE_SOFT, ALC_FLOAT_SOFT,
-                                ALC_FREQUENCY, ALCint(rate), ALC_OUTPUT_LIMITER_SOFT, ALC_FALSE, 0]
+                                ALC_FREQUENCY, ALCint(rate), ALC_OUTPUT_LIMITER_SOFT, ALC_FALSE, ALC_HRTF_SOFT, ALC_FALSE, 0]
     let context = alcCreateContext(device, attributes)!
     alcMakeContextCurrent(context)
     var buffer: ALuint = 0
@@ -198,23 +201,33 @@ func runDirect(checked: Bool) -> Measurement {
 }
 
 print("soundstage-bench: \(sourceCount) looping sources moved every 10 ms, \(seconds) s rendered at \(rate) Hz (loopback, stereo, no HRTF)")
-print("Each round runs: raw OpenAL; raw OpenAL with alGetError after every call; Soundstage.")
+print("Each round runs, with 4 auxiliary sends (the engine's default) then 2 (OpenAL's): raw OpenAL; raw OpenAL with")
+print("alGetError after every call (4 sends only); Soundstage opened with as many reverb zones.")
+struct Round {
+    var direct: Measurement, checked: Measurement, engine: Measurement
+    var direct2: Measurement, engine2: Measurement
+}
 let rounds = 7
-var results: [(direct: Measurement, checked: Measurement, engine: Measurement)] = []
+var results: [Round] = []
 for round in 1...rounds {
-    let direct = runDirect(checked: false)
-    let checked = runDirect(checked: true)
-    let engine = try runEngine()
-    results.append((direct, checked, engine))
-    print(String(format: "  round %d: direct %.3f s, direct+checks %.3f s, engine %.3f s CPU (ratio %.3f)",
-                 round, direct.render, checked.render, engine.render, engine.render / direct.render))
+    let direct = runDirect(checked: false, sends: 4)
+    let checked = runDirect(checked: true, sends: 4)
+    let engine = try runEngine(reverbZones: 4)
+    let direct2 = runDirect(checked: false, sends: 2)
+    let engine2 = try runEngine(reverbZones: 2)
+    results.append(Round(direct: direct, checked: checked, engine: engine, direct2: direct2, engine2: engine2))
+    print(String(format: "  round %d: 4 sends: direct %.3f s, direct+checks %.3f s, engine %.3f s (ratio %.3f); 2 sends: direct %.3f s, engine %.3f s (ratio %.3f)",
+                 round, direct.render, checked.render, engine.render, engine.render / direct.render,
+                 direct2.render, engine2.render, engine2.render / direct2.render))
 }
 func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
 let direct = median(results.map(\.direct.render))
 let checked = median(results.map(\.checked.render))
 let engine = median(results.map(\.engine.render))
 let ratio = median(results.map { $0.engine.render / $0.direct.render })
+let ratio2 = median(results.map { $0.engine2.render / $0.direct2.render })
 let checkedRatio = median(results.map { $0.engine.render / $0.checked.render })
+let sendsCost = median(results.map { $0.direct.render / $0.direct2.render })
 let perUpdateEngine = median(results.map(\.engine.moveSeconds)) / Double(updates) * 1e6
 let perUpdateDirect = median(results.map(\.direct.moveSeconds)) / Double(updates) * 1e6
 let perUpdateChecked = median(results.map(\.checked.moveSeconds)) / Double(updates) * 1e6
@@ -222,8 +235,10 @@ print("medians over \(rounds) rounds:")
 print(String(format: "  direct OpenAL:           %.3f s CPU (%.1f× faster than real time)", direct, seconds / direct))
 print(String(format: "  direct, errors checked:  %.3f s CPU", checked))
 print(String(format: "  Soundstage:              %.3f s CPU (%.1f× faster than real time)", engine, seconds / engine))
-print(String(format: "  ratio engine / direct:   %.3f (goal <= 1.05)", ratio))
+print(String(format: "  ratio engine / direct, 4 sends (same attributes):   %.3f (goal <= 1.02)", ratio))
+print(String(format: "  ratio engine / direct, 2 sends (OpenAL's default):  %.3f (goal <= 1.02)", ratio2))
 print(String(format: "  ratio engine / direct with error checks: %.3f", checkedRatio))
+print(String(format: "  raw OpenAL, 4 sends / 2 sends: %.3f (what two more reverb-zone sends cost the mix)", sendsCost))
 print(String(format: "  moving %d sources once:  engine %.1f µs (%.3f µs per source); direct %.1f µs (%.3f); direct+checks %.1f µs (%.3f)",
              sourceCount, perUpdateEngine, perUpdateEngine / Double(sourceCount), perUpdateDirect,
              perUpdateDirect / Double(sourceCount), perUpdateChecked, perUpdateChecked / Double(sourceCount)))

@@ -268,6 +268,46 @@ import TestSupport
         try rig.scene.makeReverbZone("replacement", preset: .room)
     }
 
+    /// A device opened for fewer reverb zones holds that many per scene: one zone rings (its
+    /// tail is heard), a second is refused naming the limit; with none, a zone is refused and
+    /// the rest of EFX (occlusion) still works; counts outside 0...4 are refused at opening.
+    @Test func aDeviceOpenedForFewerZonesHoldsThatMany() throws {
+        let one = try Device.loopback(reverbZones: 1)
+        defer { one.close() }
+        #expect(one.reverbZones == 1)
+        let scene = try one.makeScene()
+        #expect(scene.maxReverbZones == 1)
+        try scene.makeReverbZone("cave", preset: .cave)
+        let full = try #require(throws: SoundstageError.self) { try scene.makeReverbZone("hall", preset: .room) }
+        #expect(full.code == .invalidArgument && full.message.contains("already has 1 reverb zone"), "\(full.message)")
+        let source = scene.makeSource(buffer: try one.makeBuffer(Self.noise(seconds: 0.25)))
+        source.position = Vector3(0, 0, -1)
+        try source.play()
+        _ = try one.render(frames: Self.rate * 3 / 10)
+        #expect(Signals.rms(try one.render(frames: Self.rate / 10).samples) > 0.005, "the one zone rings on")
+
+        let none = try Device.loopback(reverbZones: 0)
+        defer { none.close() }
+        let plain = try none.makeScene()
+        #expect(plain.maxReverbZones == 0)
+        let refused = try #require(throws: SoundstageError.self) { try plain.makeReverbZone("cave", preset: .cave) }
+        #expect(refused.code == .invalidArgument, "\(refused)")
+        let muffled = plain.makeSource(buffer: try none.makeBuffer(Signals.sine(16_000, seconds: 1)))
+        muffled.position = Vector3(0, 0, -1)
+        muffled.isLooping = true
+        try muffled.play()
+        let open = Signals.rms(try none.render(frames: 4_800).samples)
+        muffled.occlusion = -12
+        _ = try none.render(frames: 4_800)
+        let drop = Self.decibels(Signals.rms(try none.render(frames: 4_800).samples) / open)
+        #expect(abs(drop + 12) < 1, "occlusion works without sends: 16 kHz \(drop) dB")
+
+        for count in [-1, 5] {
+            let error = try #require(throws: SoundstageError.self) { _ = try Device.loopback(reverbZones: count) }
+            #expect(error.code == .invalidArgument && error.message.contains("reverbZones \(count)"), "\(error)")
+        }
+    }
+
     @Test func effectObjectsAreFreedWithZonesAndScenes() throws {
         let device = try Device.loopback()
         let scene = try device.makeScene()

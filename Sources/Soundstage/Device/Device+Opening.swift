@@ -7,6 +7,7 @@ extension Device {
     ///
     /// - Parameters:
     ///   - hrtf: `true` to request HRTF, `false` to forbid it, nil for OpenAL's default.
+    ///   - reverbZones: how many reverb zones a scene may hold (0...4), see ``defaultReverbZones``.
     /// - Throws: `.noOutputDevice` when none can be opened — on a machine without a sound card
     ///   OpenAL Soft does not fall back. Use ``loopback(sampleRate:layout:hrtf:hrtfName:updateFrames:)``
     ///   to render offline instead, or set `ALSOFT_DRIVERS=null` for a silent real-time device.
@@ -14,16 +15,17 @@ extension Device {
     /// ALSA and OpenAL Soft print lines on stderr while probing for a sound card that is not
     /// there; a program that wants them hidden wraps the call in
     /// ``Soundstage/silencingStandardError(_:)`` (the library never redirects stderr itself).
-    public static func openDefault(hrtf: Bool? = nil) throws -> Device {
-        try open(name: nil, hrtf: hrtf)
+    public static func openDefault(hrtf: Bool? = nil, reverbZones: Int = defaultReverbZones) throws -> Device {
+        try open(name: nil, hrtf: hrtf, reverbZones: reverbZones)
     }
 
     /// Opens the output device called `name` (see ``outputDeviceNames()``).
-    public static func open(named name: String, hrtf: Bool? = nil) throws -> Device {
-        try open(name: name, hrtf: hrtf)
+    public static func open(named name: String, hrtf: Bool? = nil, reverbZones: Int = defaultReverbZones) throws -> Device {
+        try open(name: name, hrtf: hrtf, reverbZones: reverbZones)
     }
 
-    static func open(name: String?, hrtf: Bool?) throws -> Device {
+    static func open(name: String?, hrtf: Bool?, reverbZones: Int) throws -> Device {
+        try validateReverbZones(reverbZones)
         guard let handle = DeviceHandle.openOutput(name) else {
             let what = name.map { "the output device '\($0)'" } ?? "the default output device"
             throw SoundstageError(.noOutputDevice,
@@ -33,7 +35,7 @@ extension Device {
                                   subject: name, cause: OpenAL.noDeviceOpened)
         }
         return try Device(handle: handle, kind: .output, sampleRate: 0, layout: .stereo,
-                          hrtf: hrtf, hrtfID: nil, updateFrames: 0)
+                          hrtf: hrtf, hrtfID: nil, updateFrames: 0, reverbZones: reverbZones)
     }
 
     /// Opens the best output there is: Soundstage's own stream on the desktop server when one
@@ -50,12 +52,12 @@ extension Device {
         case .desktop:
             return try openDesktop(desktop)
         case .openAL:
-            return try openDefault(hrtf: desktop.hrtf)
+            return try openDefault(hrtf: desktop.hrtf, reverbZones: desktop.reverbZones)
         case .automatic:
             do {
                 return try openDesktop(desktop)
             } catch let error as SoundstageError where error.code == .noOutputDevice {
-                return try openDefault(hrtf: desktop.hrtf)
+                return try openDefault(hrtf: desktop.hrtf, reverbZones: desktop.reverbZones)
             }
         }
     }
@@ -74,12 +76,13 @@ extension Device {
             throw SoundstageError(.invalidArgument, "sample rate \(options.sampleRate) is outside \(SampleRateLimits.describe(SampleRateLimits.mix))")
         }
         try validateUpdateFrames(options.updateFrames, sampleRate: options.sampleRate)
+        try validateReverbZones(options.reverbZones)
         let output = try DesktopOutput(options: options, sampleRate: options.sampleRate, channels: options.layout.channelCount)
         let handle = try openLoopbackHandle()
         let update = options.updateFrames ?? max(1, options.sampleRate / 200)
         let device = try Device(handle: handle, kind: .desktop, sampleRate: options.sampleRate,
                                 layout: options.layout, hrtf: options.hrtf, hrtfID: nil, updateFrames: update,
-                                desktop: output)
+                                reverbZones: options.reverbZones, desktop: output)
         output.start(rendering: device)
         return device
     }
@@ -93,12 +96,15 @@ extension Device {
     ///   - hrtf: `true` to request HRTF (binaural) mixing, `false` to forbid it, nil for OpenAL's default.
     ///   - hrtfName: a specific HRTF from ``DeviceInfo/hrtfNames``.
     ///   - updateFrames: frames between engine updates (completion checks); default 10 ms.
+    ///   - reverbZones: how many reverb zones a scene may hold (0...4), see ``defaultReverbZones``.
     public static func loopback(sampleRate: Int = 48_000, layout: ChannelLayout = .stereo, hrtf: Bool? = false,
-                                hrtfName: String? = nil, updateFrames: Int? = nil) throws -> Device {
+                                hrtfName: String? = nil, updateFrames: Int? = nil,
+                                reverbZones: Int = defaultReverbZones) throws -> Device {
         guard SampleRateLimits.mix.contains(sampleRate) else {
             throw SoundstageError(.invalidArgument, "loopback sample rate \(sampleRate) is outside \(SampleRateLimits.describe(SampleRateLimits.mix))")
         }
         try validateUpdateFrames(updateFrames, sampleRate: sampleRate)
+        try validateReverbZones(reverbZones)
         let handle = try openLoopbackHandle()
         guard handle.canRender(sampleRate: sampleRate, layout: layout) else {
             handle.close()
@@ -115,7 +121,26 @@ extension Device {
         }
         let update = updateFrames ?? max(1, sampleRate / 100)
         return try Device(handle: handle, kind: .loopback, sampleRate: sampleRate, layout: layout,
-                          hrtf: hrtfName != nil ? true : hrtf, hrtfID: hrtfID, updateFrames: update)
+                          hrtf: hrtfName != nil ? true : hrtf, hrtfID: hrtfID, updateFrames: update,
+                          reverbZones: reverbZones)
+    }
+
+    /// How many reverb zones a scene may hold unless a device is opened with another count: 4.
+    ///
+    /// Each zone a scene may hold is an auxiliary send on every OpenAL source, and OpenAL Soft
+    /// pays for the sends in every mix whether a zone uses them or not: 4 sends instead of
+    /// OpenAL's default 2 cost about 8 % more render CPU with 256 moving sources
+    /// (`soundstage-bench`, docs/benchmarks.md). A game with fewer zones opens its device with
+    /// fewer (`reverbZones: 0` when it has none).
+    public static let defaultReverbZones = 4
+
+    /// The reverb zone counts a device accepts.
+    public static let reverbZoneRange = 0...4
+
+    static func validateReverbZones(_ count: Int) throws {
+        guard reverbZoneRange.contains(count) else {
+            throw SoundstageError(.invalidArgument, "reverbZones \(count) is outside \(reverbZoneRange.lowerBound)...\(reverbZoneRange.upperBound)")
+        }
     }
 
     /// An update interval must be at least one frame and at most a second (0 would never advance).

@@ -16,7 +16,7 @@ extension Device {
             guard !state.closed else { throw SoundstageError(.released, "the device is closed") }
             state.largestBudget = max(state.largestBudget, sourceBudget)
             return Self.attributes(kind: kind, sampleRate: sampleRate, layout: layout, hrtf: hrtfRequested,
-                                   hrtfID: state.hrtfID, budget: state.largestBudget)
+                                   hrtfID: state.hrtfID, budget: state.largestBudget, sends: reverbZones)
         }
         // OpenAL Soft 1.19 re-initializes a loopback device's mixing state in alcCreateContext
         // without the lock alcRenderSamplesSOFT holds: creating a context while another thread

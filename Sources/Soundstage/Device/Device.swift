@@ -27,6 +27,8 @@ public final class Device: Sendable {
     public let layout: ChannelLayout
     /// Whether HRTF was requested when the device was opened (see ``info`` for the actual state).
     public let hrtfRequested: Bool?
+    /// How many reverb zones each scene may hold: the auxiliary sends asked of OpenAL.
+    public let reverbZones: Int
     /// Frames mixed between two engine updates (completion checks) on a loopback or desktop device.
     public let updateFrames: Int
     /// The desktop server's stream, for ``Kind/desktop`` devices.
@@ -90,17 +92,18 @@ public final class Device: Sendable {
     }
 
     init(handle: DeviceHandle, kind: Kind, sampleRate: Int, layout: ChannelLayout, hrtf: Bool?,
-                 hrtfID: Int?, updateFrames: Int, desktop: DesktopOutput? = nil) throws {
+                 hrtfID: Int?, updateFrames: Int, reverbZones: Int, desktop: DesktopOutput? = nil) throws {
         self.handleBox = NIOLockedValueBox(handle)
         self.kind = kind
         self.desktop = desktop
         self.layout = layout
         self.hrtfRequested = hrtf
         self.updateFrames = updateFrames
+        self.reverbZones = reverbZones
         var deviceState = DeviceState()
         deviceState.hrtfID = hrtfID
         let attributes = Self.attributes(kind: kind, sampleRate: sampleRate, layout: layout, hrtf: hrtf,
-                                         hrtfID: hrtfID, budget: deviceState.largestBudget)
+                                         hrtfID: hrtfID, budget: deviceState.largestBudget, sends: reverbZones)
         let context = try handle.makeFirstContext(attributes, for: "an OpenAL context on the device")
         resourceContext = ContextHandle(raw: context)
         let rate = handle.frequency

@@ -164,7 +164,7 @@ extension Device {
             let newHandle = try open(self)
             let (attributes, records, scenes) = state.withLock { state in
                 (Self.attributes(kind: kind, sampleRate: sampleRate, layout: layout, hrtf: hrtfRequested,
-                                 hrtfID: state.hrtfID, budget: state.largestBudget),
+                                 hrtfID: state.hrtfID, budget: state.largestBudget, sends: reverbZones),
                  state.buffers, state.scenes.compactMap(\.scene))
             }
             let newResource = try newHandle.makeFirstContext(attributes, for: "a context on the new device")

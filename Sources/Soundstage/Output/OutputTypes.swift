@@ -56,12 +56,15 @@ public struct DesktopOutputOptions: Sendable, Equatable {
     public var hrtf: Bool?
     /// Frames between engine updates (completion checks, fades); default 5 ms.
     public var updateFrames: Int?
+    /// How many reverb zones a scene may hold (0...4; ``Device/defaultReverbZones``): the
+    /// auxiliary sends each OpenAL source gets. Each costs mixing time whether used or not.
+    public var reverbZones: Int
 
     /// Options with the process's name as the application, the `game` role and 20 ms of latency.
     public init(applicationName: String = ProcessInfo.processInfo.processName, applicationID: String? = nil,
                 streamName: String? = nil, role: MediaRole = .game, latency: Double = 0.020, server: String? = nil,
                 sink: String? = nil, sampleRate: Int = 48_000, layout: ChannelLayout = .stereo, hrtf: Bool? = nil,
-                updateFrames: Int? = nil) {
+                updateFrames: Int? = nil, reverbZones: Int = Device.defaultReverbZones) {
         self.applicationName = applicationName
         self.applicationID = applicationID ?? applicationName
         self.streamName = streamName ?? applicationName
@@ -73,6 +76,7 @@ public struct DesktopOutputOptions: Sendable, Equatable {
         self.layout = layout
         self.hrtf = hrtf
         self.updateFrames = updateFrames
+        self.reverbZones = reverbZones
     }
 }
 
