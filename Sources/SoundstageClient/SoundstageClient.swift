@@ -86,6 +86,12 @@ public final class SoundstageClient: Sendable {
         try await send(Request(command, arguments)).result
     }
 
+    /// Sends a request and reads its `result` as the command's answer type (``Command/answer``).
+    /// - Throws: as ``request(_:_:)``; `badJSON` when the answer is not a `T`.
+    public func request<T: ProtocolBody>(_ command: Command, _ arguments: [Argument: JSONValue] = [:], as type: T.Type) async throws -> T {
+        try T(json: try await request(command, arguments))
+    }
+
     /// Sends a request; returns its id too (the id that its events name).
     /// - Throws: as ``request(_:_:)``.
     public func send(_ request: Request) async throws -> (id: JSONValue, result: JSONValue) {
@@ -113,9 +119,15 @@ public final class SoundstageClient: Sendable {
 
     // MARK: Commands
 
-    /// Checks the daemon answers.
-    public func ping() async throws {
-        try await request(.ping)
+    /// Checks the daemon answers; returns the protocol version it speaks.
+    @discardableResult
+    public func ping() async throws -> PingAnswer {
+        try await request(.ping, as: PingAnswer.self)
+    }
+
+    /// The daemon's state: clients, sessions, its device, live OpenAL objects, counters.
+    public func status() async throws -> StatusAnswer {
+        try await request(.status, as: StatusAnswer.self)
     }
 
     /// Asks for events of these kinds.
@@ -125,12 +137,12 @@ public final class SoundstageClient: Sendable {
 
     /// Registers a sound file (made absolute here: the daemon has its own working directory).
     public func registerSound(file: String) async throws -> UInt32 {
-        try SoundAnswer(result: try await request(.registerSound, [.file: .string(Self.absolute(file))])).sound
+        try await request(.registerSound, [.file: .string(Self.absolute(file))], as: SoundAnswer.self).sound
     }
 
     /// Registers the sound theme's sound for a freedesktop event name.
     public func registerSound(event: String) async throws -> UInt32 {
-        try SoundAnswer(result: try await request(.registerSound, [.event: .string(event)])).sound
+        try await request(.registerSound, [.event: .string(event)], as: SoundAnswer.self).sound
     }
 
     /// Plays a registered sound.
@@ -155,16 +167,16 @@ public final class SoundstageClient: Sendable {
 
     /// Loads a scene file under `name` (default: the file's name without extension).
     @discardableResult
-    public func loadScene(file: String, name: String? = nil) async throws -> JSONValue {
+    public func loadScene(file: String, name: String? = nil) async throws -> SceneAnswer {
         var arguments: [Argument: JSONValue] = [.file: .string(Self.absolute(file))]
         if let name { arguments[.name] = .string(name) }
-        return try await request(.loadScene, arguments)
+        return try await request(.loadScene, arguments, as: SceneAnswer.self)
     }
 
     /// Plays a loaded scene from its start; with the `completion` topic, `sceneEnded` follows.
     @discardableResult
-    public func runScene(_ name: String) async throws -> JSONValue {
-        try await request(.runScene, [.scene: .string(name)])
+    public func runScene(_ name: String) async throws -> SceneAnswer {
+        try await request(.runScene, [.scene: .string(name)], as: SceneAnswer.self)
     }
 
     /// Stops a scene and rewinds it.
@@ -174,7 +186,7 @@ public final class SoundstageClient: Sendable {
 
     private func play(_ arguments: [Argument: JSONValue]) async throws -> Play {
         let (id, result) = try await send(Request(.playSound, arguments))
-        let answer = try SoundAnswer(result: result)
+        let answer = try SoundAnswer(json: result)
         return Play(request: id, sound: answer.sound, outcome: answer.outcome ?? .playing)
     }
 
@@ -194,7 +206,12 @@ public struct ServerEvent: Sendable, Equatable {
     public var kind: EventName? { EventName(rawValue: name) }
 
     /// How the play ended, for a `completion` event.
-    public var outcome: PlayOutcome? { body["outcome"]?.stringValue.flatMap(PlayOutcome.init(rawValue:)) }
+    public var outcome: PlayOutcome? { kind == .completion ? (try? CompletionEvent(json: body))?.outcome : nil }
+
+    /// The event's members as their type (``EventName/body``): `CompletionEvent`,
+    /// `SceneEndedEvent`, `SessionChangeEvent`, `RouteEvent`, `ShutdownEvent`.
+    /// - Throws: ``ServerError`` `badJSON` when the members are not a `T`.
+    public func decode<T: ProtocolBody>(_ type: T.Type) throws -> T { try T(json: body) }
 
     /// The request a `completion` or `sceneEnded` event is about.
     public var request: JSONValue? { body["request"] }

@@ -156,8 +156,13 @@ public enum ProtocolLine {
                                  "error": .object(error)]).encoded + "\n"
     }
 
-    /// An event.
-    public static func event(_ name: EventName, _ fields: [String: JSONValue] = [:]) -> String {
+    /// An event, with its typed members.
+    public static func event(_ name: EventName, _ body: some ProtocolBody) -> String {
+        event(name, fields: body.json.objectValue ?? [:])
+    }
+
+    /// An event whose members are not a ``ProtocolBody`` (`meters`: the overview).
+    public static func event(_ name: EventName, fields: [String: JSONValue]) -> String {
         var members = fields
         members["event"] = .string(name.rawValue)
         members["version"] = .number(Double(ServerProtocol.version))

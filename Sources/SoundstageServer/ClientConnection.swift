@@ -78,7 +78,7 @@ final class ClientConnection: ChannelInboundHandler {
 
     func channelActive(context: ChannelHandlerContext) {
         guard let number = server.register(self, channel: context.channel) else {
-            write(ProtocolLine.event(.shutdown, ["reason": "the daemon is stopping"]))
+            write(ProtocolLine.event(.shutdown, ShutdownEvent(reason: "the daemon is stopping")))
             context.flush()
             context.close(promise: nil)
             closing = true
@@ -217,7 +217,9 @@ final class ClientConnection: ChannelInboundHandler {
         }
         for id in pending.coalesced {
             respond(id, merged)
-            if case let .success(value) = merged { completion(request: id, sound: value["sound"], outcome: .coalesced, later: true) }
+            if case let .success(value) = merged {
+                completion(request: id, sound: (try? SoundAnswer(json: value))?.sound, outcome: .coalesced, later: true)
+            }
         }
     }
 
@@ -279,45 +281,43 @@ final class ClientConnection: ChannelInboundHandler {
     }
 
     /// Writes an event if the client subscribed to its topic.
-    func push(_ event: EventName, _ fields: [String: JSONValue]) {
+    func push(_ event: EventName, _ body: some ProtocolBody) {
         guard let topic = event.topic, subscriptions.contains(topic), !closing else { return }
-        write(ProtocolLine.event(event, fields))
+        write(ProtocolLine.event(event, body))
         context?.flush()
     }
 
     /// The `completion` event of a play; `later` defers it until after the answer being written.
-    func completion(request: JSONValue, sound: JSONValue?, outcome: PlayOutcome, later: Bool = false) {
-        var fields: [String: JSONValue] = ["request": request, "outcome": .string(outcome.rawValue)]
-        if let sound { fields["sound"] = sound }
+    func completion(request: JSONValue, sound: UInt32?, outcome: PlayOutcome, later: Bool = false) {
+        let event = CompletionEvent(request: request, sound: sound, outcome: outcome)
         if later {
-            let fields = fields
             let bound = NIOLoopBound(self, eventLoop: loop)
-            loop.execute { bound.value.push(.completion, fields) }
+            loop.execute { bound.value.push(.completion, event) }
         } else {
-            push(.completion, fields)
+            push(.completion, event)
         }
     }
 
     private func sessionEvent(_ event: SessionEvent) {
-        var fields: [String: JSONValue] = ["time": .number(event.time)]
+        let change: SessionChangeEvent
         switch event.kind {
-        case .activated: fields["kind"] = "activated"
-        case .deactivated: fields["kind"] = "deactivated"
-        case let .interruptionBegan(reason): fields["kind"] = "interruptionBegan"; fields["reason"] = .string(reason.rawValue)
-        case let .interruptionEnded(resume): fields["kind"] = "interruptionEnded"; fields["shouldResume"] = .bool(resume)
-        case let .ducked(gain): fields["kind"] = "ducked"; fields["gain"] = .number(Double(gain))
-        case .unducked: fields["kind"] = "unducked"
+        case .activated: change = SessionChangeEvent(kind: .activated, time: event.time)
+        case .deactivated: change = SessionChangeEvent(kind: .deactivated, time: event.time)
+        case let .interruptionBegan(reason): change = SessionChangeEvent(kind: .interruptionBegan, reason: reason.rawValue, time: event.time)
+        case let .interruptionEnded(resume): change = SessionChangeEvent(kind: .interruptionEnded, shouldResume: resume, time: event.time)
+        case let .ducked(gain): change = SessionChangeEvent(kind: .ducked, gain: Double(gain), time: event.time)
+        case .unducked: change = SessionChangeEvent(kind: .unducked, time: event.time)
         }
-        push(.session, fields)
+        push(.session, change)
         switch event.kind {
         case let .interruptionBegan(reason): logger.info("session interrupted", metadata: ["reason": "\(reason.rawValue)"])
         case let .interruptionEnded(resume): logger.info("interruption ended", metadata: ["resume": "\(resume)"])
-        default: logger.debug("session event", metadata: ["kind": "\(fields["kind"]?.stringValue ?? "")"])
+        default: logger.debug("session event", metadata: ["kind": "\(change.kind.rawValue)"])
         }
     }
 
     private func routeEvent(_ change: RouteChange) {
-        push(.route, ["reason": .string(change.reason.rawValue), "time": .number(change.time)])
+        push(.route, RouteEvent(reason: change.reason.rawValue, time: change.time))
     }
 
     // MARK: Ending
@@ -325,7 +325,7 @@ final class ClientConnection: ChannelInboundHandler {
     /// Tells the client the daemon stops, frees everything at once, and closes.
     func shutdown(reason: String) -> EventLoopFuture<Void> {
         if let context, context.channel.isActive {
-            write(ProtocolLine.event(.shutdown, ["reason": .string(reason)]))
+            write(ProtocolLine.event(.shutdown, ShutdownEvent(reason: reason)))
             context.flush()
         }
         release(letSoundsFinish: false)

@@ -57,9 +57,8 @@ extension ClientConnection {
             }
             for scene in runner.scenes.values { audio.session.attach(scene) }
             audio.scenes[name] = HostedScene(name: name, runner: runner)
-            return ["scene": .string(name), "duration": .number(runner.description.duration),
-                    "sources": .array(runner.description.sources.map { .string($0.name) }),
-                    "contexts": .array(runner.description.contextNames.map(JSONValue.string))]
+            return SceneAnswer(scene: name, duration: runner.description.duration, sources: runner.description.sources.map(\.name),
+                               contexts: runner.description.contextNames).json
         }.nonisolated())
     }
 
@@ -71,16 +70,16 @@ extension ClientConnection {
         let bound = NIOLoopBound(self, eventLoop: loop)
         let name = hosted.name
         hosted.run(on: loop, interval: interval) {
-            bound.value.push(.sceneEnded, ["scene": .string(name), "request": request.id])
+            bound.value.push(.sceneEnded, SceneEndedEvent(scene: name, request: request.id))
         }
-        return .now(["scene": .string(name), "duration": .number(hosted.runner.description.duration), "running": true])
+        return .now(SceneAnswer(scene: name, duration: hosted.runner.description.duration, running: true).json)
     }
 
     func stopScene(_ request: ReceivedRequest) throws -> CommandResult {
         let args = try Arguments(request, for: .stopScene)
         let hosted = try scene(args)
         hosted.stop()
-        return .now(["scene": .string(hosted.name), "running": false])
+        return .now(SceneAnswer(scene: hosted.name, running: false).json)
     }
 
     func unloadScene(_ request: ReceivedRequest) throws -> CommandResult {
@@ -90,16 +89,16 @@ extension ClientConnection {
         hosted.close()
         audio.scenes.removeValue(forKey: hosted.name)
         server.device.evictCachedBuffers()
-        return .now(["scene": .string(hosted.name), "unloaded": true])
+        return .now(SceneAnswer(scene: hosted.name, unloaded: true).json)
     }
 
     func listScenes(_ request: ReceivedRequest) throws -> CommandResult {
         _ = try Arguments(request, for: .listScenes)
         let scenes = try clientAudio().scenes.values.sorted { $0.name < $1.name }
-        return .now(["scenes": .array(scenes.map { hosted in
-            ["scene": .string(hosted.name), "running": .bool(hosted.isRunning),
-             "time": .number(hosted.runner.time), "duration": .number(hosted.runner.description.duration)]
-        })])
+        return .now(SceneListAnswer(scenes: scenes.map { hosted in
+            SceneAnswer(scene: hosted.name, duration: hosted.runner.description.duration, running: hosted.isRunning,
+                        time: hosted.runner.time)
+        }).json)
     }
 
     func playAt(_ request: ReceivedRequest) throws -> CommandResult {
@@ -138,7 +137,7 @@ extension ClientConnection {
             }
             try source.play()
             hosted.oneShots[key] = source
-            return ["scene": .string(hosted.name), "outcome": .string(PlayOutcome.playing.rawValue)]
+            return SceneAnswer(scene: hosted.name, outcome: .playing).json
         }.nonisolated())
     }
 
@@ -163,8 +162,8 @@ extension ClientConnection {
         if at != nil || up != nil { listener.setOrientation(at: at ?? listener.at, up: up ?? listener.up) }
         if let velocity { listener.velocity = velocity }
         if let gain { listener.gain = Float(gain) }
-        func vector(_ v: Vector3) -> JSONValue { [.number(Double(v.x)), .number(Double(v.y)), .number(Double(v.z))] }
-        return .now(["scene": .string(hosted.name), "position": vector(listener.position), "at": vector(listener.at),
-                     "up": vector(listener.up), "velocity": vector(listener.velocity), "gain": .number(Double(listener.gain))])
+        func vector(_ v: Vector3) -> [Double] { [Double(v.x), Double(v.y), Double(v.z)] }
+        return .now(ListenerAnswer(scene: hosted.name, position: vector(listener.position), at: vector(listener.at),
+                                   up: vector(listener.up), velocity: vector(listener.velocity), gain: Double(listener.gain)).json)
     }
 }

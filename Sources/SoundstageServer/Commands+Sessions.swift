@@ -43,11 +43,10 @@ extension ClientConnection {
         if let active { try session.setActive(active, notifyOthersOnDeactivation: notify) }
         if interruption == "begin" { session.beginInterruption() }
         if interruption == "end" { session.endInterruption(shouldResume: resume) }
-        var names: [JSONValue] = []
+        var names: [String] = []
         if session.options.contains(.mixWithOthers) { names.append("mixWithOthers") }
         if session.options.contains(.duckOthers) { names.append("duckOthers") }
-        return .now(["category": .string(session.category.rawValue), "options": .array(names),
-                     "active": .bool(session.isActive), "interrupted": .bool(session.isInterrupted),
-                     "ducked": .bool(session.isDucked)])
+        return .now(SessionAnswer(category: session.category.rawValue, options: names, active: session.isActive,
+                                  interrupted: session.isInterrupted, ducked: session.isDucked).json)
     }
 }

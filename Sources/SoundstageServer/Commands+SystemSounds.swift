@@ -17,7 +17,7 @@ extension ClientConnection {
         let event = try args.string(.event)
         _ = try args.exactlyOne(of: [.file, .event])
         return .later(register(registry, audio) { try file.map { try registry.register(file: $0) } ?? registry.register(event: event!) }
-            .map { id in SoundAnswer(sound: id.rawValue, name: file ?? event!).result })
+            .map { id in SoundAnswer(sound: id.rawValue, name: file ?? event!).json })
     }
 
     /// Registers a sound on the blocking pool within the client's quotas: the count is checked
@@ -78,7 +78,7 @@ extension ClientConnection {
     /// Starts a play; the answer says `playing` or how it ended at once, and the `completion`
     /// event (if subscribed) follows the answer with how it ended.
     func play(_ id: SystemSoundID, alert: Bool, request: JSONValue, registry: SystemSoundRegistry) throws -> JSONValue {
-        let sound = JSONValue.number(Double(id.rawValue))
+        let sound = id.rawValue
         let early = EarlyOutcome()
         let bound = NIOLoopBound(self, eventLoop: loop)
         let loop = self.loop
@@ -89,7 +89,7 @@ extension ClientConnection {
         if alert { try registry.playAlert(id, completion: report) } else { try registry.play(id, completion: report) }
         let outcome = early.finish()
         if let outcome { completion(request: request, sound: sound, outcome: Self.name(outcome), later: true) }
-        return SoundAnswer(sound: id.rawValue, outcome: outcome.map(Self.name) ?? .playing).result
+        return SoundAnswer(sound: id.rawValue, outcome: outcome.map(Self.name) ?? .playing).json
     }
 
     func disposeSound(_ request: ReceivedRequest) throws -> CommandResult {
@@ -98,20 +98,20 @@ extension ClientConnection {
         let audio = try clientAudio()
         try audio.systemSounds().dispose(id)
         audio.forget(id)
-        return .now(SoundAnswer(sound: id.rawValue, disposed: true).result)
+        return .now(SoundAnswer(sound: id.rawValue, disposed: true).json)
     }
 
     func listSounds(_ request: ReceivedRequest) throws -> CommandResult {
         _ = try Arguments(request, for: .listSounds)
         let sounds = try clientAudio().registry?.registered ?? []
-        return .now(["sounds": .array(sounds.map { SoundAnswer(sound: $0.id.rawValue, name: $0.name).result })])
+        return .now(SoundListAnswer(sounds: sounds.map { SoundAnswer(sound: $0.id.rawValue, name: $0.name) }).json)
     }
 
     func setSoundVolume(_ request: ReceivedRequest) throws -> CommandResult {
         let args = try Arguments(request, for: .setSoundVolume)
         let volume = try args.number(.volume, in: 0...16)!
         try clientAudio().systemSounds().volume = Float(volume)
-        return .now(["volume": .number(volume)])
+        return .now(VolumeAnswer(volume: volume).json)
     }
 
     static func name(_ outcome: SystemSoundOutcome) -> PlayOutcome {

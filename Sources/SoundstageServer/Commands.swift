@@ -45,24 +45,20 @@ extension ClientConnection {
 
     func ping(_ request: ReceivedRequest) throws -> CommandResult {
         _ = try Arguments(request, for: .ping)
-        return .now(["pong": true, "server": "soundstage", "protocol": .number(Double(ServerProtocol.version))])
+        return .now(PingAnswer().json)
     }
 
     func status(_ request: ReceivedRequest) throws -> CommandResult {
         _ = try Arguments(request, for: .status)
         let device = server.device
         let live = device.liveObjects
-        func n(_ value: Int) -> JSONValue { .number(Double(value)) }
-        return .now([
-            "clients": n(server.statistics.clients),
-            "sessions": n(server.sessions.sessionCount),
-            "retiringClients": n(server.retiringCount),
-            "device": ["kind": device.kind == .output ? "output" : "loopback", "sampleRate": n(device.sampleRate),
-                       "channels": n(device.layout.channelCount)],
-            "liveObjects": ["devices": n(live.devices), "contexts": n(live.contexts), "buffers": n(live.buffers),
-                            "sources": n(live.sources)],
-            "statistics": server.statistics.json,
-        ])
+        let statistics = server.statistics
+        return .now(StatusAnswer(
+            clients: statistics.clients, sessions: server.sessions.sessionCount, retiringClients: server.retiringCount,
+            device: .init(kind: device.kind == .output ? "output" : "loopback", sampleRate: device.sampleRate,
+                          channels: device.layout.channelCount),
+            liveObjects: ["devices": live.devices, "contexts": live.contexts, "buffers": live.buffers, "sources": live.sources],
+            statistics: statistics.counters.mapValues(Double.init)).json)
     }
 
     func subscribe(_ request: ReceivedRequest, adding: Bool) throws -> CommandResult {
@@ -81,7 +77,7 @@ extension ClientConnection {
         if topics.contains(.meters) {
             if adding { server.meterFeed.add(self, of: server) } else { server.meterFeed.remove(self, of: server) }
         }
-        return .now(["subscribed": .array(subscriptions.map(\.rawValue).sorted().map(JSONValue.string))])
+        return .now(SubscriptionAnswer(subscribed: Array(subscriptions)).json)
     }
 
     // MARK: Helpers

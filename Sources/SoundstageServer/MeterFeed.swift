@@ -59,7 +59,7 @@ final class MeterFeed: Sendable {
         }
         return EventLoopFuture.whenAllComplete(parts, on: loop).map { [self] results in
             let clients = results.compactMap { try? $0.get() }.filter { $0 != .null }
-            let event = ProtocolLine.event(.meters, overview(server, clients))
+            let event = ProtocolLine.event(.meters, fields: overview(server, clients))
             let watchers = state.withLockedValue { Array($0.watchers.values) }
             for watcher in watchers {
                 watcher.eventLoop.execute { watcher.value.pushMeters(event) }

@@ -96,9 +96,13 @@ struct Arguments {
         self.command = command
         let name = command.rawValue
         json = JSONReader { path, message in RequestFailure(.badRequest, "\(name): \(path): \(message)") }
-        members = try json.object(.object(request.arguments), "", allowed: Set(command.accepts.map(\.rawValue)),
-                                  required: Set(command.requires.map(\.rawValue)))
+        let names = Self.names[command]!
+        members = try json.object(.object(request.arguments), "", allowed: names.accepts, required: names.requires)
     }
+
+    /// Each command's table as the reader takes it (argument names), made once.
+    private static let names: [Command: (accepts: Set<String>, requires: Set<String>)] = Dictionary(
+        uniqueKeysWithValues: Command.allCases.map { ($0, (Set($0.accepts.map(\.rawValue)), Set($0.requires.map(\.rawValue)))) })
 
     subscript(key: Argument) -> JSONValue? { members[key.rawValue] }
 

@@ -27,12 +27,10 @@ public struct ServerStatistics: Sendable, Equatable {
     /// Creates zeroed statistics.
     public init() {}
 
-    /// As a JSON object for the `status` command.
-    var json: JSONValue {
-        func n(_ value: Int) -> JSONValue { .number(Double(value)) }
-        return ["clients": n(clients), "connections": n(connections), "answered": n(answered), "errors": n(errors),
-                "busy": n(busy), "coalesced": n(coalesced), "peakPendingRequests": n(peakPendingRequests),
-                "peakOutputBytes": n(peakOutputBytes), "readPauses": n(readPauses),
-                "linesTooLong": n(linesTooLong)]
+    /// The counters by name, as the `status` command's `statistics` carries them.
+    var counters: [String: Int] {
+        ["clients": clients, "connections": connections, "answered": answered, "errors": errors,
+         "busy": busy, "coalesced": coalesced, "peakPendingRequests": peakPendingRequests,
+         "peakOutputBytes": peakOutputBytes, "readPauses": readPauses, "linesTooLong": linesTooLong]
     }
 }

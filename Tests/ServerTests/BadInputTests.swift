@@ -304,13 +304,92 @@ import Testing
     @Test func aSoundAnswerRoundTripsAndAnUnknownOutcomeIsRefused() throws {
         for outcome in PlayOutcome.allCases {
             let answer = SoundAnswer(sound: 7, outcome: outcome)
-            #expect(try SoundAnswer(result: answer.result) == answer)
+            #expect(try SoundAnswer(json: answer.json) == answer)
         }
         let registered = SoundAnswer(sound: 4_000_000_000, name: "/tmp/a.wav")
-        #expect(try SoundAnswer(result: registered.result) == registered)
-        #expect(try SoundAnswer(result: SoundAnswer(sound: 1, disposed: true).result).disposed == true)
-        let error = #expect(throws: ServerError.self) { _ = try SoundAnswer(result: ["sound": 1, "outcome": "exploded"]) }
+        #expect(try SoundAnswer(json: registered.json) == registered)
+        #expect(try SoundAnswer(json: SoundAnswer(sound: 1, disposed: true).json).disposed == true)
+        let error = #expect(throws: ServerError.self) { _ = try SoundAnswer(json: ["sound": 1, "outcome": "exploded"]) }
         #expect(error?.code == .badJSON)
-        #expect(#expect(throws: ServerError.self) { _ = try SoundAnswer(result: ["sound": -1]) }?.code == .badJSON)
+        #expect(#expect(throws: ServerError.self) { _ = try SoundAnswer(json: ["sound": -1]) }?.code == .badJSON)
+    }
+}
+
+/// Every answer and event a real daemon sends reads as the type the protocol declares for it
+/// (`Command.answer`, `EventName.body`), and writes back what it read.
+@Suite struct TypedAnswerTests {
+    /// Reads `json` as a `T` and checks that `T` writes back the same thing.
+    static func roundTrips<T: ProtocolBody>(_ type: T.Type, _ json: JSONValue) throws -> Bool {
+        let value = try T(json: json)
+        return try T(json: value.json) == value
+    }
+
+    @Test func everyAnswerAndEventReadsAsItsType() throws {
+        let daemon = try TestDaemon()
+        var stopped = false
+        defer { if !stopped { daemon.stop() } }
+        let client = try daemon.connect()
+        var events: [JSONValue] = []
+        var id = 0.0
+        /// Sends a request and returns its result, keeping the events read on the way.
+        func answer(_ command: Command, _ arguments: [String: JSONValue] = [:]) throws -> JSONValue {
+            id += 1
+            var members = arguments
+            members["id"] = .number(id)
+            members["command"] = .string(command.rawValue)
+            client.send(.object(members))
+            while let message = client.read() {
+                if message["event"] != nil { events.append(message); continue }
+                #expect(message["id"] == .number(id))
+                let result = try #require(message["result"], "\(command): \(message.encoded)")
+                #expect(try Self.roundTrips(command.answer, result), "\(command): \(result.encoded)")
+                return result
+            }
+            Issue.record("\(command): no answer")
+            return .null
+        }
+        func drainEvents() { while let message = client.read(timeout: 0.5) { if message["event"] != nil { events.append(message) } } }
+
+        var answered: Set<Command> = []
+        func ask(_ command: Command, _ arguments: [String: JSONValue] = [:]) throws -> JSONValue {
+            answered.insert(command)
+            return try answer(command, arguments)
+        }
+        _ = try ask(.ping)
+        _ = try ask(.status)
+        _ = try ask(.subscribe, ["events": ["completion", "session", "route"]])
+        let file = try daemon.sineFile("tick", seconds: 0.05)
+        let sound = try ask(.registerSound, ["file": .string(file)])["sound"] ?? .null
+        _ = try ask(.playSound, ["sound": sound])
+        _ = try ask(.listSounds)
+        _ = try ask(.setSoundVolume, ["volume": 0.5])
+        let scene: JSONValue = ["format": 1, "duration": 0.2, "sources": [["name": "tone", "sound": ["tone": ["frequency": 330]]]]]
+        _ = try ask(.loadScene, ["scene": scene, "name": "room"])
+        _ = try ask(.runScene, ["scene": "room"])
+        _ = try ask(.listScenes)
+        _ = try ask(.playAt, ["scene": "room", "file": .string(file), "position": [1, 0, 0]])
+        _ = try ask(.setListener, ["scene": "room", "at": [0, 0, 1]])
+        _ = try ask(.session, ["category": "playback", "active": true])
+        _ = try daemon.render(seconds: 0.5)                 // the tick, the one-shot and the scene end
+        drainEvents()
+        _ = try ask(.stopScene, ["scene": "room"])
+        _ = try ask(.unloadScene, ["scene": "room"])
+        _ = try ask(.disposeSound, ["sound": sound])
+        _ = try ask(.unsubscribe, ["events": ["route"]])
+        #expect(answered == Set(Command.allCases), "asked every command")
+
+        daemon.stop()
+        stopped = true
+        drainEvents()
+        var seen: Set<EventName> = []
+        for event in events {
+            let name = try #require(event["event"]?.stringValue.flatMap(EventName.init(rawValue:)), "\(event.encoded)")
+            seen.insert(name)
+            guard let type = name.body else { continue }
+            #expect(try Self.roundTrips(type, event), "\(name): \(event.encoded)")
+        }
+        #expect(seen.isSuperset(of: [.completion, .sceneEnded, .session, .shutdown]), "events seen: \(seen)")
+        // A route change does not happen on a loopback device: its type, written and read.
+        #expect(try Self.roundTrips(RouteEvent.self, RouteEvent(reason: "outputMoved", time: 1.5).json))
     }
 }
