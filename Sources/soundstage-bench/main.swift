@@ -132,77 +132,120 @@ struct Measurement {
     var moveSeconds: Double
 }
 
-func runEngine(reverbZones: Int) throws -> Measurement {
-    let device = try Device.loopback(sampleRate: rate, updateFrames: updateFrames, reverbZones: reverbZones)
-    defer { device.close() }
-    let scene = try device.makeScene(sourceBudget: sourceCount)
-    let buffer = try device.makeBuffer(AudioBuffer(samples: sine(440), channels: 1, sampleRate: rate))
-    let sources = try (0..<sourceCount).map { _ in
-        let source = scene.makeSource(buffer: buffer)
-        source.isLooping = true
-        try source.play()
-        return source
-    }
+/// One update of a render loop that moves every source and mixes 10 ms: through Soundstage or
+/// through raw OpenAL. Rigs step in turns, so each side of a ratio sees the machine at the same moment.
+protocol Rig: AnyObject {
+    /// Moves every source to where it is at `step` and mixes 10 ms; returns the seconds moving took.
+    func step(_ step: Int) throws -> Double
+}
+
+/// Soundstage: a loopback device opened with `reverbZones`, one scene of looping sources.
+final class EngineRig: Rig {
+    let device: Device
+    let sources: [Source]
     var output = [Float](repeating: 0, count: updateFrames * 2)
-    var moving = 0.0
-    let start = cpuSeconds()
-    for step in 0..<updates {
+
+    init(reverbZones: Int) throws {
+        device = try Device.loopback(sampleRate: rate, updateFrames: updateFrames, reverbZones: reverbZones)
+        let scene = try device.makeScene(sourceBudget: sourceCount)
+        let buffer = try device.makeBuffer(AudioBuffer(samples: sine(440), channels: 1, sampleRate: rate))
+        sources = try (0..<sourceCount).map { _ in
+            let source = scene.makeSource(buffer: buffer)
+            source.isLooping = true
+            try source.play()
+            return source
+        }
+    }
+
+    deinit { device.close() }
+
+    func step(_ step: Int) throws -> Double {
         let t0 = cpuSeconds()
         for (i, source) in sources.enumerated() {
             let (x, y, z) = position(i, step)
             source.position = Vector3(x, y, z)
         }
-        moving += cpuSeconds() - t0
+        let moved = cpuSeconds() - t0
         try output.withUnsafeMutableBufferPointer { try device.render(into: $0) }
+        return moved
     }
-    return Measurement(render: cpuSeconds() - start, moveSeconds: moving)
 }
 
-/// Raw OpenAL with the engine's context attributes (`sends` auxiliary sends: 2 is OpenAL's default).
-func runDirect(checked: Bool, sends: ALCint) -> Measurement {
-    let device = alcLoopbackOpenDeviceSOFT(nil)!
-    let attributes: [ALCint] = [ALC_MONO_SOURCES, ALCint(sourceCount), ALC_STEREO_SOURCES, 0, ALC_MAX_AUXILIARY_SENDS, sends,
-                                ALC_FORMAT_CHANNELS_SOFT, ALC_STEREO_SOFT, ALC_FORMAT_TYPE_SOFT, ALC_FLOAT_SOFT,
-                                ALC_FREQUENCY, ALCint(rate), ALC_OUTPUT_LIMITER_SOFT, ALC_FALSE, ALC_HRTF_SOFT, ALC_FALSE, 0]
-    let context = alcCreateContext(device, attributes)!
-    alcMakeContextCurrent(context)
+/// Raw OpenAL with the engine's context attributes (`sends` auxiliary sends: 2 is OpenAL's
+/// default), optionally reading `alGetError` after every call.
+final class DirectRig: Rig {
+    let device: OpaquePointer
+    let context: OpaquePointer
     var buffer: ALuint = 0
-    alGenBuffers(1, &buffer)
-    let data = sine(440)
-    data.withUnsafeBytes { alBufferData(buffer, AL_FORMAT_MONO_FLOAT32, $0.baseAddress, ALsizei($0.count), ALsizei(rate)) }
-    var sources = [ALuint](repeating: 0, count: sourceCount)
-    alGenSources(ALsizei(sourceCount), &sources)
-    for source in sources {
-        alSourcei(source, AL_BUFFER, ALint(buffer))
-        alSourcei(source, AL_LOOPING, AL_TRUE)
-        alSourcePlay(source)
-    }
-    precondition(alGetError() == AL_NO_ERROR, "direct OpenAL setup failed")
+    var sources: [ALuint]
+    let checked: Bool
     var output = [Float](repeating: 0, count: updateFrames * 2)
-    var moving = 0.0
-    let start = cpuSeconds()
-    for step in 0..<updates {
+
+    init(checked: Bool, sends: ALCint) {
+        self.checked = checked
+        device = alcLoopbackOpenDeviceSOFT(nil)!
+        let attributes: [ALCint] = [ALC_MONO_SOURCES, ALCint(sourceCount), ALC_STEREO_SOURCES, 0, ALC_MAX_AUXILIARY_SENDS, sends,
+                                    ALC_FORMAT_CHANNELS_SOFT, ALC_STEREO_SOFT, ALC_FORMAT_TYPE_SOFT, ALC_FLOAT_SOFT,
+                                    ALC_FREQUENCY, ALCint(rate), ALC_OUTPUT_LIMITER_SOFT, ALC_FALSE, ALC_HRTF_SOFT, ALC_FALSE, 0]
+        context = alcCreateContext(device, attributes)!
+        alcSetThreadContext(context)
+        var name: ALuint = 0
+        alGenBuffers(1, &name)
+        sine(440).withUnsafeBytes { alBufferData(name, AL_FORMAT_MONO_FLOAT32, $0.baseAddress, ALsizei($0.count), ALsizei(rate)) }
+        buffer = name
+        var names = [ALuint](repeating: 0, count: sourceCount)
+        alGenSources(ALsizei(sourceCount), &names)
+        sources = names
+        for source in names {
+            alSourcei(source, AL_BUFFER, ALint(name))
+            alSourcei(source, AL_LOOPING, AL_TRUE)
+            alSourcePlay(source)
+        }
+        precondition(alGetError() == AL_NO_ERROR, "direct OpenAL setup failed")
+    }
+
+    deinit {
+        alcSetThreadContext(context)
+        alDeleteSources(ALsizei(sourceCount), &sources)
+        alDeleteBuffers(1, &buffer)
+        alcSetThreadContext(nil)
+        alcDestroyContext(context)
+        alcCloseDevice(device)
+    }
+
+    func step(_ step: Int) -> Double {
+        // The engine makes its scene's context current on the thread, when it is not already;
+        // with rigs taking turns, this one must too (a game with one context does it once).
+        alcSetThreadContext(context)
         let t0 = cpuSeconds()
         for (i, source) in sources.enumerated() {
             let (x, y, z) = position(i, step)
             alSource3f(source, AL_POSITION, x, y, z)
             if checked && alGetError() != AL_NO_ERROR { fatalError("alSource3f failed") }
         }
-        moving += cpuSeconds() - t0
+        let moved = cpuSeconds() - t0
         output.withUnsafeMutableBufferPointer { alcRenderSamplesSOFT(device, $0.baseAddress, ALCsizei(updateFrames)) }
+        return moved
     }
-    let elapsed = cpuSeconds() - start
-    alDeleteSources(ALsizei(sourceCount), &sources)
-    alDeleteBuffers(1, &buffer)
-    alcMakeContextCurrent(nil)
-    alcDestroyContext(context)
-    alcCloseDevice(device)
-    return Measurement(render: elapsed, moveSeconds: moving)
+}
+
+/// Steps `rigs` in turns, update by update; returns each one's CPU seconds and moving seconds.
+func interleave(_ rigs: [any Rig]) throws -> [Measurement] {
+    var results = [Measurement](repeating: Measurement(render: 0, moveSeconds: 0), count: rigs.count)
+    for step in 0..<updates {
+        for (index, rig) in rigs.enumerated() {
+            let start = cpuSeconds()
+            let moved = try rig.step(step)
+            results[index].render += cpuSeconds() - start
+            results[index].moveSeconds += moved
+        }
+    }
+    return results
 }
 
 print("soundstage-bench: \(sourceCount) looping sources moved every 10 ms, \(seconds) s rendered at \(rate) Hz (loopback, stereo, no HRTF)")
 print("Each round runs, with 4 auxiliary sends (the engine's default) then 2 (OpenAL's): raw OpenAL; raw OpenAL with")
-print("alGetError after every call (4 sends only); Soundstage opened with as many reverb zones.")
+print("alGetError after every call (4 sends only); Soundstage opened with as many reverb zones — taking turns update by update.")
 struct Round {
     var direct: Measurement, checked: Measurement, engine: Measurement
     var direct2: Measurement, engine2: Measurement
@@ -210,11 +253,11 @@ struct Round {
 let rounds = 7
 var results: [Round] = []
 for round in 1...rounds {
-    let direct = runDirect(checked: false, sends: 4)
-    let checked = runDirect(checked: true, sends: 4)
-    let engine = try runEngine(reverbZones: 4)
-    let direct2 = runDirect(checked: false, sends: 2)
-    let engine2 = try runEngine(reverbZones: 2)
+    // The rigs of a comparison take turns update by update: the machine's drift (its speed
+    // wanders by 10-20 % between runs here) hits both sides of a ratio alike.
+    let four = try interleave([DirectRig(checked: false, sends: 4), DirectRig(checked: true, sends: 4), EngineRig(reverbZones: 4)])
+    let two = try interleave([DirectRig(checked: false, sends: 2), EngineRig(reverbZones: 2)])
+    let (direct, checked, engine, direct2, engine2) = (four[0], four[1], four[2], two[0], two[1])
     results.append(Round(direct: direct, checked: checked, engine: engine, direct2: direct2, engine2: engine2))
     print(String(format: "  round %d: 4 sends: direct %.3f s, direct+checks %.3f s, engine %.3f s (ratio %.3f); 2 sends: direct %.3f s, engine %.3f s (ratio %.3f)",
                  round, direct.render, checked.render, engine.render, engine.render / direct.render,
