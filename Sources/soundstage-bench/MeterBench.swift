@@ -46,6 +46,22 @@ func meterBench() throws {
         let cpu = cpuSeconds() - start
         return (cpu, device.renderLoad.meteringCost(since: load) ?? 0)
     }
+    // `meters --only KIND`: forty renders of one kind and nothing else, to profile it (perf record).
+    if let at = CommandLine.arguments.firstIndex(of: "--only"), at + 1 < CommandLine.arguments.count {
+        let kinds: [String: Meters] = ["all": .all, "sources": .sources, "buses": .buses, "output": .output, "none": []]
+        guard let meters = kinds[CommandLine.arguments[at + 1]] else {
+            FileHandle.standardError.write(Data("soundstage-bench: --only takes one of \(kinds.keys.sorted().joined(separator: ", "))\n".utf8))
+            exit(2)
+        }
+        var cpu = 0.0, inside = 0.0
+        for _ in 0..<40 {
+            let round = try render(meters)
+            cpu += round.cpu
+            inside += round.inside
+        }
+        print(String(format: "%@: render CPU %.4f s (mean of 40); timed in the render: +%.2f %%", CommandLine.arguments[at + 1], cpu / 40, inside / 40 * 100))
+        return
+    }
     let kinds: [(String, Meters, Bool)] = [("every meter (output, scene, group, 64 sources)", .all, false), ("output only", .output, false),
                                            ("64 sources only", .sources, false), ("scene and group only", .buses, false),
                                            ("every meter, HRTF render (headphones)", .all, true)]

@@ -43,6 +43,7 @@
 //   swift run -c release soundstage-bench meters
 //
 // measures what metering costs: the render's CPU with every meter on against off (MeterBench.swift).
+// `meters --only all|sources|buses|output|none` renders one kind forty times, to profile it.
 //
 //   swift run -c release soundstage-bench json
 //

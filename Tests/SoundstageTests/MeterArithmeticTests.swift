@@ -53,7 +53,7 @@ import TestSupport
 
     @Test(arguments: [1, 2, 6])
     func aBufferTableGivesTheLevelsOfAnyRange(channels: Int) {
-        let frames = 64 * 40 + 17                       // a ragged last block
+        let frames = 64 * 90 + 17                       // six spans of 16 blocks; a ragged last block
         let samples = Self.noise(frames: frames, channels: channels, seed: UInt64(channels))
         let table = BlockLevels(samples, channels: channels)
         var random = SplitMix64(seed: 99)

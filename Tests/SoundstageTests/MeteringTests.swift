@@ -79,6 +79,37 @@ import TestSupport
         }
     }
 
+    /// A source's meter follows what changes its level without touching the source: the
+    /// listener moving away, its group's gain, the scene's distance model and the listener's gain
+    /// (the meter keeps its gain between updates until one of these changes).
+    @Test func aSourceMeterFollowsTheListenerItsGroupAndTheDistanceModel() throws {
+        let device = try Device.loopback(layout: .mono)
+        defer { device.close() }
+        let scene = try device.makeScene()
+        let group = scene.makeGroup("sfx")
+        let source = scene.makeSource(buffer: try device.makeBuffer(Signals.sine(1_000, seconds: 0.5, amplitude: Self.minusSix)))
+        source.isLooping = true
+        source.group = group
+        source.isMeteringEnabled = true
+        try source.play()
+        _ = try device.render(frames: 4_800)
+        _ = source.meterLevels()
+        let changes: [(String, () -> Void, Double)] = [
+            ("the listener 2 m away", { scene.listener.position = Vector3(2, 0, 0) }, -12),
+            ("the group at half gain", { group.gain = 0.5 }, -18),
+            ("no distance attenuation", { scene.distanceModel = .none }, -12),
+            ("the listener at half gain", { scene.listener.gain = 0.5 }, -18),
+        ]
+        for (what, change, expected) in changes {
+            change()
+            _ = try device.render(frames: 4_800)
+            _ = source.meterLevels()
+            _ = try device.render(frames: 24_000)
+            let meter = try #require(source.meterLevels())
+            #expect(abs(Double(meter.peakPower[0]) - expected) < 0.1, "\(what): peak \(meter.peakPower[0]), not \(expected)")
+        }
+    }
+
     /// A source given another buffer is metered with the new buffer's levels (the meter keeps
     /// its own copy of the buffer's levels, which the change must drop).
     @Test func aSourceGivenAnotherBufferIsMeteredWithItsLevels() throws {

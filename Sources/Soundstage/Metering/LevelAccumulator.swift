@@ -1,8 +1,9 @@
 import NIOConcurrencyHelpers
 import Synchronization
 
-/// Whether a meter is on: one atomic load to ask.
-final class MeterSwitch: Sendable {
+/// Whether a meter is on: one atomic load to ask, stored in its owner (no object of its own to
+/// reach first).
+struct MeterSwitch: ~Copyable, Sendable {
     private let enabled = Synchronization.Atomic<Bool>(false)
 
     var isOn: Bool { enabled.load(ordering: .relaxed) }

@@ -7,26 +7,41 @@ extension Source {
         var frame: Int?
         var at = 0.0
         var updatesUntilSync = 0
-        /// Its stereo panning, and where it and the listener were when it was computed
-        /// (computed again only when one of them moved).
-        var panning: (key: PanKey, gains: StereoPanning?)?
+        /// Its audibility and stereo panning (nil: not computed), and what they were computed
+        /// from (computed again only when that changed).
+        var mix: (key: MixKey, gain: Float, panning: StereoPanning??)?
         /// Its buffer's levels and sample rate (kept here: the buffer's own copy sits behind a
         /// lock, and a `Buffer` — weakly referenced by its device — costs two slow reference-count
         /// operations each time it is touched). Cleared when the source's buffer changes.
-        var levels: (levels: BlockLevels, sampleRate: Int)?
+        var levels: BufferLevels?
         /// Its meter's sums since the last read (kept under the scene's lock, which the meter
         /// update holds anyway).
         var sums = LevelSums(channels: 0)
     }
 
-    /// What a source's panning depends on.
-    struct PanKey: Equatable {
-        var position: Vector3
-        var headRelative: Bool
+    /// What one source brought to the mix in a meter update, for its groups' and scene's
+    /// meters: power and peak on the left and right of a stereo mix (on `left` alone otherwise).
+    struct MixContribution {
+        var left: Double, right: Double
+        var leftPeak: Float, rightPeak: Float
+    }
+
+    /// A buffer's levels as a source's meter keeps them. Not retained (a retain and a release
+    /// for every source at every meter update): the source's buffer keeps them alive, and the
+    /// source drops this when its buffer changes.
+    struct BufferLevels {
+        unowned(unsafe) let table: BlockLevels
+        let sampleRate: Int
+    }
+
+    /// What a source's audibility and panning at the mix depend on: its properties' and the
+    /// listener's change counts, the distance model, and the channels it plays.
+    struct MixKey: Equatable {
+        var properties: UInt32
+        var listener: UInt32
+        var model: DistanceModel
+        var spatialized: Bool
         var channels: Int
-        var listenerPosition: Vector3
-        var at: Vector3
-        var up: Vector3
     }
 
     /// Whether the source is metered: its signal as it reaches the mix — after its gain, groups,
@@ -59,65 +74,84 @@ extension Source {
 
     /// Meters what it played since the last update (scene lock held): the buffer's frames from
     /// the last metered frame to where it plays now, × its audibility, into its own meter; with
-    /// `forGroups`, also sets `reached` to what reached the mix (per output channel: through
-    /// OpenAL's panning when it has 2, else folded) for its groups' and scene's meters, and
-    /// returns true. Nothing when nobody meters. Allocates nothing.
-    func meterLocked(_ al: borrowing ALCalls, model: DistanceModel, listener: Listener.Properties, forGroups: Bool,
-                     at mixTime: Double, reached: inout LevelSums) -> Bool {
+    /// `forGroups`, also returns what reached the mix on `outputs` channels (2 or 1, as
+    /// ``Scene/meterOutputs``: through OpenAL's panning when there are 2, else folded) for its
+    /// groups' and scene's meters. Nothing when nobody meters. Allocates nothing.
+    func meterLocked(_ al: borrowing ALCalls, model: DistanceModel, listener: Listener.Properties, listenerVersion: UInt32,
+                     forGroups: Bool, outputs: Int, at mixTime: Double) -> MixContribution? {
         let metered = meter.isOn
-        guard metered || forGroups, let name = state.name, state.playback == .playing else { return false }
+        guard metered || forGroups, let name = state.name, state.playback == .playing else { return nil }
         var played: LevelSums
         if let stream = state.audioStream {
             // A stream: the levels of what played, from the chunks' levels the decoder made.
             played = LevelSums(channels: stream.channels)
-            guard stream.meterLevels(name, al, into: &played) else { return false }
+            guard stream.meterLevels(name, al, into: &played) else { return nil }
         } else {
             if state.metering.levels == nil {
-                guard let buffer = state.buffer else { return false }
-                state.metering.levels = (buffer.levels, buffer.sampleRate)
+                guard let buffer = state.buffer else { return nil }
+                state.metering.levels = BufferLevels(table: buffer.levels, sampleRate: buffer.sampleRate)
             }
-            let (levels, sampleRate) = state.metering.levels!
+            let levels = state.metering.levels!.table, sampleRate = state.metering.levels!.sampleRate
             let frames = levels.frames
             guard frames > 0, let range = playedRangeLocked(al, name, frames: frames, sampleRate: sampleRate, at: mixTime)
-            else { return false }
+            else { return nil }
             played = LevelSums(channels: levels.channels)
             // From the last metered frame on, wrapping at the end of a loop, plus any whole
             // times round (a loop shorter than the 100 ms between updates).
-            let end = range.from + range.count % frames
+            // (Divisions only for a range past one loop: an integer division costs as much as
+            // the rest of this.)
+            let whole = range.count < frames ? 0 : range.count / frames
+            let end = range.from + (whole == 0 ? range.count : range.count % frames)
             if end <= frames {
                 levels.add(range.from..<end, to: &played)
             } else {
                 levels.add(range.from..<frames, to: &played)
                 levels.add(0..<(end - frames), to: &played)
             }
-            levels.add(0..<frames, to: &played, times: range.count / frames)
+            if whole > 0 { levels.add(0..<frames, to: &played, times: whole) }
         }
-        guard played.frames > 0 else { return false }
-        let gain = Self.audibility(state.properties, spatialized: state.spatialized, model, listener)
+        guard played.frames > 0 else { return nil }
+        let key = MixKey(properties: state.propertiesVersion, listener: listenerVersion, model: model,
+                         spatialized: state.spatialized, channels: played.channels)
+        if state.metering.mix?.key != key {
+            state.metering.mix = (key, Self.audibility(state.properties, spatialized: state.spatialized, model, listener), nil)
+        }
+        let gain = state.metering.mix!.gain
         if metered {
             if state.metering.sums.channels != played.channels { state.metering.sums.reset(channels: played.channels) }
             state.metering.sums.add(played, gain: gain)
         }
-        guard forGroups else { return false }
-        let outputs = reached.channels
-        reached.reset(channels: outputs)
-        let panning = outputs == 2 ? panningLocked(channels: played.channels, listener: listener) : nil
+        guard forGroups else { return nil }
+        var panning: StereoPanning?
+        if outputs == 2 {
+            if let cached = state.metering.mix!.panning {
+                panning = cached
+            } else {
+                panning = StereoPanning(state.properties, channels: played.channels, spatialized: state.spatialized, listener: listener)
+                state.metering.mix!.panning = .some(panning)
+            }
+        }
+        // In scalars, returned in registers (vectors written here and read by the caller would
+        // wait on the store).
         let power = Double(gain) * Double(gain), scale = abs(gain)
+        var left = 0.0, right = 0.0, leftPeak: Float = 0, rightPeak: Float = 0
         for channel in 0..<played.channels {
             let channelPower = played.squares[channel] * power, peak = played.peaks[channel] * scale
             if let panning, channel < 2 {
-                for output in 0..<2 {
-                    let pan = panning.gain(channel, to: output)
-                    reached.squares[output] += channelPower * Double(pan) * Double(pan)
-                    reached.peaks[output] = max(reached.peaks[output], peak * pan)
-                }
+                let toLeft = panning.gain(channel, to: 0), toRight = panning.gain(channel, to: 1)
+                left += channelPower * Double(toLeft) * Double(toLeft)
+                right += channelPower * Double(toRight) * Double(toRight)
+                leftPeak = max(leftPeak, peak * toLeft)
+                rightPeak = max(rightPeak, peak * toRight)
+            } else if outputs == 2 && channel % 2 == 1 {
+                right += channelPower
+                rightPeak = max(rightPeak, peak)
             } else {
-                let output = channel % outputs
-                reached.squares[output] += channelPower
-                reached.peaks[output] = max(reached.peaks[output], peak)
+                left += channelPower
+                leftPeak = max(leftPeak, peak)
             }
         }
-        return true
+        return MixContribution(left: left, right: right, leftPeak: leftPeak, rightPeak: rightPeak)
     }
 
     /// The frames of its buffer played since the last meter update: `count` frames from frame
@@ -131,11 +165,13 @@ extension Source {
         var count: Int
         let now: Int
         // How far the mix's advance × pitch has moved it since the last update.
-        let advanced = Int(((mixTime - state.metering.at) * Double(sampleRate) * Double(state.properties.pitch)).rounded())
+        // (Rounded by adding ½ and truncating, both ≥ 0: `rounded()` is a call into libm.)
+        let advanced = Int(max(0, (mixTime - state.metering.at) * Double(sampleRate) * Double(state.properties.pitch)) + 0.5)
         if let last = state.metering.frame, state.metering.updatesUntilSync > 0 {
             state.metering.updatesUntilSync -= 1
             count = looping ? max(0, advanced) : max(0, min(frames - last, advanced))
-            now = looping ? (last + count) % frames : last + count
+            let reached = last + count
+            now = looping && reached >= frames ? reached % frames : reached
         } else {
             guard let offset = try? al.sampleOffset(name) else { return nil }
             now = offset % frames
@@ -158,13 +194,4 @@ extension Source {
         return count > 0 ? (from, count) : nil
     }
 
-    /// Its stereo panning (``StereoPanning``), computed again only when it or the listener moved.
-    private func panningLocked(channels: Int, listener: Listener.Properties) -> StereoPanning? {
-        let key = PanKey(position: state.properties.position, headRelative: state.properties.headRelative, channels: channels,
-                         listenerPosition: listener.position, at: listener.at, up: listener.up)
-        if let cached = state.metering.panning, cached.key == key { return cached.gains }
-        let gains = StereoPanning(state.properties, channels: channels, spatialized: state.spatialized, listener: listener)
-        state.metering.panning = (key, gains)
-        return gains
-    }
 }

@@ -17,7 +17,9 @@ public final class Listener: @unchecked Sendable {
 
     private let context: ContextHandle
     private let refusals: RefusalLog
-    private var properties = Properties()
+    private var properties = Properties() { didSet { version &+= 1 } }
+    /// Counts changes of the properties (so meters know when a cached gain is stale).
+    private var version: UInt32 = 0
 
     init(context: ContextHandle, refusals: RefusalLog) {
         self.context = context
@@ -26,6 +28,9 @@ public final class Listener: @unchecked Sendable {
 
     /// The properties, read with the scene's lock already held (by a source of the same scene).
     var propertiesLocked: Properties { properties }
+
+    /// How many times the properties changed, read with the scene's lock held.
+    var versionLocked: UInt32 { version }
 
     /// Position (`AL_POSITION`).
     public var position: Vector3 {

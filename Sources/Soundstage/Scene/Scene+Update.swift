@@ -109,7 +109,7 @@ extension Scene {
     func meterLocked(_ state: inout SceneState, _ lock: borrowing ContextLock, now: Double) {
         let elapsed = state.meteredUntil.map { Int(((now - $0) * Double(device.sampleRate)).rounded()) } ?? 0
         state.meteredUntil = now
-        let listener = listener.propertiesLocked
+        let listener = listener.propertiesLocked, listenerVersion = self.listener.versionLocked
         lock.ifOpen { al in
             let outputs = meterOutputs
             // The update's sums: the scene's, and what reached the mix from each group's own
@@ -126,12 +126,12 @@ extension Scene {
             }
             var direct = [LevelSums](repeating: LevelSums(channels: outputs), count: anyGroupMetered ? groups.count : 0)
             let anyGroups = sceneSums != nil || anyGroupMetered
-            var reached = LevelSums(channels: outputs)
             for source in state.active.values {
-                guard source.meterLocked(al, model: state.distanceModel, listener: listener, forGroups: anyGroups, at: now,
-                                         reached: &reached) else { continue }
-                sceneSums?.add(reached, countsFrames: false)
-                if anyGroupMetered, let slot = source.groupLocked?.meterSlot { direct[slot].add(reached, countsFrames: false) }
+                guard let reached = source.meterLocked(al, model: state.distanceModel, listener: listener,
+                                                       listenerVersion: listenerVersion, forGroups: anyGroups,
+                                                       outputs: outputs, at: now) else { continue }
+                sceneSums?.add(reached)
+                if anyGroupMetered, let slot = source.groupLocked?.meterSlot { direct[slot].add(reached) }
             }
             var groupSums = [LevelSums?](repeating: nil, count: direct.count)
             for (slot, group) in groups.enumerated() where !direct.isEmpty {

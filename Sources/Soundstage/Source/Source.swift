@@ -80,18 +80,26 @@ public final class Source: @unchecked Sendable {
     }
 
     struct SourceState {
-        var properties = Properties()
-        var buffer: Buffer?
-        var repeatCount = 0
+        // What a meter update reads comes first, together (a few cache lines, not the whole
+        // state's ten).
         /// The OpenAL source while playing or paused (only while the scene is open).
         var name: ALName?
         var playback = State.initial
+        /// Whether what it plays is mono (positioned in 3D); kept with the buffer or stream.
+        var spatialized = true
+        /// Counts changes of ``properties`` (so a meter knows when its cached gain is stale).
+        var propertiesVersion: UInt32 = 0
+        /// The file a streaming source plays (instead of a buffer).
+        var audioStream: AudioStream?
+        /// Where its meter has counted to (``isMeteringEnabled``).
+        var metering = MeteringState()
+        var properties = Properties() { didSet { propertiesVersion &+= 1 } }
+        var buffer: Buffer?
+        var repeatCount = 0
         /// Where the next play starts, in seconds.
         var pendingOffset: Double?
         var completionHandler: (@Sendable (Source) -> Void)?
         var group: SoundGroup?
-        /// The file a streaming source plays (instead of a buffer).
-        var audioStream: AudioStream?
         /// A fade of ``Properties/fadeGain`` in progress.
         var fade: SoundGroup.Fade?
         /// While the voice manager keeps it virtual: its playback clock.
@@ -104,16 +112,12 @@ public final class Source: @unchecked Sendable {
         var voiceLimit: VoiceLimit?
         /// Mix time of its last start (for the `oldest` steal policy).
         var startedAt = 0.0
-        /// Whether what it plays is mono (positioned in 3D); kept with the buffer or stream.
-        var spatialized = true
         var streams: [Int: AsyncStream<Void>.Continuation] = [:]
         var nextStreamID = 0
         /// Send levels to particular reverb zones, overriding `properties.reverbSend`.
         var zoneSends: [ObjectIdentifier: Float] = [:]
         /// Its row in the scene's ``VoiceTable`` (−1: none).
         var voiceRow = -1
-        /// Where its meter has counted to (``isMeteringEnabled``).
-        var metering = MeteringState()
     }
 
     /// The scene the source belongs to; kept alive by the source.
