@@ -160,6 +160,40 @@ import TestSupport
         music.isMeteringEnabled = false
         #expect(music.meterLevels() == nil)
     }
+
+    /// The scene meter visits exactly the sources that play, whatever order they stop in: four
+    /// sources at different gains, stopped first, last and middle, and after each stop the scene
+    /// reads what the mix has (a source left out, or a stopped one still counted, is off by dBs).
+    @Test func theSceneMeterCountsExactlyThePlayingSourcesAsTheyStop() throws {
+        let device = try Device.loopback(layout: .mono)
+        defer { device.close() }
+        let scene = try device.makeScene()
+        let sources = try [(220.0, Float(1)), (330, 0.5), (550, 0.25), (770, 0.125)].map { frequency, gain in
+            let source = scene.makeSource(buffer: try device.makeBuffer(Signals.sine(frequency, seconds: 0.5, amplitude: Self.minusSix)))
+            source.isLooping = true
+            source.gain = gain
+            return source
+        }
+        scene.isMeteringEnabled = true
+        device.isOutputMeteringEnabled = true
+        for source in sources { try source.play() }
+        var playing = Set(0..<4)
+        for stopped in [0, 3, 1] {
+            sources[stopped].stop()
+            playing.remove(stopped)
+            _ = try device.render(frames: 4_800)
+            _ = scene.meterLevels(); _ = device.outputLevels()
+            _ = try device.render(frames: 48_000)
+            let whole = try #require(scene.meterLevels()), mix = try #require(device.outputLevels())
+            #expect(abs(whole.averagePower[0] - mix.averagePower[0]) < 0.2,
+                    "sources \(playing.sorted()) play: scene \(whole.averagePower[0]) dB, mix \(mix.averagePower[0]) dB")
+        }
+        sources[2].stop()
+        _ = try device.render(frames: 4_800)
+        _ = scene.meterLevels()
+        _ = try device.render(frames: 4_800)
+        #expect(scene.meterLevels()?.averagePower == [LevelMeter.silence], "nothing plays")
+    }
 }
 
 extension ObjectMeteringTests {

@@ -26,11 +26,11 @@ extension Source {
         var leftPeak: Float, rightPeak: Float
     }
 
-    /// A buffer's levels as a source's meter keeps them. Not retained (a retain and a release
-    /// for every source at every meter update): the source's buffer keeps them alive, and the
-    /// source drops this when its buffer changes.
+    /// A buffer's levels as a source's meter keeps them. Not retained, and used borrowed (a
+    /// retain and a release for every source at every meter update): the source's buffer keeps
+    /// them alive, and the source drops this when its buffer changes.
     struct BufferLevels {
-        unowned(unsafe) let table: BlockLevels
+        let table: Unmanaged<BlockLevels>
         let sampleRate: Int
     }
 
@@ -89,26 +89,30 @@ extension Source {
         } else {
             if state.metering.levels == nil {
                 guard let buffer = state.buffer else { return nil }
-                state.metering.levels = BufferLevels(table: buffer.levels, sampleRate: buffer.sampleRate)
+                state.metering.levels = BufferLevels(table: .passUnretained(buffer.levels), sampleRate: buffer.sampleRate)
             }
-            let levels = state.metering.levels!.table, sampleRate = state.metering.levels!.sampleRate
-            let frames = levels.frames
-            guard frames > 0, let range = playedRangeLocked(al, name, frames: frames, sampleRate: sampleRate, at: mixTime)
-            else { return nil }
-            played = LevelSums(channels: levels.channels)
-            // From the last metered frame on, wrapping at the end of a loop, plus any whole
-            // times round (a loop shorter than the 100 ms between updates).
-            // (Divisions only for a range past one loop: an integer division costs as much as
-            // the rest of this.)
-            let whole = range.count < frames ? 0 : range.count / frames
-            let end = range.from + (whole == 0 ? range.count : range.count % frames)
-            if end <= frames {
-                levels.add(range.from..<end, to: &played)
-            } else {
-                levels.add(range.from..<frames, to: &played)
-                levels.add(0..<(end - frames), to: &played)
-            }
-            if whole > 0 { levels.add(0..<frames, to: &played, times: whole) }
+            let table = state.metering.levels!.table, sampleRate = state.metering.levels!.sampleRate
+            guard let sums = table._withUnsafeGuaranteedRef({ levels -> LevelSums? in
+                let frames = levels.frames
+                guard frames > 0, let range = playedRangeLocked(al, name, frames: frames, sampleRate: sampleRate, at: mixTime)
+                else { return nil }
+                var played = LevelSums(channels: levels.channels)
+                // From the last metered frame on, wrapping at the end of a loop, plus any whole
+                // times round (a loop shorter than the 100 ms between updates).
+                // (Divisions only for a range past one loop: an integer division costs as much as
+                // the rest of this.)
+                let whole = range.count < frames ? 0 : range.count / frames
+                let end = range.from + (whole == 0 ? range.count : range.count % frames)
+                if end <= frames {
+                    levels.add(range.from..<end, to: &played)
+                } else {
+                    levels.add(range.from..<frames, to: &played)
+                    levels.add(0..<(end - frames), to: &played)
+                }
+                if whole > 0 { levels.add(0..<frames, to: &played, times: whole) }
+                return played
+            }) else { return nil }
+            played = sums
         }
         guard played.frames > 0 else { return nil }
         let key = MixKey(properties: state.propertiesVersion, listener: listenerVersion, model: model,

@@ -126,10 +126,10 @@ extension Scene {
             }
             var direct = [LevelSums](repeating: LevelSums(channels: outputs), count: anyGroupMetered ? groups.count : 0)
             let anyGroups = sceneSums != nil || anyGroupMetered
-            for source in state.active.values {
-                guard let reached = source.meterLocked(al, model: state.distanceModel, listener: listener,
-                                                       listenerVersion: listenerVersion, forGroups: anyGroups,
-                                                       outputs: outputs, at: now) else { continue }
+            let model = state.distanceModel
+            state.active.forEachBorrowed { source in
+                guard let reached = source.meterLocked(al, model: model, listener: listener, listenerVersion: listenerVersion,
+                                                       forGroups: anyGroups, outputs: outputs, at: now) else { return }
                 sceneSums?.add(reached)
                 if anyGroupMetered, let slot = source.groupLocked?.meterSlot { direct[slot].add(reached) }
             }

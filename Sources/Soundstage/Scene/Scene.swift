@@ -45,7 +45,7 @@ public final class Scene: @unchecked Sendable {
 
     struct SceneState {
         /// Sources holding an OpenAL source (playing or paused).
-        var active: [ObjectIdentifier: Source] = [:]
+        var active = ActiveSources()
         /// The active sources that do not loop: the only ones that can end by themselves.
         var endable: [ObjectIdentifier: Source] = [:]
         /// Every OpenAL source name this scene generated, and those free for reuse.
