@@ -55,8 +55,10 @@
 // measures what a game's frame loop waits for: p50/p99/p99.9 of `source.position =` and
 // `play()` from a game thread, quiet and while 32 Ogg streams refill and seek (FrameBench.swift).
 //
-// The default mode also prints the cost of one update that moves all sources. A third
-// variant, raw OpenAL with alGetError after every call, shows what error checking alone costs.
+// The default mode also prints the cost of one update that moves all sources (on the game's
+// thread: the engine's setters only note changes, which the render thread writes to OpenAL just
+// before it mixes) and the rest of an update. A third variant, raw OpenAL with alGetError after
+// every call, shows what error checking alone costs; a third pair sets velocities too.
 import COpenAL
 import Foundation
 import Soundstage
@@ -128,6 +130,12 @@ func position(_ i: Int, _ step: Int) -> (Float, Float, Float) {
     return (5 * cosf(angle), 0, 5 * sinf(angle))
 }
 
+/// The velocity of `position(i, step)` in units per second (a game sets it for Doppler).
+func velocity(_ i: Int, _ step: Int) -> (Float, Float, Float) {
+    let angle = Float(i) * 0.0245 + Float(step) * 0.01
+    return (-5 * sinf(angle), 0, 5 * cosf(angle))
+}
+
 struct Measurement {
     var render: Double
     var moveSeconds: Double
@@ -140,13 +148,16 @@ protocol Rig: AnyObject {
     func step(_ step: Int) throws -> Double
 }
 
-/// Soundstage: a loopback device opened with `reverbZones`, one scene of looping sources.
+/// Soundstage: a loopback device opened with `reverbZones`, one scene of looping sources; each
+/// update sets every source's position, and its velocity too with `withVelocity`.
 final class EngineRig: Rig {
     let device: Device
     let sources: [Source]
+    let withVelocity: Bool
     var output = [Float](repeating: 0, count: updateFrames * 2)
 
-    init(reverbZones: Int) throws {
+    init(reverbZones: Int, withVelocity: Bool = false) throws {
+        self.withVelocity = withVelocity
         device = try Device.loopback(sampleRate: rate, updateFrames: updateFrames, reverbZones: reverbZones)
         let scene = try device.makeScene(sourceBudget: sourceCount)
         let buffer = try device.makeBuffer(AudioBuffer(samples: sine(440), channels: 1, sampleRate: rate))
@@ -165,6 +176,10 @@ final class EngineRig: Rig {
         for (i, source) in sources.enumerated() {
             let (x, y, z) = position(i, step)
             source.position = Vector3(x, y, z)
+            if withVelocity {
+                let (vx, vy, vz) = velocity(i, step)
+                source.velocity = Vector3(vx, vy, vz)
+            }
         }
         let moved = cpuSeconds() - t0
         try output.withUnsafeMutableBufferPointer { try device.render(into: $0) }
@@ -173,17 +188,19 @@ final class EngineRig: Rig {
 }
 
 /// Raw OpenAL with the engine's context attributes (`sends` auxiliary sends: 2 is OpenAL's
-/// default), optionally reading `alGetError` after every call.
+/// default), optionally reading `alGetError` after every call, optionally setting velocities too.
 final class DirectRig: Rig {
     let device: OpaquePointer
     let context: OpaquePointer
     var buffer: ALuint = 0
     var sources: [ALuint]
     let checked: Bool
+    let withVelocity: Bool
     var output = [Float](repeating: 0, count: updateFrames * 2)
 
-    init(checked: Bool, sends: ALCint) {
+    init(checked: Bool, sends: ALCint, withVelocity: Bool = false) {
         self.checked = checked
+        self.withVelocity = withVelocity
         device = alcLoopbackOpenDeviceSOFT(nil)!
         let attributes: [ALCint] = [ALC_MONO_SOURCES, ALCint(sourceCount), ALC_STEREO_SOURCES, 0, ALC_MAX_AUXILIARY_SENDS, sends,
                                     ALC_FORMAT_CHANNELS_SOFT, ALC_STEREO_SOFT, ALC_FORMAT_TYPE_SOFT, ALC_FLOAT_SOFT,
@@ -223,6 +240,10 @@ final class DirectRig: Rig {
             let (x, y, z) = position(i, step)
             alSource3f(source, AL_POSITION, x, y, z)
             if checked && alGetError() != AL_NO_ERROR { fatalError("alSource3f failed") }
+            if withVelocity {
+                let (vx, vy, vz) = velocity(i, step)
+                alSource3f(source, AL_VELOCITY, vx, vy, vz)
+            }
         }
         let moved = cpuSeconds() - t0
         output.withUnsafeMutableBufferPointer { alcRenderSamplesSOFT(device, $0.baseAddress, ALCsizei(updateFrames)) }
@@ -247,9 +268,11 @@ func interleave(_ rigs: [any Rig]) throws -> [Measurement] {
 print("soundstage-bench: \(sourceCount) looping sources moved every 10 ms, \(seconds) s rendered at \(rate) Hz (loopback, stereo, no HRTF)")
 print("Each round runs, with 4 auxiliary sends (the engine's default) then 2 (OpenAL's): raw OpenAL; raw OpenAL with")
 print("alGetError after every call (4 sends only); Soundstage opened with as many reverb zones — taking turns update by update.")
+print("A third pair (4 sends) sets each source's velocity too, as a game with Doppler does.")
 struct Round {
     var direct: Measurement, checked: Measurement, engine: Measurement
     var direct2: Measurement, engine2: Measurement
+    var directVelocity: Measurement, engineVelocity: Measurement
 }
 let rounds = 7
 var results: [Round] = []
@@ -258,11 +281,13 @@ for round in 1...rounds {
     // wanders by 10-20 % between runs here) hits both sides of a ratio alike.
     let four = try interleave([DirectRig(checked: false, sends: 4), DirectRig(checked: true, sends: 4), EngineRig(reverbZones: 4)])
     let two = try interleave([DirectRig(checked: false, sends: 2), EngineRig(reverbZones: 2)])
+    let moving = try interleave([DirectRig(checked: false, sends: 4, withVelocity: true), EngineRig(reverbZones: 4, withVelocity: true)])
     let (direct, checked, engine, direct2, engine2) = (four[0], four[1], four[2], two[0], two[1])
-    results.append(Round(direct: direct, checked: checked, engine: engine, direct2: direct2, engine2: engine2))
-    print(String(format: "  round %d: 4 sends: direct %.3f s, direct+checks %.3f s, engine %.3f s (ratio %.3f); 2 sends: direct %.3f s, engine %.3f s (ratio %.3f)",
+    results.append(Round(direct: direct, checked: checked, engine: engine, direct2: direct2, engine2: engine2,
+                         directVelocity: moving[0], engineVelocity: moving[1]))
+    print(String(format: "  round %d: 4 sends: direct %.3f s, direct+checks %.3f s, engine %.3f s (ratio %.3f); 2 sends: direct %.3f s, engine %.3f s (ratio %.3f); with velocities: %.3f",
                  round, direct.render, checked.render, engine.render, engine.render / direct.render,
-                 direct2.render, engine2.render, engine2.render / direct2.render))
+                 direct2.render, engine2.render, engine2.render / direct2.render, moving[1].render / moving[0].render))
 }
 func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
 let direct = median(results.map(\.direct.render))
@@ -281,11 +306,17 @@ print(String(format: "  direct, errors checked:  %.3f s CPU", checked))
 print(String(format: "  Soundstage:              %.3f s CPU (%.1f× faster than real time)", engine, seconds / engine))
 print(String(format: "  ratio engine / direct, 4 sends (same attributes):   %.3f (goal <= 1.02)", ratio))
 print(String(format: "  ratio engine / direct, 2 sends (OpenAL's default):  %.3f (goal <= 1.02)", ratio2))
+print(String(format: "  ratio engine / direct, 4 sends, velocities set too: %.3f",
+             median(results.map { $0.engineVelocity.render / $0.directVelocity.render })))
 print(String(format: "  ratio engine / direct with error checks: %.3f", checkedRatio))
 print(String(format: "  raw OpenAL, 4 sends / 2 sends: %.3f (what two more reverb-zone sends cost the mix)", sendsCost))
 print(String(format: "  moving %d sources once:  engine %.1f µs (%.3f µs per source); direct %.1f µs (%.3f); direct+checks %.1f µs (%.3f)",
              sourceCount, perUpdateEngine, perUpdateEngine / Double(sourceCount), perUpdateDirect,
              perUpdateDirect / Double(sourceCount), perUpdateChecked, perUpdateChecked / Double(sourceCount)))
+// The engine's setters only note a change; the render thread writes it to OpenAL before mixing.
+print(String(format: "  the rest of an update (writes at the mix, engine update, mix): engine %.1f µs, direct %.1f µs",
+             median(results.map { $0.engine.render - $0.engine.moveSeconds }) / Double(updates) * 1e6,
+             median(results.map { $0.direct.render - $0.direct.moveSeconds }) / Double(updates) * 1e6))
 
 /// Nanoseconds on the monotonic clock.
 func nanoseconds() -> UInt64 {

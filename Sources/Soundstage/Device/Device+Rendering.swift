@@ -49,11 +49,18 @@ extension Device {
             while done < frames {
                 let count = min(updateFrames, frames - done)
                 if kind == .loopback { refillStreamsForOfflineRender() }
-                for scene in state.withLock({ $0.scenes.compactMap(\.scene) }) { scene.startPendingPlays() }
+                let scenes = state.withLock { $0.scenes.compactMap(\.scene) }
+                hasUnwrittenProperties.store(false, ordering: .relaxed)
+                for scene in scenes { scene.prepareMix() }
                 // In slices of at most 128 frames: OpenAL Soft holds the device's lock for a whole
                 // call, and alSourcePlay/Stop from a game thread wait for it.
                 var sliced = 0
                 while sliced < count {
+                    // What a game set during the previous slice is heard in this one. (A change
+                    // noted after its scene was written here sets the flag again: never lost.)
+                    if sliced > 0, hasUnwrittenProperties.exchange(false, ordering: .relaxed) {
+                        for scene in scenes { scene.writeUnwrittenProperties() }
+                    }
                     // A scheduled start splits the slice: the sources start on exactly their frame.
                     let now = renderedFrames.load(ordering: .relaxed) + sliced
                     var slice = inRealTime ? min(Self.renderSliceFrames, count - sliced) : count - sliced

@@ -61,6 +61,9 @@ public final class Device: Sendable {
     /// (read by the render thread without the lock).
     let mixRecorder = NIOLockedValueBox<MixRecorder?>(nil)
     let isRecordingMix = Atomic<Bool>(false)
+    /// Whether some scene has source properties waiting for the next mix (see
+    /// ``Source/unwrittenParameters``): the render thread then writes them before its next slice.
+    let hasUnwrittenProperties = Atomic<Bool>(false)
     /// The frames scheduled plays wait for (``Scene/play(_:at:)``), earliest first.
     let scheduledFrames = NIOLockedValueBox<[Int]>([])
     /// When a real output was opened, on the monotonic clock (seconds).

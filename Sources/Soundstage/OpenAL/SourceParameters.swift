@@ -8,7 +8,7 @@ import COpenAL
 /// read-back that tests use to prove a migration restored everything reads them all. It is an
 /// enum with switches rather than an array of closures so that a setter, which names its case,
 /// compiles to the one direct `alSource*` call (a closure table cost a setter 15–20 %).
-enum SourceParameter: CaseIterable, Sendable {
+enum SourceParameter: Int, CaseIterable, Sendable {
     case position, velocity, direction
     case coneInnerAngle, coneOuterAngle, coneOuterGain
     /// OpenAL gets the gain times the groups' and the fade's; it reads back as that product.
@@ -58,20 +58,41 @@ enum SourceParameter: CaseIterable, Sendable {
         }
     }
 
+    /// Its bit in a set of parameters (``Source/unwrittenParameters``).
+    @inline(__always)
+    var bit: UInt16 { 1 << UInt16(rawValue) }
+
     /// Writes the value `p` holds to OpenAL source `source`.
     @inline(__always)
     func write(_ source: ALuint, _ p: Source.Properties, _ al: borrowing ALCalls) {
-        let (parameter, call) = openAL
+        al.must(openAL.call) { send(source, p) }
+    }
+
+    /// Writes the parameters in `bits` (see ``bit``) to `source` — properties set since the last
+    /// mix — without reading OpenAL's error: only inside an ``ALCalls/must(_:_:)`` that reads it
+    /// once for a whole mix's writes (hundreds of calls; a read costs about what a lock does).
+    @inline(__always)
+    static func send(_ bits: UInt16, to source: ALuint, _ p: Source.Properties) {
+        var rest = bits
+        while rest != 0 {
+            let index = rest.trailingZeroBitCount
+            rest &= rest &- 1
+            SourceParameter(rawValue: index)?.send(source, p)
+        }
+    }
+
+    /// The one `alSource*` call, its error left for the caller to read.
+    @inline(__always)
+    private func send(_ source: ALuint, _ p: Source.Properties) {
+        let parameter = openAL.parameter
         switch kind {
         case .vector:
             let v = vector(p)
-            al.must(call) { alSource3f(source, parameter, v.x, v.y, v.z) }
+            alSource3f(source, parameter, v.x, v.y, v.z)
         case .flag:
-            let on = flag(p)
-            al.must(call) { alSourcei(source, parameter, on ? AL_TRUE : AL_FALSE) }
+            alSourcei(source, parameter, flag(p) ? AL_TRUE : AL_FALSE)
         case .float:
-            let value = float(p)
-            al.must(call) { alSourcef(source, parameter, value) }
+            alSourcef(source, parameter, float(p))
         }
     }
 

@@ -32,6 +32,7 @@ extension Scene {
                 let starts = state.pendingPlays
                 state.pendingPlays = []
                 lock.ifOpen { al in
+                    state.active.writeUnwritten(al)
                     al.processUpdates()
                     al.playTogether(starts)
                 }
@@ -40,16 +41,40 @@ extension Scene {
         return try body()
     }
 
-    /// Starts what ``Source/play()`` handed over (on engine-rendered devices), unless a batch is
-    /// open: called by the render thread before it mixes each chunk.
-    func startPendingPlays() {
+    /// Before the render thread mixes a chunk: writes the source properties set since the last
+    /// mix, then starts what ``Source/play()`` handed over (on engine-rendered devices), unless a
+    /// batch is open.
+    func prepareMix() {
         withState { state, lock in
-            guard state.batchDepth == 0, !state.pendingPlays.isEmpty else { return }
+            let plays = state.batchDepth == 0 && !state.pendingPlays.isEmpty
+            guard plays || state.active.hasUnwritten else { return }
+            writeUnwrittenLocked(&state, lock)
+            guard plays else { return }
             let starts = state.pendingPlays
             state.pendingPlays = []
             lock.ifOpen { al in
                 al.playTogether(starts)
             }
+        }
+    }
+
+    /// Writes the source properties set since the last mix (``Source/unwrittenParameters``):
+    /// called by the render thread before each slice it mixes, when some scene has them.
+    func writeUnwrittenProperties() {
+        withState { state, lock in writeUnwrittenLocked(&state, lock) }
+    }
+
+    /// ``writeUnwrittenProperties()`` with the lock held. Inside an open batch OpenAL holds the
+    /// writes back with the batch's other changes (`alDeferUpdatesSOFT`).
+    func writeUnwrittenLocked(_ state: inout SceneState, _ lock: borrowing ContextLock) {
+        guard state.active.hasUnwritten else { return }
+        if lock.isOpen, let al = try? lock.current() {
+            let deferring = state.batchDepth == 0 && state.active.writesCoalesce
+            if deferring { al.deferUpdates() }
+            state.active.writeUnwritten(al)
+            if deferring { al.processUpdates() }
+        } else {
+            state.active.dropUnwritten()
         }
     }
 

@@ -87,7 +87,7 @@ extension Scene {
             state.streaming = [:]
             state.allNames = []
             state.freeNames = []
-            state.active = [:]
+            state.active.removeAll()
             state.endable = [:]
             let newContext: OpaquePointer
             do throws(SoundstageError) {

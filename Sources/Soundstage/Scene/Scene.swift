@@ -10,7 +10,9 @@ import Synchronization
 /// reference to an idle scene does the same.
 ///
 /// One lock per scene (its context's) guards the scene, its listener and all its sources, so a
-/// per-frame change costs one uncontended lock and one OpenAL call.
+/// per-frame change costs one uncontended lock — and one OpenAL call, which on devices whose mix
+/// the engine renders the render thread makes just before the next mix (see
+/// ``Source/unwrittenParameters``).
 public final class Scene: @unchecked Sendable {
     // @unchecked: `state` is only touched with `context`'s lock held (see `withState`).
 
@@ -38,6 +40,9 @@ public final class Scene: @unchecked Sendable {
     public let listener: Listener
 
     let context: ContextHandle
+    /// Whether its sources' property changes wait for the next mix (``Source/unwrittenParameters``):
+    /// on devices whose mix the engine renders, where nothing is heard before that mix.
+    let writesPropertiesAtMix: Bool
     // Guarded by the context's lock (see `withState`); no runtime exclusivity checks needed.
     @exclusivity(unchecked) private var state = SceneState()
 
@@ -85,6 +90,7 @@ public final class Scene: @unchecked Sendable {
         self.device = device
         self.context = context
         self.sourceBudget = sourceBudget
+        self.writesPropertiesAtMix = device.rendersInEngine
         self.listener = Listener(context: context, refusals: refusals)
     }
 

@@ -126,6 +126,11 @@ public final class Source: @unchecked Sendable {
     // checks would only repeat what the lock ensures; they cost more than the voice ranking's math.
     // Touched by Source's own files only (Source.swift and its extensions).
     @exclusivity(unchecked) var state = SourceState()
+    /// The properties set since the last mix and not yet written to OpenAL (bits of
+    /// ``SourceParameter``), on a device whose mix the engine renders: they are written together
+    /// just before it mixes (``Scene/writeUnwrittenProperties()``). Guarded by the scene's lock;
+    /// kept out of `state` so that the scene's list of them can change it while a setter holds `state`.
+    @exclusivity(unchecked) var unwrittenParameters: UInt16 = 0
     /// Whether it is metered (``isMeteringEnabled``); the sums are in its state.
     let meter = MeterSwitch()
 
@@ -367,22 +372,37 @@ public final class Source: @unchecked Sendable {
 
     /// Changes a property and, while the source holds an OpenAL source, writes `parameter` (its
     /// entry in the table of ``SourceParameter``s).
+    ///
+    /// On a device whose mix the engine renders (loopback, desktop output) nothing reaches OpenAL
+    /// until the next mix, so the write waits for it: the render thread writes every property set
+    /// since the last mix just before mixing (``Scene/writeUnwrittenProperties()``), with one error
+    /// read for them all, and the game's thread only takes the lock and notes the change. On an
+    /// OpenAL output (which mixes on its own thread, at any moment) the write is made at once.
     @inline(__always)
     func set(_ change: (inout Properties) -> Void, _ parameter: SourceParameter) {
-        locked { s, _, lock in
+        locked { s, sceneState, lock in
             change(&s.properties)
             // A name exists only while the scene is open: close() clears it under this lock.
             guard let name = s.name else { return }
-            lock.ifOpen { al in parameter.write(name, s.properties, al) }
+            if scene.writesPropertiesAtMix {
+                if sceneState.active.noteUnwritten(self, parameter.bit) { scene.device.hasUnwrittenProperties.store(true, ordering: .relaxed) }
+            } else {
+                lock.ifOpen { al in parameter.write(name, s.properties, al) }
+            }
         }
     }
 
     /// Changes a property that spans several OpenAL parameters (the cone).
     func set(_ change: (inout Properties) -> Void, _ parameters: [SourceParameter]) {
-        locked { s, _, lock in
+        locked { s, sceneState, lock in
             change(&s.properties)
             guard let name = s.name else { return }
-            lock.ifOpen { al in for parameter in parameters { parameter.write(name, s.properties, al) } }
+            if scene.writesPropertiesAtMix {
+                let bits = parameters.reduce(UInt16(0)) { $0 | $1.bit }
+                if sceneState.active.noteUnwritten(self, bits) { scene.device.hasUnwrittenProperties.store(true, ordering: .relaxed) }
+            } else {
+                lock.ifOpen { al in for parameter in parameters { parameter.write(name, s.properties, al) } }
+            }
         }
     }
 
@@ -404,6 +424,9 @@ public final class Source: @unchecked Sendable {
             guard let n = s.name else { return nil }
             var result: (Properties, Double, State)?
             lock.ifOpen { al in
+                // What waits for the next mix is written first (again at the mix: the same values).
+                let waiting = unwrittenParameters
+                if waiting != 0 { al.must("alSource* (the properties set since the last mix)") { SourceParameter.send(waiting, to: n, s.properties) } }
                 var p = Properties()
                 for parameter in SourceParameter.allCases { parameter.read(n, &p, al) }
                 let state = al.state(of: n)
