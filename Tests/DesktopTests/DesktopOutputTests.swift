@@ -36,6 +36,40 @@ import TestSupport
         #expect(device.liveObjects.isZero)
     }
 
+    /// A source moved while the device plays in real time: the game's thread only notes the move,
+    /// the render thread writes it before its next slice, and the sink hears the tone jump from
+    /// the left ear to the right once, with nothing of it left on the old side.
+    @Test(arguments: installedServers)
+    func aSourceMovedWhilePlayingIsHeardMoving(_ kind: AudioServerFixture.Kind) throws {
+        let fixture = try AudioServerFixture(kind)
+        let recording = try fixture.record(sink: "A")
+        let device = try desktopDevice(on: fixture)
+        let scene = try device.makeScene()
+        let source = scene.makeSource(buffer: try device.makeBuffer(Signals.sine(440, seconds: 1.2)))
+        source.position = Vector3(-5, 0, 0)
+        try source.play()
+        usleep(600_000)
+        source.position = Vector3(5, 0, 0)
+        #expect(waitFor(10) { source.playbackState != .playing })
+        device.close()
+        usleep(100_000)
+        let samples = recording.stop()
+        let span = try #require(soundingSpan(samples))
+        let heard = Array(samples[(2 * span.first)...(2 * span.last + 1)])
+        let left = channel(heard, 0), right = channel(heard, 1)
+        let lastLeft = try #require(left.lastIndex { abs($0) > 0.01 })
+        let firstRight = try #require(right.firstIndex { abs($0) > 0.01 })
+        let rate = Double(Signals.rate)
+        // The move lands 0.6 s in, give or take the server's scheduling.
+        #expect((0.3...0.9).contains(Double(firstRight) / rate), "the move heard at \(Double(firstRight) / rate) s")
+        // One switch: the left ear falls silent where the right starts (OpenAL ramps the gains
+        // over a few ms; an underrun's gap, under load, can only separate them).
+        #expect(abs(lastLeft - firstRight) < Int(0.02 * rate), "left until \(lastLeft), right from \(firstRight)")
+        #expect(Signals.rms(Array(left[..<max(0, firstRight - 480)])) > 0.05)
+        #expect(Signals.rms(Array(right[min(right.count, lastLeft + 480)...])) > 0.05)
+        #expect(device.liveObjects.isZero)
+    }
+
     /// A 0.3 s tone reaches the sink to its last sample: closing drains the stream. (OpenAL
     /// Soft's own backend cut the last 27–45 ms.)
     @Test(arguments: installedServers)
