@@ -58,7 +58,8 @@
 // The default mode also prints the cost of one update that moves all sources (on the game's
 // thread: the engine's setters only note changes, which the render thread writes to OpenAL just
 // before it mixes) and the rest of an update. A third variant, raw OpenAL with alGetError after
-// every call, shows what error checking alone costs; a third pair sets velocities too.
+// every call, shows what error checking alone costs. One more pair, raw OpenAL and the engine
+// at 4 sends, sets each source's velocity as well as its position.
 import COpenAL
 import Foundation
 import Soundstage
@@ -123,17 +124,22 @@ func sine(_ frequency: Double) -> [Float] {
     (0..<rate).map { Float(0.2 * sin(2 * Double.pi * frequency * Double($0) / Double(rate))) }
 }
 
+/// Source `i`'s angle at update `step` on its circle: it turns 0.01 rad an update (1 rad/s).
+@inline(__always)
+func angle(_ i: Int, _ step: Int) -> Float { Float(i) * 0.0245 + Float(step) * 0.01 }
+
 /// Where source `i` is at update `step`: on a circle of radius 5 around the listener.
 @inline(__always)
 func position(_ i: Int, _ step: Int) -> (Float, Float, Float) {
-    let angle = Float(i) * 0.0245 + Float(step) * 0.01
-    return (5 * cosf(angle), 0, 5 * sinf(angle))
+    let a = angle(i, step)
+    return (5 * cosf(a), 0, 5 * sinf(a))
 }
 
 /// The velocity of `position(i, step)` in units per second (a game sets it for Doppler).
+@inline(__always)
 func velocity(_ i: Int, _ step: Int) -> (Float, Float, Float) {
-    let angle = Float(i) * 0.0245 + Float(step) * 0.01
-    return (-5 * sinf(angle), 0, 5 * cosf(angle))
+    let a = angle(i, step)
+    return (-5 * sinf(a), 0, 5 * cosf(a))
 }
 
 struct Measurement {
@@ -243,6 +249,7 @@ final class DirectRig: Rig {
             if withVelocity {
                 let (vx, vy, vz) = velocity(i, step)
                 alSource3f(source, AL_VELOCITY, vx, vy, vz)
+                if checked && alGetError() != AL_NO_ERROR { fatalError("alSource3f failed") }
             }
         }
         let moved = cpuSeconds() - t0

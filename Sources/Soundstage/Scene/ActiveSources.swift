@@ -48,8 +48,10 @@ struct ActiveSources: ExpressibleByDictionaryLiteral {
     /// Removes the source with identity `id`, if it is here.
     mutating func removeValue(forKey id: ObjectIdentifier) {
         guard let source = byID.removeValue(forKey: id), let slot = slots.removeValue(forKey: id) else { return }
-        if source.unwrittenParameters != 0 {
+        let waiting = source.unwrittenParameters
+        if waiting != 0 {
             // Its OpenAL source goes back to the pool: nothing of it is left to write.
+            if Self.several(waiting) { severalWaiting -= 1 }
             source.unwrittenParameters = 0
             if let index = unwritten.lastIndex(where: { $0.toOpaque() == Unmanaged.passUnretained(source).toOpaque() }) {
                 unwritten.remove(at: index)
@@ -87,12 +89,15 @@ struct ActiveSources: ExpressibleByDictionaryLiteral {
     mutating func noteUnwritten(_ source: Source, _ bits: UInt16) -> Bool {
         let waiting = source.unwrittenParameters, now = waiting | bits
         source.unwrittenParameters = now
-        // (x & (x - 1) is x without its lowest bit: nonzero when x has two bits or more.)
-        if waiting & (waiting &- 1) == 0 && now & (now &- 1) != 0 { severalWaiting += 1 }
+        if !Self.several(waiting) && Self.several(now) { severalWaiting += 1 }
         guard waiting == 0 else { return false }
         unwritten.append(.passUnretained(source))
         return unwritten.count == 1
     }
+
+    /// Whether `bits` holds two parameters or more (x & (x - 1) is x without its lowest bit).
+    @inline(__always)
+    private static func several(_ bits: UInt16) -> Bool { bits & (bits &- 1) != 0 }
 
     /// Whether the writes should be made inside OpenAL's own deferral (`alDeferUpdatesSOFT` …
     /// `alProcessUpdatesSOFT`): OpenAL Soft then prepares each source's mixing parameters once,
