@@ -59,7 +59,8 @@
 // thread: the engine's setters only note changes, which the render thread writes to OpenAL just
 // before it mixes) and the rest of an update. A third variant, raw OpenAL with alGetError after
 // every call, shows what error checking alone costs. One more pair, raw OpenAL and the engine
-// at 4 sends, sets each source's velocity as well as its position.
+// at 4 sends, sets each source's velocity as well as its position; another moves nothing after
+// the first update, which leaves an update's fixed cost (the engine's bookkeeping against none).
 import COpenAL
 import Foundation
 import Soundstage
@@ -155,15 +156,18 @@ protocol Rig: AnyObject {
 }
 
 /// Soundstage: a loopback device opened with `reverbZones`, one scene of looping sources; each
-/// update sets every source's position, and its velocity too with `withVelocity`.
+/// update sets every source's position, and its velocity too with `withVelocity` (with `still`,
+/// only the first update does: what is left is the cost of an update that changes nothing).
 final class EngineRig: Rig {
     let device: Device
     let sources: [Source]
     let withVelocity: Bool
+    let still: Bool
     var output = [Float](repeating: 0, count: updateFrames * 2)
 
-    init(reverbZones: Int, withVelocity: Bool = false) throws {
+    init(reverbZones: Int, withVelocity: Bool = false, still: Bool = false) throws {
         self.withVelocity = withVelocity
+        self.still = still
         device = try Device.loopback(sampleRate: rate, updateFrames: updateFrames, reverbZones: reverbZones)
         let scene = try device.makeScene(sourceBudget: sourceCount)
         let buffer = try device.makeBuffer(AudioBuffer(samples: sine(440), channels: 1, sampleRate: rate))
@@ -179,7 +183,7 @@ final class EngineRig: Rig {
 
     func step(_ step: Int) throws -> Double {
         let t0 = cpuSeconds()
-        for (i, source) in sources.enumerated() {
+        for (i, source) in sources.enumerated() where !still || step == 0 {
             let (x, y, z) = position(i, step)
             source.position = Vector3(x, y, z)
             if withVelocity {
@@ -194,7 +198,8 @@ final class EngineRig: Rig {
 }
 
 /// Raw OpenAL with the engine's context attributes (`sends` auxiliary sends: 2 is OpenAL's
-/// default), optionally reading `alGetError` after every call, optionally setting velocities too.
+/// default), optionally reading `alGetError` after every call, optionally setting velocities too,
+/// optionally `still` (moving the sources at the first update only).
 final class DirectRig: Rig {
     let device: OpaquePointer
     let context: OpaquePointer
@@ -202,11 +207,13 @@ final class DirectRig: Rig {
     var sources: [ALuint]
     let checked: Bool
     let withVelocity: Bool
+    let still: Bool
     var output = [Float](repeating: 0, count: updateFrames * 2)
 
-    init(checked: Bool, sends: ALCint, withVelocity: Bool = false) {
+    init(checked: Bool, sends: ALCint, withVelocity: Bool = false, still: Bool = false) {
         self.checked = checked
         self.withVelocity = withVelocity
+        self.still = still
         device = alcLoopbackOpenDeviceSOFT(nil)!
         let attributes: [ALCint] = [ALC_MONO_SOURCES, ALCint(sourceCount), ALC_STEREO_SOURCES, 0, ALC_MAX_AUXILIARY_SENDS, sends,
                                     ALC_FORMAT_CHANNELS_SOFT, ALC_STEREO_SOFT, ALC_FORMAT_TYPE_SOFT, ALC_FLOAT_SOFT,
@@ -242,7 +249,7 @@ final class DirectRig: Rig {
         // with rigs taking turns, this one must too (a game with one context does it once).
         alcSetThreadContext(context)
         let t0 = cpuSeconds()
-        for (i, source) in sources.enumerated() {
+        for (i, source) in sources.enumerated() where !still || step == 0 {
             let (x, y, z) = position(i, step)
             alSource3f(source, AL_POSITION, x, y, z)
             if checked && alGetError() != AL_NO_ERROR { fatalError("alSource3f failed") }
@@ -275,11 +282,13 @@ func interleave(_ rigs: [any Rig]) throws -> [Measurement] {
 print("soundstage-bench: \(sourceCount) looping sources moved every 10 ms, \(seconds) s rendered at \(rate) Hz (loopback, stereo, no HRTF)")
 print("Each round runs, with 4 auxiliary sends (the engine's default) then 2 (OpenAL's): raw OpenAL; raw OpenAL with")
 print("alGetError after every call (4 sends only); Soundstage opened with as many reverb zones — taking turns update by update.")
-print("A third pair (4 sends) sets each source's velocity too, as a game with Doppler does.")
+print("A third pair (4 sends) sets each source's velocity too, as a game with Doppler does; a fourth moves nothing after")
+print("the first update (the cost of an update that changes nothing).")
 struct Round {
     var direct: Measurement, checked: Measurement, engine: Measurement
     var direct2: Measurement, engine2: Measurement
     var directVelocity: Measurement, engineVelocity: Measurement
+    var directStill: Measurement, engineStill: Measurement
 }
 let rounds = 7
 var results: [Round] = []
@@ -289,12 +298,14 @@ for round in 1...rounds {
     let four = try interleave([DirectRig(checked: false, sends: 4), DirectRig(checked: true, sends: 4), EngineRig(reverbZones: 4)])
     let two = try interleave([DirectRig(checked: false, sends: 2), EngineRig(reverbZones: 2)])
     let moving = try interleave([DirectRig(checked: false, sends: 4, withVelocity: true), EngineRig(reverbZones: 4, withVelocity: true)])
+    let still = try interleave([DirectRig(checked: false, sends: 4, still: true), EngineRig(reverbZones: 4, still: true)])
     let (direct, checked, engine, direct2, engine2) = (four[0], four[1], four[2], two[0], two[1])
     results.append(Round(direct: direct, checked: checked, engine: engine, direct2: direct2, engine2: engine2,
-                         directVelocity: moving[0], engineVelocity: moving[1]))
-    print(String(format: "  round %d: 4 sends: direct %.3f s, direct+checks %.3f s, engine %.3f s (ratio %.3f); 2 sends: direct %.3f s, engine %.3f s (ratio %.3f); with velocities: %.3f",
+                         directVelocity: moving[0], engineVelocity: moving[1], directStill: still[0], engineStill: still[1]))
+    print(String(format: "  round %d: 4 sends: direct %.3f s, direct+checks %.3f s, engine %.3f s (ratio %.3f); 2 sends: direct %.3f s, engine %.3f s (ratio %.3f); with velocities: %.3f; still: %.3f",
                  round, direct.render, checked.render, engine.render, engine.render / direct.render,
-                 direct2.render, engine2.render, engine2.render / direct2.render, moving[1].render / moving[0].render))
+                 direct2.render, engine2.render, engine2.render / direct2.render, moving[1].render / moving[0].render,
+                 still[1].render / still[0].render))
 }
 func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
 let direct = median(results.map(\.direct.render))
@@ -315,6 +326,9 @@ print(String(format: "  ratio engine / direct, 4 sends (same attributes):   %.3f
 print(String(format: "  ratio engine / direct, 2 sends (OpenAL's default):  %.3f (goal <= 1.02)", ratio2))
 print(String(format: "  ratio engine / direct, 4 sends, velocities set too: %.3f",
              median(results.map { $0.engineVelocity.render / $0.directVelocity.render })))
+print(String(format: "  ratio engine / direct, 4 sends, nothing moved:      %.3f (an update's fixed cost: µs %.1f / %.1f)",
+             median(results.map { $0.engineStill.render / $0.directStill.render }),
+             median(results.map(\.engineStill.render)) / Double(updates) * 1e6, median(results.map(\.directStill.render)) / Double(updates) * 1e6))
 print(String(format: "  ratio engine / direct with error checks: %.3f", checkedRatio))
 print(String(format: "  raw OpenAL, 4 sends / 2 sends: %.3f (what two more reverb-zone sends cost the mix)", sendsCost))
 print(String(format: "  moving %d sources once:  engine %.1f µs (%.3f µs per source); direct %.1f µs (%.3f); direct+checks %.1f µs (%.3f)",
