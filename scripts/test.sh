@@ -15,8 +15,25 @@ swift build --build-tests
 # hundred-clients load test ran).
 desktop='^(DesktopTests\.|CLITests\.DesktopCLITests)'
 run_tests() {
-    swift test "$@" --skip "$desktop"
-    swift test "$@" --filter "$desktop"
+    run_pass "$@" --skip "$desktop"
+    run_pass "$@" --filter "$desktop"
+}
+
+# One `swift test`. When it fails, its failures are printed again at the end, so that the tail
+# of a long log (all a CI page may show) says which expectations failed and with what values.
+run_pass() {
+    local log status=0
+    log=$(mktemp)
+    swift test "$@" 2>&1 | tee "$log" || status=$?
+    if [ "$status" -ne 0 ]; then
+        echo "test.sh: swift test $* failed ($status); its failures again:" >&2
+        # Each failure line, with the "↳" lines of its message that follow it.
+        awk '/recorded an issue|^✘|error:|Fatal error|[Cc]rash/ { print; more = 1; next }
+             more && /^↳/ { print; next }
+             { more = 0 }' <(sed 's/\x1b\[[0-9;]*m//g' "$log") | tail -n 80 >&2
+    fi
+    rm -f "$log"
+    return "$status"
 }
 run_tests
 run_tests --sanitize=thread --scratch-path .build-tsan
