@@ -11,8 +11,8 @@ swift build --build-tests
 
 # The tests that play on a real PulseAudio/PipeWire server run in a pass of their own: they time
 # and count what reaches a sink, and on a 2-core machine a CPU-heavy test beside them can starve
-# the servers they start (CI once failed so: a default-sink change heard while the daemon's
-# hundred-clients load test ran).
+# the servers they start (CI once failed a default-sink test while the daemon's hundred-clients
+# load test ran beside it).
 desktop='^(DesktopTests\.|CLITests\.DesktopCLITests)'
 run_tests() {
     run_pass "$@" --skip "$desktop"
