@@ -99,6 +99,10 @@ struct ServeCommand: ParsableCommand {
             device.close()
             let live = Soundstage.liveObjects
             Terminal.say("stopped; OpenAL objects still live: \(live.isZero ? "none" : "\(live)")")
+            if let failure = server.failure {
+                Terminal.say("soundstage serve: \(failure)")
+                throw ExitCode.failure
+            }
             if !live.isZero { throw ExitCode.failure }
         }
     }

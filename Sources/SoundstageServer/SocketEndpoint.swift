@@ -19,9 +19,15 @@ public struct ServerStartError: Error, Sendable, CustomStringConvertible {
 
 /// The daemon's claim on a socket path: its directory (created mode 0700), a lock file held
 /// while the daemon runs (so a second daemon refuses to start), and the stale socket a crashed
-/// daemon left behind (removed). After binding, the socket is made mode 0600.
+/// daemon left behind (removed).
+///
+/// The daemon binds and listens under a staging name (the path with `~` appended), makes that
+/// socket mode 0600, and only then renames it to the path (``publish()``). So a socket at the
+/// path always accepts and is never open to others: a client that sees the file can connect.
 final class SocketEndpoint: Sendable {
     let path: String
+    /// Where the listener is bound before ``publish()`` moves it to `path`.
+    let stagingPath: String
     let lockPath: String
     private let lockDescriptor: Int32
 
@@ -30,10 +36,13 @@ final class SocketEndpoint: Sendable {
     init(path: String, isDefaultLocation: Bool) throws {
         guard path.hasPrefix("/") || !path.isEmpty else { throw ServerStartError("the socket path is empty") }
         let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
-        guard absolute.utf8.count < 108 else {
-            throw ServerStartError("\(absolute): a Unix socket path must be shorter than 108 bytes")
+        // sun_path holds 108 bytes with the terminating zero; the staging name is one byte longer.
+        guard absolute.utf8.count < 107 else {
+            throw ServerStartError("\(absolute): the socket path must be shorter than 107 bytes "
+                                   + "(a Unix socket path holds 107, and the daemon binds first at the path with \"~\" appended)")
         }
         self.path = absolute
+        stagingPath = absolute + "~"
         lockPath = absolute + ".lock"
         let directory = URL(fileURLWithPath: absolute).deletingLastPathComponent().path
         try Self.prepare(directory: directory, tighten: isDefaultLocation)
@@ -47,34 +56,39 @@ final class SocketEndpoint: Sendable {
         }
         lockDescriptor = descriptor
         do {
-            try removeStaleSocket()
+            try Self.removeStaleSocket(at: absolute)
+            try Self.removeStaleSocket(at: stagingPath)
         } catch {
             close(descriptor)
             throw error
         }
     }
 
-    /// Makes the socket readable and writable by its owner only.
-    func restrictPermissions() throws {
-        if chmod(path, 0o600) != 0 { throw Self.systemError("cannot set the socket's permissions", path) }
+    /// Makes the listening socket at ``stagingPath`` readable and writable by its owner only, then
+    /// moves it to ``path`` (in one step: it replaces a socket already there, such as the one of a
+    /// listener that failed).
+    func publish() throws {
+        if chmod(stagingPath, 0o600) != 0 { throw Self.systemError("cannot set the socket's permissions", stagingPath) }
+        if rename(stagingPath, path) != 0 { throw Self.systemError("cannot move the socket into place", path) }
     }
 
     /// Removes the socket and the lock file and releases the lock.
     func release() {
         unlink(path)
+        unlink(stagingPath)
         unlink(lockPath)
         close(lockDescriptor)
     }
 
     /// A socket file left by a daemon that did not stop cleanly: nobody can hold the lock and
     /// still accept on it, so it is removed. Anything that is not a socket is left alone.
-    private func removeStaleSocket() throws {
+    private static func removeStaleSocket(at path: String) throws {
         var info = stat()
         guard lstat(path, &info) == 0 else { return }
         guard info.st_mode & S_IFMT == S_IFSOCK else {
             throw ServerStartError("\(path) exists and is not a socket; not touching it. Remove it or choose another --socket")
         }
-        if unlink(path) != 0 { throw Self.systemError("cannot remove the stale socket", path) }
+        if unlink(path) != 0 { throw systemError("cannot remove the stale socket", path) }
     }
 
     private static func prepare(directory: String, tighten: Bool) throws {

@@ -94,6 +94,8 @@ public final class SoundServer: Sendable {
 
     private struct ServerState {
         var listener: Channel?
+        /// Why the server stopped by itself, if it did.
+        var failure: String?
         var endpoint: SocketEndpoint?
         var clients: [ObjectIdentifier: ClientRecord] = [:]
         var shuttingDown = false
@@ -127,29 +129,20 @@ public final class SoundServer: Sendable {
     }
 
     /// Listens on `socketPath`: creates its directory (0700), refuses if another daemon serves it,
-    /// removes a stale socket a crashed daemon left, binds, and makes the socket 0600.
+    /// removes a stale socket a crashed daemon left, and listens. The socket appears at the path
+    /// only once it accepts connections and is mode 0600.
+    ///
+    /// Should the listening socket fail later (the system closes it), the server logs why and
+    /// listens again at once; its clients keep their connections. If it cannot, it stops, and
+    /// ``failure`` says why.
     ///
     /// - Parameter isDefaultLocation: the path is the default one, whose directory the daemon
     ///   may tighten to 0700 if it already exists.
     /// - Throws: ``ServerStartError`` saying what is wrong and what to do.
     public func start(socketPath: String, isDefaultLocation: Bool = false) throws {
         let endpoint = try SocketEndpoint(path: socketPath, isDefaultLocation: isDefaultLocation)
-        let bootstrap = ServerBootstrap(group: group)
-            .serverChannelOption(.backlog, value: 256)
-            .childChannelOption(.allowRemoteHalfClosure, value: true)
-            .childChannelOption(.writeBufferWaterMark,
-                                value: .init(low: configuration.outputHighWatermark / 2, high: configuration.outputHighWatermark))
-            .childChannelInitializer { [self] channel in
-                channel.eventLoop.makeCompletedFuture {
-                    let connection = ClientConnection(server: self, channel: channel)
-                    try channel.pipeline.syncOperations.addHandler(
-                        ByteToMessageHandler(LineFrameDecoder(maxLength: configuration.maxLineBytes)))
-                    try channel.pipeline.syncOperations.addHandler(connection)
-                }
-            }
         do {
-            let listener = try bootstrap.bind(unixDomainSocketPath: endpoint.path).wait()
-            try endpoint.restrictPermissions()
+            let listener = try listen(on: endpoint)
             state.withLockedValue { state in
                 state.listener = listener
                 state.endpoint = endpoint
@@ -167,6 +160,84 @@ public final class SoundServer: Sendable {
             throw ServerStartError("cannot listen on \(endpoint.path): \(error)")
         }
     }
+
+    /// Binds a listener at the endpoint's staging name, then publishes it at the path (see
+    /// ``SocketEndpoint``), and watches it for an unexpected close.
+    private func listen(on endpoint: SocketEndpoint) throws -> Channel {
+        let logger = self.logger
+        let bootstrap = ServerBootstrap(group: group)
+            .serverChannelOption(.backlog, value: 256)
+            .serverChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(ListenerErrorLog(logger: logger))
+                }
+            }
+            .childChannelOption(.allowRemoteHalfClosure, value: true)
+            .childChannelOption(.writeBufferWaterMark,
+                                value: .init(low: configuration.outputHighWatermark / 2, high: configuration.outputHighWatermark))
+            .childChannelInitializer { [self] channel in
+                channel.eventLoop.makeCompletedFuture {
+                    let connection = ClientConnection(server: self, channel: channel)
+                    try channel.pipeline.syncOperations.addHandler(
+                        ByteToMessageHandler(LineFrameDecoder(maxLength: configuration.maxLineBytes)))
+                    try channel.pipeline.syncOperations.addHandler(connection)
+                }
+            }
+        unlink(endpoint.stagingPath)
+        let listener = try bootstrap.bind(unixDomainSocketPath: endpoint.stagingPath).wait()
+        do {
+            try endpoint.publish()
+        } catch {
+            try? listener.close().wait()
+            throw error
+        }
+        listener.closeFuture.whenComplete { [weak self] _ in
+            guard let self else { return }
+            // Off the event loop: listening again and stopping both wait on it.
+            DispatchQueue.global().async { self.listenerClosed(listener) }
+        }
+        return listener
+    }
+
+    /// The listening socket closed. Unless the server is stopping (or already listens on a newer
+    /// one), it listens again; if that fails three times, it stops.
+    private func listenerClosed(_ listener: Channel) {
+        let endpoint: SocketEndpoint? = state.withLockedValue { state in
+            guard !state.shuttingDown, let current = state.listener, current === listener else { return nil }
+            return state.endpoint
+        }
+        guard let endpoint else { return }
+        logger.error("the listening socket closed; listening again", metadata: ["socket": "\(endpoint.path)"])
+        var lastError: Error?
+        for attempt in 1...3 {
+            do {
+                let replacement = try listen(on: endpoint)
+                let kept = state.withLockedValue { state in
+                    guard !state.shuttingDown else { return false }
+                    state.listener = replacement
+                    return true
+                }
+                if !kept { replacement.close(promise: nil) }
+                logger.notice("listening again", metadata: ["socket": "\(endpoint.path)", "attempt": "\(attempt)"])
+                return
+            } catch {
+                lastError = error
+                usleep(100_000)
+            }
+        }
+        let reason = "the listening socket closed and the daemon could not listen again: \(lastError.map { "\($0)" } ?? "unknown")"
+        logger.critical("\(reason)")
+        state.withLockedValue { $0.failure = reason }
+        shutdown(reason: reason)
+    }
+
+    /// The socket the server listens on now (tests close it to play a failing one).
+    var currentListener: Channel? { state.withLockedValue { $0.listener } }
+
+    /// Why the server stopped by itself (its listening socket failed and it could not listen
+    /// again), or nil: it serves, or ``shutdown(reason:)`` stopped it. `soundstage serve` then
+    /// exits with a failure, so that systemd restarts it.
+    public var failure: String? { state.withLockedValue { $0.failure } }
 
     /// The socket path being served (nil before ``start(socketPath:isDefaultLocation:)``).
     public var socketPath: String? { state.withLockedValue { $0.endpoint?.path } }

@@ -12,12 +12,34 @@ import TestSupport
         let socket: String
         let process: ChildProcess
 
+        /// Where the daemon's stderr (its log) goes.
+        let logPath: String
+
         init() throws {
             dir = try CLIRunner.directory()
             socket = dir.path + "/run/socket"
+            logPath = dir.path + "/serve.log"
+            let log = open(logPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+            defer { close(log) }
             process = try ChildProcess(CLIRunner.binary.path, ["serve", "--socket", socket],
-                                       environment: ProcessInfo.processInfo.environment.merging(CLIRunner.noSoundCard) { $1 })
-            for _ in 0..<1_000 where !FileManager.default.fileExists(atPath: socket) { usleep(10_000) }
+                                       environment: ProcessInfo.processInfo.environment.merging(CLIRunner.noSoundCard) { $1 },
+                                       stderr: log)
+            // The socket appears only once the daemon accepts on it.
+            for _ in 0..<3_000 where !FileManager.default.fileExists(atPath: socket) && process.isRunning { usleep(10_000) }
+        }
+
+        /// A new client. When it cannot connect, the error says whether the daemon still runs
+        /// and what it logged besides clients coming and going.
+        func connect() throws -> LineSocket {
+            do {
+                return try LineSocket(path: socket)
+            } catch {
+                let life = process.isRunning ? "still runs" : "has ended with status \(process.wait())"
+                let log = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
+                let told = log.split(separator: "\n").filter { !$0.contains("client connected") && !$0.contains("client disconnected") }
+                throw DaemonUnreachable(description: "cannot connect to the daemon (\(error)); it \(life); "
+                                        + "its log besides clients: \(told.suffix(20).joined(separator: " | "))")
+            }
         }
 
         deinit {
@@ -44,7 +66,7 @@ import TestSupport
         /// system-sound context all closed). A loaded machine can take a while.
         func settle() throws {
             for _ in 0..<400 {
-                let client = try LineSocket(path: socket)
+                let client = try connect()
                 let result = client.request(["id": 1, "command": "status"])?["result"]
                 if result?["clients"] == 1, result?["sessions"] == 1, result?["liveObjects"]?["contexts"] == 1,
                    result?["liveObjects"]?["sources"] == 0 { break }
@@ -54,9 +76,13 @@ import TestSupport
         }
     }
 
+    struct DaemonUnreachable: Error, CustomStringConvertible {
+        let description: String
+    }
+
     @Test func rssIsFlatOverAHundredThousandConnections() throws {
         let daemon = try Daemon()
-        func cycle(_ count: Int) throws { for _ in 0..<count { _ = try LineSocket(path: daemon.socket) } }
+        func cycle(_ count: Int) throws { for _ in 0..<count { _ = try daemon.connect() } }
         try cycle(1_000)
         try daemon.settle()
         let after1k = daemon.rss
@@ -72,7 +98,7 @@ import TestSupport
         try SoundFileWriter.write(Signals.sine(880, seconds: 0.05), to: click, format: .wavPCM16)
         let scene: JSONValue = ["format": 1, "duration": 1, "sources": [["name": "t", "sound": ["tone": [:]]]]]
         func client(_ index: Int) throws {
-            let socket = try LineSocket(path: daemon.socket)
+            let socket = try daemon.connect()
             for request: JSONValue in [["id": 1, "command": "registerSound", "file": .string(click)],
                                        ["id": 2, "command": "loadScene", "name": "s", "scene": scene],
                                        ["id": 3, "command": "playSound", "sound": 1],

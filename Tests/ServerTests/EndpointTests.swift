@@ -1,8 +1,11 @@
 import Foundation
+import InMemoryLogging
+import Logging
+import NIOConcurrencyHelpers
 @testable import Soundstage
 import SoundstageClient
 import SoundstageProtocol
-import SoundstageServer
+@testable import SoundstageServer
 import Testing
 import TestSupport
 
@@ -19,6 +22,64 @@ import TestSupport
         defer { daemon.stop() }
         #expect(mode(daemon.socketPath) == 0o600)
         #expect(mode(daemon.directory + "/run") == 0o700)
+    }
+
+    /// A client that sees the socket file can connect at once, and never finds it open to
+    /// others: the daemon binds under a staging name, makes it 0600, and listens before the
+    /// socket takes its real name. A watcher thread spins on the path while the daemon starts,
+    /// many times over, and connects the instant the file appears.
+    @Test func theSocketAppearsOnlyOnceItAcceptsAndIsPrivate() throws {
+        let device = try Device.loopback()
+        defer { device.close() }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("appear-\(UUID().uuidString.prefix(6))").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/socket"
+        var refused: [String] = []
+        for round in 0..<200 {
+            let seen = NIOLockedValueBox<(connected: Bool?, mode: mode_t, stop: Bool)>((nil, 0, false))
+            let watcher = Thread {
+                var info = stat()
+                while lstat(path, &info) != 0 { if seen.withLockedValue({ $0.stop }) { return } }
+                let connected = (try? LineSocket(path: path)) != nil
+                seen.withLockedValue { $0.connected = connected; $0.mode = info.st_mode & 0o777 }
+            }
+            watcher.start()
+            let server = SoundServer(device: device)
+            defer { server.shutdown() }
+            defer { seen.withLockedValue { $0.stop = true } }
+            try server.start(socketPath: path)
+            let deadline = Date().addingTimeInterval(30)
+            while seen.withLockedValue({ $0.connected }) == nil && Date() < deadline { usleep(100) }
+            let (connected, mode, _) = seen.withLockedValue { $0 }
+            if connected != true || mode != 0o600 { refused.append("round \(round): connected \(connected == true), mode \(String(mode, radix: 8))") }
+        }
+        #expect(refused.isEmpty, "\(refused.count) of 200 starts: \(refused.prefix(5))")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory).isEmpty, "no staging socket or lock left")
+    }
+
+    /// If the system closes the listening socket, the daemon says so and listens again at once:
+    /// its clients keep their connections, and new ones are served at the same path.
+    @Test func aListenerThatFailsIsReplacedAndClientsKeepTheirConnections() throws {
+        let log = InMemoryLogHandler()
+        let daemon = try TestDaemon(logger: Logger(label: "test", factory: { _ in log }))
+        defer { daemon.stop() }
+        let client = try daemon.connect()
+        #expect(client.request(["id": 1, "command": "ping"])?.isOK == true)
+        let first = try #require(daemon.server.currentListener)
+        try first.close().wait()
+        var newcomer: LineSocket?
+        for _ in 0..<1_000 where newcomer == nil {
+            if let current = daemon.server.currentListener, current !== first { newcomer = try? daemon.connect() }
+            if newcomer == nil { usleep(10_000) }
+        }
+        #expect(try #require(newcomer).request(["id": 2, "command": "ping"])?.isOK == true, "a new client is served")
+        #expect(client.request(["id": 3, "command": "ping"])?.isOK == true, "the first client kept its connection")
+        #expect(daemon.server.failure == nil)
+        #expect(mode(daemon.socketPath) == 0o600)
+        #expect(!FileManager.default.fileExists(atPath: daemon.socketPath + "~"), "nothing left at the staging name")
+        let messages = log.entries.map { "\($0.level) \($0.message)" }
+        #expect(messages.contains("error the listening socket closed; listening again"), "\(messages)")
+        #expect(messages.contains("notice listening again"), "\(messages)")
     }
 
     @Test func theDefaultDirectoryIsTightenedTo0700() throws {
