@@ -27,8 +27,10 @@ run_pass() {
     swift test "$@" 2>&1 | tee "$log" || status=$?
     if [ "$status" -ne 0 ]; then
         echo "test.sh: swift test $* failed ($status); its failures again:" >&2
-        # Each failure line, with the "↳" lines of its message that follow it.
-        awk '/recorded an issue|^✘|error:|Fatal error|[Cc]rash/ { print; more = 1; next }
+        # Each failure line, with the "↳" lines of its message that follow it: issues, failed
+        # tests, compiler errors, crashes (not the "error:" lines decoders print on purpose-made
+        # corrupt files, nor tests with "Crash" in their names).
+        awk '/recorded an issue|^✘|\.swift:[0-9]+:[0-9]+: error:|^error: |Fatal error|unexpected signal/ { print; more = 1; next }
              more && /^↳/ { print; next }
              { more = 0 }' <(sed 's/\x1b\[[0-9;]*m//g' "$log") | tail -n 80 >&2
     fi
