@@ -30,16 +30,19 @@ final class SocketEndpoint: Sendable {
     let stagingPath: String
     let lockPath: String
     private let lockDescriptor: Int32
+    /// The longest socket path, in bytes.
+    static let longestPath = 102
 
     /// Claims `path`. `isDefaultLocation` lets the daemon tighten an existing directory to 0700
     /// (it only does that to its own default directory, never to a directory a user named).
     init(path: String, isDefaultLocation: Bool) throws {
         guard path.hasPrefix("/") || !path.isEmpty else { throw ServerStartError("the socket path is empty") }
         let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
-        // sun_path holds 108 bytes with the terminating zero; the staging name is one byte longer.
-        guard absolute.utf8.count < 107 else {
-            throw ServerStartError("\(absolute): the socket path must be shorter than 107 bytes "
-                                   + "(a Unix socket path holds 107, and the daemon binds first at the path with \"~\" appended)")
+        // SwiftNIO takes Unix socket paths of up to 103 bytes (what every Unix's sun_path holds);
+        // the staging name is one byte longer.
+        guard absolute.utf8.count <= Self.longestPath else {
+            throw ServerStartError("\(absolute): the socket path is \(absolute.utf8.count) bytes; it may be at most "
+                                   + "\(Self.longestPath) (a Unix socket path holds 103, and the daemon binds first at the path with \"~\" appended)")
         }
         self.path = absolute
         stagingPath = absolute + "~"

@@ -82,6 +82,24 @@ import TestSupport
         #expect(messages.contains("notice listening again"), "\(messages)")
     }
 
+    /// The longest path SwiftNIO binds (103 bytes), less the one byte of the staging name: 102
+    /// bytes serve; 103 are refused with a clear error that gives the limit.
+    @Test func theLongestSocketPathServesAndOneByteMoreIsRefused() throws {
+        let device = try Device.loopback()
+        defer { device.close() }
+        let directory = "/tmp/len-\(UUID().uuidString.prefix(6))"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        func path(_ bytes: Int) -> String { directory + "/" + String(repeating: "s", count: bytes - directory.utf8.count - 1) }
+        let longest = SoundServer(device: device)
+        try longest.start(socketPath: path(102))
+        #expect(try LineSocket(path: path(102)).request(["id": 1, "command": "ping"])?.isOK == true)
+        longest.shutdown()
+        let tooLong = SoundServer(device: device)
+        let error = #expect(throws: ServerStartError.self) { try tooLong.start(socketPath: path(103)) }
+        tooLong.shutdown()
+        #expect(error?.message.contains("103 bytes; it may be at most 102") == true, "\(String(describing: error))")
+    }
+
     @Test func theDefaultDirectoryIsTightenedTo0700() throws {
         let base = FileManager.default.temporaryDirectory.appendingPathComponent("xdg-\(UUID().uuidString.prefix(6))").path
         defer { try? FileManager.default.removeItem(atPath: base) }
