@@ -50,6 +50,11 @@
 // measures one JSON parse of a request line and of a scene file: the own parser against
 // JSONSerialization and JSONDecoder (JSONBench.swift).
 //
+//   swift run -c release soundstage-bench profile engine|direct
+//
+// runs one side of the default pair alone (6,000 updates moving 256 sources, 4 sends) and prints
+// its CPU per update: a workload for `perf record`, whose profile then holds nothing else.
+//
 //   swift run -c release soundstage-bench frame [seconds]
 //
 // measures what a game's frame loop waits for: p50/p99/p99.9 of `source.position =` and
@@ -108,6 +113,20 @@ if mode == "frame" {
 }
 if mode == "streaming" {
     try streamingBench()
+    exit(0)
+}
+if mode == "profile" {
+    let side = CommandLine.arguments.count > 2 ? CommandLine.arguments[2] : ""
+    guard side == "engine" || side == "direct" else {
+        FileHandle.standardError.write(Data("usage: soundstage-bench profile engine|direct\n".utf8))
+        exit(64)
+    }
+    let rig: any Rig = side == "engine" ? try EngineRig(reverbZones: 4) : DirectRig(checked: false, sends: 4)
+    let steps = 6_000
+    let start = cpuSeconds()
+    for step in 0..<steps { _ = try rig.step(step) }
+    print(String(format: "%@ alone: %.1f µs CPU per update (%d updates moving %d sources)",
+                 side, (cpuSeconds() - start) / Double(steps) * 1e6, steps, sourceCount))
     exit(0)
 }
 if mode == "stream-memory", CommandLine.arguments.count > 2 {
