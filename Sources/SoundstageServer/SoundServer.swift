@@ -210,6 +210,8 @@ public final class SoundServer: Sendable {
         logger.error("the listening socket closed; listening again", metadata: ["socket": "\(endpoint.path)"])
         var lastError: Error?
         for attempt in 1...3 {
+            // A shutdown that began meanwhile wins: it has released (or is releasing) the endpoint.
+            guard !state.withLockedValue({ $0.shuttingDown }) else { return }
             do {
                 let replacement = try listen(on: endpoint)
                 let kept = state.withLockedValue { state in
@@ -217,7 +219,9 @@ public final class SoundServer: Sendable {
                     state.listener = replacement
                     return true
                 }
-                if !kept { replacement.close(promise: nil) }
+                // Stopping after all: the file it published is a stale socket, which the next
+                // daemon on this path removes.
+                guard kept else { replacement.close(promise: nil); return }
                 logger.notice("listening again", metadata: ["socket": "\(endpoint.path)", "attempt": "\(attempt)"])
                 return
             } catch {
@@ -225,6 +229,7 @@ public final class SoundServer: Sendable {
                 usleep(100_000)
             }
         }
+        guard !state.withLockedValue({ $0.shuttingDown }) else { return }
         let reason = "the listening socket closed and the daemon could not listen again: \(lastError.map { "\($0)" } ?? "unknown")"
         logger.critical("\(reason)")
         state.withLockedValue { $0.failure = reason }

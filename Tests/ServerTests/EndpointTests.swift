@@ -82,6 +82,23 @@ import TestSupport
         #expect(messages.contains("notice listening again"), "\(messages)")
     }
 
+    /// A listener that closes where no new one can be made (its directory is gone): after three
+    /// tries the daemon stops as for SIGTERM — its clients are told — and `failure` says why.
+    @Test func aListenerThatCannotBeReplacedStopsTheServerAndSaysWhy() throws {
+        let log = InMemoryLogHandler()
+        let daemon = try TestDaemon(logger: Logger(label: "test", factory: { _ in log }))
+        defer { daemon.stop() }
+        let client = try daemon.connect()
+        #expect(client.request(["id": 1, "command": "ping"])?.isOK == true)
+        try FileManager.default.removeItem(atPath: daemon.directory + "/run")
+        try #require(daemon.server.currentListener).close().wait()
+        let told = try #require(client.read(timeout: 30), "the client hears the daemon stop")
+        #expect(told["event"] == "shutdown")
+        #expect(told["reason"]?.stringValue?.contains("could not listen again") == true, "\(told)")
+        #expect(daemon.server.failure?.contains("could not listen again") == true, "\(String(describing: daemon.server.failure))")
+        #expect(log.entries.contains { $0.level == .critical && "\($0.message)".contains("could not listen again") })
+    }
+
     /// The longest path SwiftNIO binds (103 bytes), less the one byte of the staging name: 102
     /// bytes serve; 103 are refused with a clear error that gives the limit.
     @Test func theLongestSocketPathServesAndOneByteMoreIsRefused() throws {
