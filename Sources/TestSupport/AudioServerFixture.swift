@@ -51,6 +51,10 @@ public final class AudioServerFixture: @unchecked Sendable {
         environment["XDG_RUNTIME_DIR"] = "\(directory)/runtime"
         environment["PULSE_RUNTIME_PATH"] = "\(directory)/runtime/pulse"
         environment["HOME"] = "\(directory)/home"
+        // WirePlumber and PipeWire keep state (remembered defaults and stream targets) and read
+        // configuration there: a machine that sets these must not share them between servers.
+        environment["XDG_STATE_HOME"] = "\(directory)/home/.local/state"
+        environment["XDG_CONFIG_HOME"] = "\(directory)/home/.config"
         environment.removeValue(forKey: "DBUS_SESSION_BUS_ADDRESS")
         return environment
     }
@@ -184,6 +188,11 @@ public final class AudioServerFixture: @unchecked Sendable {
         try pactl(["set-default-sink", name])
     }
 
+    /// The server's default sink, as `pactl get-default-sink` prints it.
+    public func defaultSink() throws -> String {
+        try pactl(["get-default-sink"]).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
     /// The sink inputs (playback streams) as `pactl list sink-inputs` prints them.
     public func sinkInputs() throws -> String { try pactl(["list", "sink-inputs"]) }
 
@@ -304,13 +313,31 @@ public final class MonitorRecording: @unchecked Sendable {
     public var frameCount: Int { lock.withLock { samples.count / channels } }
 
     /// Stops recording and returns the interleaved stereo samples.
+    ///
+    /// parec quits at SIGTERM without reading what the server still holds for it, and on a
+    /// loaded machine (a sanitizer run) it can fall a second or more behind: that would be the
+    /// end of the recording, lost. So it first waits (at most 3 s, 10 s under a sanitizer) until
+    /// the recording has caught up with the clock, or has ended by itself (its sink is gone).
     @discardableResult
     public func stop() -> [Float] {
+        let deadline = Self.now() + (runningUnderSanitizer ? 10 : 3)
+        while !caughtUp(), !done.value, Self.now() < deadline { usleep(5_000) }
         process.send(SIGTERM)
         done.lock(whenValue: true)
         done.unlock()
         process.wait()
         return lock.withLock { samples }
+    }
+
+    /// Whether the frames recorded reach to within 0.1 s of now, counting from when the first
+    /// one was dated: parec is not behind.
+    private func caughtUp() -> Bool {
+        lock.withLock {
+            guard let first = chunks.first else { return true }
+            let firstFrameAt = first.time - Double(first.endFrame) / Double(sampleRate)
+            let recorded = Double(samples.count / channels) / Double(sampleRate)
+            return firstFrameAt + recorded >= Self.now() - 0.1
+        }
     }
 
     /// The samples so far (interleaved stereo).

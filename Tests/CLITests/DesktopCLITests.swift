@@ -171,7 +171,10 @@ import TestSupport
         let frequency = Double(zip(firstHeard, firstHeard.dropFirst()).filter { $0 < 0 && $1 >= 0 }.count) / 0.1
         let onsetAt = onB.time(ofFrame: heard.first).map { $0 - started } ?? -1
         #expect(abs(frequency - 400) < 15, "B first hears \(frequency) Hz, \(onsetAt) s after the start (pulled at 1.6 s)")
-        #expect(Double(heard.last - heard.first) / 48_000 > 1.5, "the rest of the sound plays on B")
+        let endAt = onB.time(ofFrame: heard.last).map { $0 - started } ?? -1
+        let recorded = Double(samples.count / 2) / 48_000
+        #expect(Double(heard.last - heard.first) / 48_000 > 1.5,
+                "the rest of the sound plays on B: heard from \(onsetAt) s to \(endAt) s after the start; the player ended at \(elapsed) s; B's recording holds \(recorded) s")
     }
 }
 
