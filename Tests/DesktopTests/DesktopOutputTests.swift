@@ -201,18 +201,7 @@ import TestSupport
                 #expect(at - changedAt < (runningUnderSanitizer ? 5 : 0.5))
             }
         }
-        // Beside the rest of the suite under ThreadSanitizer, WirePlumber sometimes leaves the
-        // stream on A, or reports the move while A goes on sounding and B stays silent (CI and
-        // here, about one desktop pass in three; alone it passed every time). The normal pass
-        // checks PipeWire strictly; under the sanitizer a failure there is a known, intermittent
-        // issue, reported but not failing the run.
-        if kind == .pipewire && runningUnderSanitizer {
-            withKnownIssue("WirePlumber under TSan load: the stream does not (audibly) follow the default", isIntermittent: true) {
-                try check()
-            }
-        } else {
-            try check()
-        }
+        try check()
     }
 
     /// A `phone` stream starts (module-role-cork asks Soundstage's stream to cork): the session
