@@ -187,21 +187,18 @@ import TestSupport
         usleep(150_000)
         let a = onA.stop(), b = onB.stop()
         let routes = observed.routes
-        func check() throws {
-            #expect(routes.contains { $0.reason == .outputMoved && $0.previousOutput == "A" && $0.output == "B" }, "\(routes); \(server)")
-            #expect(!routes.contains { $0.reason == .oldDeviceUnavailable })
-            let heard = Double(Signals.soundingFrames(a) + Signals.soundingFrames(b)) / 48_000
-            #expect(abs(heard - 3) < 0.1, "A and B heard \(heard) s of 3 s (A \(Signals.soundingFrames(a)), B \(Signals.soundingFrames(b)) frames)")
-            let lastOnA = try #require(lastFrequency(a, seconds: 0.25))
-            let first = try #require(firstFrequency(b, seconds: 0.25))
-            #expect(lastOnA > 350 && (abs(first - lastOnA) < 5 || abs(first - lastOnA - 100) < 5),
-                    "A ended at \(lastOnA) Hz, B starts at \(first) Hz")
-            if let onset = onB.firstFrame(above: 0.01), let at = onB.time(ofFrame: onset) {
-                print("\(kind): default sink changed → sound on B after \(String(format: "%.1f", (at - changedAt) * 1_000)) ms")
-                #expect(at - changedAt < (runningUnderSanitizer ? 5 : 0.5))
-            }
+        #expect(routes.contains { $0.reason == .outputMoved && $0.previousOutput == "A" && $0.output == "B" }, "\(routes); \(server)")
+        #expect(!routes.contains { $0.reason == .oldDeviceUnavailable })
+        let heard = Double(Signals.soundingFrames(a) + Signals.soundingFrames(b)) / 48_000
+        #expect(abs(heard - 3) < 0.1, "A and B heard \(heard) s of 3 s (A \(Signals.soundingFrames(a)), B \(Signals.soundingFrames(b)) frames)")
+        let lastOnA = try #require(lastFrequency(a, seconds: 0.25))
+        let first = try #require(firstFrequency(b, seconds: 0.25))
+        #expect(lastOnA > 350 && (abs(first - lastOnA) < 5 || abs(first - lastOnA - 100) < 5),
+                "A ended at \(lastOnA) Hz, B starts at \(first) Hz")
+        if let onset = onB.firstFrame(above: 0.01), let at = onB.time(ofFrame: onset) {
+            print("\(kind): default sink changed → sound on B after \(String(format: "%.1f", (at - changedAt) * 1_000)) ms")
+            #expect(at - changedAt < (runningUnderSanitizer ? 5 : 0.5))
         }
-        try check()
     }
 
     /// A `phone` stream starts (module-role-cork asks Soundstage's stream to cork): the session
