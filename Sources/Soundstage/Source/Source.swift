@@ -81,7 +81,8 @@ public final class Source: @unchecked Sendable {
 
     struct SourceState {
         // What a meter update reads comes first, together (a few cache lines, not the whole
-        // state's ten).
+        // state's ten); the properties come right after, so that a setter and the write before
+        // the mix find the name, the version and the position in the object's first cache line.
         /// The OpenAL source while playing or paused (only while the scene is open).
         var name: ALName?
         var playback = State.initial
@@ -89,11 +90,11 @@ public final class Source: @unchecked Sendable {
         var spatialized = true
         /// Counts changes of ``properties`` (so a meter knows when its cached gain is stale).
         var propertiesVersion: UInt32 = 0
+        var properties = Properties() { didSet { propertiesVersion &+= 1 } }
         /// The file a streaming source plays (instead of a buffer).
         var audioStream: AudioStream?
         /// Where its meter has counted to (``isMeteringEnabled``).
         var metering = MeteringState()
-        var properties = Properties() { didSet { propertiesVersion &+= 1 } }
         var buffer: Buffer?
         var repeatCount = 0
         /// Where the next play starts, in seconds.
@@ -122,15 +123,16 @@ public final class Source: @unchecked Sendable {
 
     /// The scene the source belongs to; kept alive by the source.
     public let scene: Scene
+    /// The properties set since the last mix and not yet written to OpenAL (bits of
+    /// ``SourceParameter``), on a device whose mix the engine renders: they are written together
+    /// just before it mixes (``Scene/writeUnwrittenProperties()``). Guarded by the scene's lock;
+    /// kept out of `state` so that the scene's list of them can change it while a setter holds `state`
+    /// (declared before `state` to sit in the same cache line as its first fields).
+    @exclusivity(unchecked) var unwrittenParameters: UInt16 = 0
     // Guarded by the scene's lock (every access is under it), so the runtime's exclusivity
     // checks would only repeat what the lock ensures; they cost more than the voice ranking's math.
     // Touched by Source's own files only (Source.swift and its extensions).
     @exclusivity(unchecked) var state = SourceState()
-    /// The properties set since the last mix and not yet written to OpenAL (bits of
-    /// ``SourceParameter``), on a device whose mix the engine renders: they are written together
-    /// just before it mixes (``Scene/writeUnwrittenProperties()``). Guarded by the scene's lock;
-    /// kept out of `state` so that the scene's list of them can change it while a setter holds `state`.
-    @exclusivity(unchecked) var unwrittenParameters: UInt16 = 0
     /// Whether it is metered (``isMeteringEnabled``); the sums are in its state.
     let meter = MeterSwitch()
 
