@@ -79,4 +79,14 @@ public enum Signals {
         if let start { runs.append((start, last)) }
         return runs
     }
+
+    /// Where two runs of samples first differ, in words; nil when they are identical. For
+    /// `#expect(Signals.difference(a, b) == nil)`: a failed `a == b` on sample arrays prints a
+    /// diff of every sample (megabytes, and tens of seconds to compute).
+    public static func difference(_ a: [Float], _ b: [Float]) -> String? {
+        if let index = (0..<min(a.count, b.count)).first(where: { a[$0] != b[$0] }) {
+            return "\(a.count) and \(b.count) samples; they first differ at sample \(index): \(a[index]) against \(b[index])"
+        }
+        return a.count == b.count ? nil : "\(a.count) and \(b.count) samples, the same up to the shorter one's end"
+    }
 }

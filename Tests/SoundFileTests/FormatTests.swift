@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import SoundFile
+import TestSupport
 
 /// Every format the project promises loads with the right shape and the right samples.
 @Suite struct FormatTests {
@@ -107,7 +108,7 @@ import SoundFile
             #expect(pieces == whole.samples, "\(format.name)")
             try file.seek(toFrame: 12_000)
             let tail = try file.read(frames: 100)
-            #expect(tail.samples == Array(whole.samples[24_000..<24_200]), "\(format.name) after seek")
+            #expect(Signals.difference(tail.samples, Array(whole.samples[24_000..<24_200])) == nil, "\(format.name) after seek")
             #expect(try file.readInt16(frames: 2).count == 4)
         }
     }
