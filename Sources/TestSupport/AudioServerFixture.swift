@@ -244,6 +244,9 @@ public final class MonitorRecording: @unchecked Sendable {
     private let lock = NIOLock()
     private var samples: [Float] = []
     private var chunks: [(endFrame: Int, time: Double)] = []
+    /// What ``secondsHeard(threshold:)`` has counted so far, so each call scans only the frames
+    /// that arrived since the last one.
+    private var heard = (threshold: Float(0), scannedFrames: 0, frames: 0)
     private let done = ConditionLock(value: false)
     /// Frames per second of the recording.
     public let sampleRate = 48_000
@@ -331,17 +334,42 @@ public final class MonitorRecording: @unchecked Sendable {
 
     /// Whether the frames recorded reach to within 0.1 s of now, counting from when the first
     /// one was dated: parec is not behind.
-    private func caughtUp() -> Bool {
+    private func caughtUp() -> Bool { lag <= 0.1 }
+
+    /// How far the recording is behind the clock (seconds): the time since its first frame was
+    /// dated, less the length recorded. A sink plays in real time, so a growing lag is the
+    /// recorder (parec, or this process's reader) falling behind, not the sink.
+    public var lag: Double {
         lock.withLock {
-            guard let first = chunks.first else { return true }
+            guard let first = chunks.first else { return 0 }
             let firstFrameAt = first.time - Double(first.endFrame) / Double(sampleRate)
             let recorded = Double(samples.count / channels) / Double(sampleRate)
-            return firstFrameAt + recorded >= Self.now() - 0.1
+            return Self.now() - (firstFrameAt + recorded)
         }
     }
 
-    /// The samples so far (interleaved stereo).
+    /// The samples so far (interleaved stereo). A copy: the next chunk the reader appends then
+    /// copies the whole recording, so poll ``secondsHeard(threshold:)`` or ``frameCount`` instead.
     public var snapshot: [Float] { lock.withLock { samples } }
+
+    /// Seconds of sound (any channel above `threshold`) recorded so far.
+    ///
+    /// Counted incrementally, in place: polling it must not copy the recording. (It used to scan
+    /// a ``snapshot``, and every append after a snapshot then copied the whole recording; under
+    /// ThreadSanitizer that put the reader seconds behind the sink, so a test that waited for
+    /// "1.2 s heard" acted after the sound had ended.)
+    public func secondsHeard(threshold: Float = 0.02) -> Double {
+        lock.withLock {
+            if heard.threshold != threshold { heard = (threshold, 0, 0) }
+            var frame = heard.scannedFrames
+            while (frame + 1) * channels <= samples.count {
+                if abs(samples[frame * channels]) > threshold || abs(samples[frame * channels + 1]) > threshold { heard.frames += 1 }
+                frame += 1
+            }
+            heard.scannedFrames = frame
+            return Double(heard.frames) / Double(sampleRate)
+        }
+    }
 
     /// When frame `frame` reached the sink, estimated from the arrival time of its chunk.
     public func time(ofFrame frame: Int) -> Double? {
@@ -361,20 +389,6 @@ public final class MonitorRecording: @unchecked Sendable {
             }
             return nil
         }
-    }
-}
-
-extension MonitorRecording {
-    /// Seconds of sound (any channel above `threshold`) recorded so far.
-    public func secondsHeard(threshold: Float = 0.02) -> Double {
-        let samples = snapshot
-        var frames = 0
-        var frame = 0
-        while (frame + 1) * channels <= samples.count {
-            if abs(samples[frame * channels]) > threshold || abs(samples[frame * channels + 1]) > threshold { frames += 1 }
-            frame += 1
-        }
-        return Double(frames) / Double(sampleRate)
     }
 }
 

@@ -147,25 +147,21 @@ import TestSupport
         let onA = try fixture.record(sink: "A"), onB = try fixture.record(sink: "B")
         defer { onA.stop() }
         let started = MonitorRecording.now()
-        var fds: [Int32] = [0, 0]
-        #expect(ChildProcess.makePipe(&fds))
-        let child = try ChildProcess(CLIRunner.binary.path, ["play", "--backend", "openal", file],
-                                     environment: fixture.environment, stderr: fds[1])
-        close(fds[1])
+        // --verbose: what the player logs of its output (opened, lost, migrated) is in a failure's message.
+        let player = try LoggedChild(["play", "--backend", "openal", "--verbose", file], fixture)
         // Pull sink A once the sound is well into its second step.
         while MonitorRecording.now() - started < 1.6 { usleep(10_000) }
+        let pulledAt = MonitorRecording.now() - started
         try fixture.unloadSink("A")
-        let status = child.wait()
-        var errors = [UInt8](repeating: 0, count: 4_096)
-        let count = read(fds[0], &errors, errors.count)
-        close(fds[0])
+        let (status, log) = player.waitForExit()
         let elapsed = MonitorRecording.now() - started
         usleep(200_000)
         let samples = onB.stop()
-        #expect(status == 0, "\(String(decoding: errors.prefix(max(0, count)), as: UTF8.self))")
-        #expect(elapsed > 3.5, "no early end: the 4 s sound ended after \(elapsed) s")
+        let aHeard = onA.secondsHeard()
+        #expect(status == 0, "\(log)")
+        #expect(elapsed > 3.5, "no early end: the 4 s sound ended after \(elapsed) s (A pulled at \(pulledAt) s, A heard \(aHeard) s, B \(Signals.soundingSeconds(samples)) s); the player's log:\n\(log)")
         let found = span(samples)
-        let heard = try #require(found)
+        let heard = try #require(found, "B heard nothing (A heard \(aHeard) s); the player's log:\n\(log)")
         let start = heard.first + 960
         let firstHeard = Array(stride(from: 2 * start, to: 2 * (start + 4_800), by: 2).map { samples[$0] })
         let frequency = Double(zip(firstHeard, firstHeard.dropFirst()).filter { $0 < 0 && $1 >= 0 }.count) / 0.1
@@ -174,7 +170,7 @@ import TestSupport
         let endAt = onB.time(ofFrame: heard.last).map { $0 - started } ?? -1
         let recorded = Double(samples.count / 2) / 48_000
         #expect(Double(heard.last - heard.first) / 48_000 > 1.5,
-                "the rest of the sound plays on B: heard from \(onsetAt) s to \(endAt) s after the start; the player ended at \(elapsed) s; B's recording holds \(recorded) s")
+                "the rest of the sound plays on B: heard from \(onsetAt) s to \(endAt) s after the start; the player ended at \(elapsed) s; B's recording holds \(recorded) s; the player's log:\n\(log)")
     }
 }
 

@@ -137,7 +137,14 @@ import TestSupport
         source.completionHandler = { [device] _ in completions.withLockedValue { $0.append(device.mixTime) } }
         try source.play()
         // Pull once the ear has heard 1.2 s (into the second step), whatever the machine's load.
+        // (By the recording, not the source's offset: pulling A ends A's recording, and what a
+        // lagging recorder had not yet received would be lost with it.)
         #expect(waitFor(20) { onA.secondsHeard() >= 1.2 })
+        // The premise: the sound is still playing (a recording far behind the sink would have
+        // the pull come after its end; `lag` says how far behind it is).
+        let offsetAtPull = source.offset
+        #expect(source.playbackState == .playing && offsetAtPull < 3.5,
+                "when A had heard \(onA.secondsHeard()) s the source was \(source.playbackState) at \(offsetAtPull) s of 4 s; A's recording is \(onA.lag) s behind the clock")
         let pulledAt = MonitorRecording.now()
         try fixture.unloadSink("A")
         #expect(waitFor(20) { source.playbackState != .playing })
@@ -175,14 +182,26 @@ import TestSupport
         let scene = try device.makeScene()
         let source = try toneSource(scene, device, steppedTones(steps: 3))
         try source.play()
-        #expect(waitFor(20) { onA.secondsHeard() >= 1.2 },
-                "A heard \(onA.secondsHeard()) s, B \(onB.secondsHeard()) s; source \(source.playbackState); routes \(observed.routes)")
+        // Change the default 1.2 s into the sound (its second step).
+        // Timed by the source's own offset, not by A's recording: beside the sanitized suite,
+        // PipeWire's monitor recording fell up to 5.6 s behind the sink (`MonitorRecording.lag`),
+        // so acting on "A heard 1.2 s" came after the sound had ended. The recordings are whole
+        // once stopped (`stop()` lets them catch up), and they decide the checks below.
+        #expect(waitFor(20) { source.offset >= 1.2 },
+                "the source is \(source.playbackState) at \(source.offset) s; A heard \(onA.secondsHeard()) s; routes \(observed.routes)")
+        // Where the engine and the recorder are, for a failure's message.
+        let before = "at the change the source was \(source.playbackState) at \(source.offset) s, the device's clock at "
+            + "\(device.mixTime) s, its output \(device.outputStatus); A had heard \(onA.secondsHeard()) s, its recording \(onA.lag) s behind"
         let changedAt = MonitorRecording.now()
         try fixture.setDefaultSink("B")
-        #expect(waitFor(20) { source.playbackState != .playing })
+        let ended = waitFor(20) { source.playbackState != .playing }
         // What the server says, for a failure's message: the default, and where its streams are
-        // (a stream that did not follow, e.g. one WirePlumber pinned to a target).
-        let server = "default sink \((try? fixture.defaultSink()) ?? "?"); sink inputs: \((try? fixture.sinkInputs()) ?? "?")"
+        // (a stream that did not follow, e.g. one WirePlumber pinned to a target), and where the
+        // engine is.
+        let server = "default sink \((try? fixture.defaultSink()) ?? "?"); sink inputs: \((try? fixture.sinkInputs()) ?? "?"); "
+            + "the source is \(source.playbackState) at \(source.offset) s, the device's clock at \(device.mixTime) s, "
+            + "\(MonitorRecording.now() - changedAt) s after the change; \(before); output events \(observed.outputs)"
+        #expect(ended, "the 3 s sound did not end: \(server)")
         device.close()
         usleep(150_000)
         let a = onA.stop(), b = onB.stop()
@@ -192,7 +211,7 @@ import TestSupport
         let heard = Double(Signals.soundingFrames(a) + Signals.soundingFrames(b)) / 48_000
         #expect(abs(heard - 3) < 0.1, "A and B heard \(heard) s of 3 s (A \(Signals.soundingFrames(a)), B \(Signals.soundingFrames(b)) frames)")
         let lastOnA = try #require(lastFrequency(a, seconds: 0.25))
-        let first = try #require(firstFrequency(b, seconds: 0.25))
+        let first = try #require(firstFrequency(b, seconds: 0.25), "B heard nothing; \(routes); \(server)")
         #expect(lastOnA > 350 && (abs(first - lastOnA) < 5 || abs(first - lastOnA - 100) < 5),
                 "A ended at \(lastOnA) Hz, B starts at \(first) Hz")
         if let onset = onB.firstFrame(above: 0.01), let at = onB.time(ofFrame: onset) {
@@ -222,10 +241,13 @@ import TestSupport
         session.attach(scene)
         let source = try toneSource(scene, device, steppedTones(steps: 3))
         try source.play()
-        #expect(waitFor(20) { recording.secondsHeard() >= 1.2 })
+        // The call comes 1.2 s into the game's sound (by its offset: see the pulled-sink test).
+        #expect(waitFor(20) { source.offset >= 1.2 }, "the source is \(source.playbackState) at \(source.offset) s")
         let call = try fixture.spawn("paplay", ["--property=media.role=phone", phone])
         #expect(waitFor(5) { observed.sessions.contains(.interruptionBegan(.systemRequest)) }, "\(observed.sessions)")
-        let pausedAt = device.mixTime
+        // Where in the sound it paused: the source's own offset (the device's clock also counts
+        // the setup before play(), which takes seconds under a sanitizer on a loaded machine).
+        let pausedAt = source.offset
         #expect(source.playbackState == .paused)
         call.wait()
         #expect(waitFor(5) { observed.sessions.contains(.interruptionEnded(shouldResume: true)) }, "\(observed.sessions)")
@@ -234,7 +256,7 @@ import TestSupport
         usleep(150_000)
         let samples = recording.stop()
         #expect(observed.outputs.contains(.pauseRequested) && observed.outputs.contains(.resumeRequested))
-        #expect(pausedAt < 3)
+        #expect(pausedAt > 1 && pausedAt < 3, "paused \(pausedAt) s into the 3 s sound, after it had played 1.2 s")
         // The game was silent while the phone played (1 s at 1500 Hz), and the game's 3 s all sounded.
         let total = Double(Signals.soundingFrames(samples)) / 48_000
         #expect(abs(total - 4) < 0.15, "heard \(total) s: 3 s of game + 1 s of phone")
