@@ -182,12 +182,13 @@ import TestSupport
         let scene = try device.makeScene()
         let source = try toneSource(scene, device, steppedTones(steps: 3))
         try source.play()
-        // Change the default 1.2 s into the sound (its second step).
+        // Change the default halfway through the sound's second step (1.5 s in): the last quarter
+        // second on A and the first on B then both lie inside that step, whose tone they compare.
         // Timed by the source's own offset, not by A's recording: beside the sanitized suite,
         // PipeWire's monitor recording fell up to 5.6 s behind the sink (`MonitorRecording.lag`),
         // so acting on "A heard 1.2 s" came after the sound had ended. The recordings are whole
         // once stopped (`stop()` lets them catch up), and they decide the checks below.
-        #expect(waitFor(20) { source.offset >= 1.2 },
+        #expect(waitFor(20) { source.offset >= 1.5 },
                 "the source is \(source.playbackState) at \(source.offset) s; A heard \(onA.secondsHeard()) s; routes \(observed.routes)")
         // Where the engine and the recorder are, for a failure's message.
         let before = "at the change the source was \(source.playbackState) at \(source.offset) s, the device's clock at "
@@ -241,8 +242,9 @@ import TestSupport
         session.attach(scene)
         let source = try toneSource(scene, device, steppedTones(steps: 3))
         try source.play()
-        // The call comes 1.2 s into the game's sound (by its offset: see the pulled-sink test).
-        #expect(waitFor(20) { source.offset >= 1.2 }, "the source is \(source.playbackState) at \(source.offset) s")
+        // The call comes halfway through the game's second step (1.5 s in, by its offset: see the
+        // default-sink test), so the quarter second before the pause is that step's tone alone.
+        #expect(waitFor(20) { source.offset >= 1.5 }, "the source is \(source.playbackState) at \(source.offset) s")
         let call = try fixture.spawn("paplay", ["--property=media.role=phone", phone])
         #expect(waitFor(5) { observed.sessions.contains(.interruptionBegan(.systemRequest)) }, "\(observed.sessions)")
         // Where in the sound it paused: the source's own offset (the device's clock also counts
@@ -256,7 +258,7 @@ import TestSupport
         usleep(150_000)
         let samples = recording.stop()
         #expect(observed.outputs.contains(.pauseRequested) && observed.outputs.contains(.resumeRequested))
-        #expect(pausedAt > 1 && pausedAt < 3, "paused \(pausedAt) s into the 3 s sound, after it had played 1.2 s")
+        #expect(pausedAt > 1.4 && pausedAt < 3, "paused \(pausedAt) s into the 3 s sound, after it had played 1.5 s")
         // The game was silent while the phone played (1 s at 1500 Hz), and the game's 3 s all sounded.
         let total = Double(Signals.soundingFrames(samples)) / 48_000
         #expect(abs(total - 4) < 0.15, "heard \(total) s: 3 s of game + 1 s of phone")
