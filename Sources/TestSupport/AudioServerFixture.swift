@@ -355,9 +355,9 @@ public final class MonitorRecording: @unchecked Sendable {
     /// Seconds of sound (any channel above `threshold`) recorded so far.
     ///
     /// Counted incrementally, in place: polling it must not copy the recording. (It used to scan
-    /// a ``snapshot``, and every append after a snapshot then copied the whole recording; under
-    /// ThreadSanitizer that put the reader seconds behind the sink, so a test that waited for
-    /// "1.2 s heard" acted after the sound had ended.)
+    /// a ``snapshot``, and every append after a snapshot then copied the whole recording on the
+    /// reader's thread, a cost that grows with the recording. That was not all of it: beside the
+    /// sanitized suite PipeWire recordings still fall seconds behind, see ``lag``.)
     public func secondsHeard(threshold: Float = 0.02) -> Double {
         lock.withLock {
             if heard.threshold != threshold { heard = (threshold, 0, 0) }
