@@ -17,6 +17,9 @@ let package = Package(
         .library(name: "SoundstageServer", targets: ["SoundstageServer"]),
         .library(name: "SoundstageClient", targets: ["SoundstageClient"]),
         .executable(name: "soundstage", targets: ["SoundstageCLI"]),
+        // The C API: libSoundstageC.so, installed as libsoundstage.so.0 by scripts/install.sh
+        // (which links the Swift runtime in statically and exports only the ss_ symbols).
+        .library(name: "SoundstageC", type: .dynamic, targets: ["SoundstageC"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -90,6 +93,20 @@ let package = Package(
         .target(
             name: "SoundstageScenes",
             dependencies: ["Soundstage", "SoundstageJSON"],
+            swiftSettings: strict
+        ),
+        // include/soundstage.h (the C API's contract) and the C parts of the API: the thread's
+        // last error and refusal flag, result names.
+        .target(
+            name: "CSoundstage",
+            path: "Sources/CSoundstage"
+        ),
+        // The C API's implementation: every function is `@c @implementation`, so the compiler
+        // checks each one against its declaration in include/soundstage.h.
+        .target(
+            name: "SoundstageC",
+            dependencies: ["CSoundstage", "Soundstage", "SoundstageScenes", "SoundstageClient", "SoundstageProtocol",
+                           "SoundFile", "SoundstageErrors"],
             swiftSettings: strict
         ),
         .executableTarget(

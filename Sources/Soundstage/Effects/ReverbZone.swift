@@ -31,7 +31,7 @@ public enum ReverbRegion: Sendable, Equatable {
     }
 
     /// Nil when the region is valid, otherwise why not.
-    var problem: String? {
+    package var problem: String? {
         switch self {
         case .everywhere:
             return nil

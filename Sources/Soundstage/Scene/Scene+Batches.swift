@@ -21,24 +21,36 @@ extension Scene {
     /// }
     /// ```
     public func batch<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
+        beginBatch()
+        defer { _ = endBatch() }
+        return try body()
+    }
+
+    /// Opens a batch, as ``batch(_:)`` does before its body (for callers that cannot pass a
+    /// closure, such as the C API). Every call must be matched by ``endBatch()``.
+    package func beginBatch() {
         withState { state, lock in
             state.batchDepth += 1
             if state.batchDepth == 1 { lock.ifOpen { al in al.deferUpdates() } }
         }
-        defer {
-            withState { state, lock in
-                state.batchDepth -= 1
-                guard state.batchDepth == 0 else { return }
-                let starts = state.pendingPlays
-                state.pendingPlays = []
-                lock.ifOpen { al in
-                    state.active.writeUnwritten(al)
-                    al.processUpdates()
-                    al.playTogether(starts)
-                }
+    }
+
+    /// Closes a batch opened by ``beginBatch()``; the outermost applies what it held. False (and
+    /// nothing happens) when no batch is open.
+    package func endBatch() -> Bool {
+        withState { state, lock in
+            guard state.batchDepth > 0 else { return false }
+            state.batchDepth -= 1
+            guard state.batchDepth == 0 else { return true }
+            let starts = state.pendingPlays
+            state.pendingPlays = []
+            lock.ifOpen { al in
+                state.active.writeUnwritten(al)
+                al.processUpdates()
+                al.playTogether(starts)
             }
+            return true
         }
-        return try body()
     }
 
     /// Before the render thread mixes a chunk: writes the source properties set since the last

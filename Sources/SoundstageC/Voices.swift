@@ -1,0 +1,58 @@
+import CSoundstage
+import Soundstage
+
+extension VoiceLimit: HandleObject {
+    /// Sources keep their limit after its handle is destroyed.
+    func handleDestroyed() {}
+}
+
+@c @implementation
+public func ss_voice_limit_create(_ scene: OpaquePointer?, _ name: UnsafePointer<CChar>?, _ maxVoices: Int32,
+                                  _ policy: ss_steal_policy, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> ss_result {
+    capi {
+        let out = try require(out, "out_limit")
+        let name = try string(name, "name")
+        let maxVoices = try checked(maxVoices, 1...1_000_000, "max_voices")
+        let steal: VoiceLimit.StealPolicy
+        switch policy {
+        case SS_STEAL_OLDEST: steal = .oldest
+        case SS_STEAL_QUIETEST: steal = .quietest
+        case SS_STEAL_FARTHEST: steal = .farthest
+        case SS_STEAL_NONE: steal = .none
+        default: throw CAPIError(SS_ERROR_INVALID_ARGUMENT, "\(policy.rawValue) is not an ss_steal_policy")
+        }
+        let limit = try withScene(scene) { $0.makeVoiceLimit(name, maxVoices: maxVoices, steal: steal) }
+        try publish(limit, .voiceLimit, parent: scene, to: out)
+    }
+}
+
+@c @implementation
+public func ss_voice_limit_destroy(_ limit: OpaquePointer?) -> ss_result {
+    capi { try HandleTable.shared.destroy(limit, kind: .voiceLimit) }
+}
+
+@c @implementation
+public func ss_source_set_voice_limit(_ source: OpaquePointer?, _ limit: OpaquePointer?) -> ss_result {
+    capi {
+        try withSource(source) { s in
+            guard limit != nil else { try setting(finite: true) { s.voiceLimit = nil }; return }
+            try HandleTable.shared.with(limit, .voiceLimit, as: VoiceLimit.self) { l in try setting(finite: true) { s.voiceLimit = l } }
+        }
+    }
+}
+
+@c @implementation
+public func ss_source_set_priority(_ source: OpaquePointer?, _ priority: Int32) -> ss_result {
+    capi {
+        let priority = try checked(priority, -1_000_000...1_000_000, "priority")
+        try withSource(source) { $0.priority = priority }
+    }
+}
+
+@c @implementation
+public func ss_source_is_virtual(_ source: OpaquePointer?, _ out: UnsafeMutablePointer<Int32>?) -> ss_result {
+    capi {
+        let out = try require(out)
+        out.pointee = try withSource(source) { $0.isVirtual } ? 1 : 0
+    }
+}

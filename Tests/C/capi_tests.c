@@ -1,0 +1,1061 @@
+/*
+ * The C API's tests, written as a C game uses the library: they render through the loopback
+ * device and measure the samples (panning, distance gain, pitch, completion, metering), feed
+ * bad handles and values, call back in from callbacks and from other threads, and cycle every
+ * kind of handle for leaks.
+ *
+ *   cc -std=c99 -Wall -Wextra -Werror -pedantic capi_tests.c $(pkg-config --cflags --libs soundstage) -lm -lpthread
+ *   ./capi_tests [FILTER]        (the repository's root as the working directory)
+ *
+ * Prints one line per test and ends with "N passed, N failed"; exits 1 when any failed.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "soundstage.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define RATE 48000
+#define PI 3.14159265358979323846
+
+/* ---- A tiny runner ------------------------------------------------------------------------ */
+
+#define CHECK(cond)                                                                               \
+    do {                                                                                          \
+        if (!(cond)) {                                                                            \
+            fprintf(stderr, "  %s:%d: CHECK failed: %s (last error: %s)\n", __FILE__, __LINE__,  \
+                    #cond, ss_error_message());                                                   \
+            return 0;                                                                             \
+        }                                                                                         \
+    } while (0)
+
+#define OK(call)                                                                                  \
+    do {                                                                                          \
+        ss_result ok_result_ = (call);                                                            \
+        if (ok_result_ != SS_OK) {                                                                \
+            fprintf(stderr, "  %s:%d: %s returned %s: %s\n", __FILE__, __LINE__, #call,          \
+                    ss_result_name(ok_result_), ss_error_message());                              \
+            return 0;                                                                             \
+        }                                                                                         \
+    } while (0)
+
+#define EXPECT(code, call)                                                                        \
+    do {                                                                                          \
+        ss_result expect_result_ = (call);                                                        \
+        if (expect_result_ != (code)) {                                                           \
+            fprintf(stderr, "  %s:%d: %s returned %s, expected %s (%s)\n", __FILE__, __LINE__,   \
+                    #call, ss_result_name(expect_result_), ss_result_name(code),                 \
+                    ss_error_message());                                                          \
+            return 0;                                                                             \
+        }                                                                                         \
+    } while (0)
+
+#define NEAR(value, expected, tolerance)                                                          \
+    do {                                                                                          \
+        double near_v_ = (value), near_e_ = (expected);                                           \
+        if (fabs(near_v_ - near_e_) > (tolerance)) {                                              \
+            fprintf(stderr, "  %s:%d: %s = %.6f, expected %.6f +- %g\n", __FILE__, __LINE__,     \
+                    #value, near_v_, near_e_, (double)(tolerance));                               \
+            return 0;                                                                             \
+        }                                                                                         \
+    } while (0)
+
+/* ---- Signals -------------------------------------------------------------------------------- */
+
+/* A loopback device at 48 kHz, stereo, without HRTF: the same every run. */
+static ss_device *loopback(void) {
+    ss_device *device = NULL;
+    if (ss_device_open_loopback(RATE, SS_LAYOUT_STEREO, SS_OFF, -1, &device) != SS_OK) return NULL;
+    return device;
+}
+
+/* A mono sine buffer. */
+static ss_buffer *sine(ss_device *device, double frequency, double seconds, float amplitude) {
+    size_t frames = (size_t)(seconds * RATE);
+    float *samples = malloc(frames * sizeof *samples);
+    ss_buffer *buffer = NULL;
+    size_t i;
+    for (i = 0; i < frames; i++) samples[i] = amplitude * (float)sin(2 * PI * frequency * (double)i / RATE);
+    if (ss_buffer_create_pcm(device, samples, frames, 1, RATE, &buffer) != SS_OK) buffer = NULL;
+    free(samples);
+    return buffer;
+}
+
+/* Renders `seconds` of stereo; the caller frees it. */
+static float *render(ss_device *device, double seconds, size_t *out_frames) {
+    size_t frames = (size_t)(seconds * RATE);
+    float *samples = calloc(frames * 2, sizeof *samples);
+    if (ss_device_render(device, samples, frames) != SS_OK) {
+        free(samples);
+        return NULL;
+    }
+    *out_frames = frames;
+    return samples;
+}
+
+/* RMS of one channel of interleaved stereo, from frame `from`. */
+static double rms(const float *samples, size_t frames, int channel, size_t from) {
+    double sum = 0;
+    size_t i;
+    for (i = from; i < frames; i++) sum += (double)samples[2 * i + channel] * samples[2 * i + channel];
+    return frames > from ? sqrt(sum / (double)(frames - from)) : 0;
+}
+
+/* Frequency of one channel from its upward zero crossings, from frame `from`. */
+static double frequency(const float *samples, size_t frames, int channel, size_t from) {
+    size_t i, first = 0, last = 0;
+    int crossings = 0;
+    for (i = from + 1; i < frames; i++) {
+        if (samples[2 * (i - 1) + channel] < 0 && samples[2 * i + channel] >= 0) {
+            if (crossings == 0) first = i;
+            last = i;
+            crossings++;
+        }
+    }
+    return crossings > 1 ? (double)(crossings - 1) * RATE / (double)(last - first) : 0;
+}
+
+/* A looping sine source at `position`, playing. */
+static ss_source *playing_sine(ss_scene *scene, ss_buffer *buffer, ss_vec3 position) {
+    ss_source *source = NULL;
+    if (ss_source_create(scene, buffer, &source) != SS_OK) return NULL;
+    ss_source_set_vec3(source, SS_SOURCE_POSITION, position);
+    ss_source_set_looping(source, 1);
+    if (ss_source_play(source) != SS_OK) return NULL;
+    return source;
+}
+
+static ss_vec3 vec(float x, float y, float z) {
+    ss_vec3 v;
+    v.x = x;
+    v.y = y;
+    v.z = z;
+    return v;
+}
+
+/* ---- Tests ---------------------------------------------------------------------------------- */
+
+static int test_version(void) {
+    char expected[32];
+    snprintf(expected, sizeof expected, "%d.%d.%d", SS_VERSION_MAJOR, SS_VERSION_MINOR, SS_VERSION_PATCH);
+    CHECK(strcmp(ss_version(), expected) == 0);
+    CHECK(ss_version_number() == SS_VERSION_NUMBER);
+    CHECK(strcmp(ss_result_name(SS_ERROR_STALE_HANDLE), "SS_ERROR_STALE_HANDLE") == 0);
+    CHECK(strcmp(ss_result_name((ss_result)12345), "SS_UNKNOWN") == 0);
+    return 1;
+}
+
+/* A source at x = +5 is heard only on the right; at x = -5 only on the left. */
+static int test_panning(void) {
+    ss_device *device = loopback();
+    ss_scene *scene;
+    ss_buffer *buffer;
+    ss_source *source;
+    float *samples;
+    size_t frames;
+    CHECK(device != NULL);
+    OK(ss_scene_create(device, 0, &scene));
+    CHECK((buffer = sine(device, 440, 1, 0.5f)) != NULL);
+    CHECK((source = playing_sine(scene, buffer, vec(5, 0, 0))) != NULL);
+    CHECK((samples = render(device, 0.5, &frames)) != NULL);
+    CHECK(rms(samples, frames, 0, 4800) < 1e-4);
+    CHECK(rms(samples, frames, 1, 4800) > 0.02);
+    free(samples);
+    OK(ss_source_set_position(source, -5, 0, 0));
+    CHECK((samples = render(device, 0.5, &frames)) != NULL);
+    CHECK(rms(samples, frames, 1, 4800) < 1e-4);
+    CHECK(rms(samples, frames, 0, 4800) > 0.02);
+    free(samples);
+    OK(ss_device_destroy(device));
+    return 1;
+}
+
+/* Inverse distance, clamped: 10 m is a tenth of 1 m. */
+static int test_distance_gain(void) {
+    double level[2];
+    float distances[2] = {1, 10};
+    int i;
+    for (i = 0; i < 2; i++) {
+        ss_device *device = loopback();
+        ss_scene *scene;
+        ss_buffer *buffer;
+        float *samples;
+        size_t frames;
+        CHECK(device != NULL);
+        OK(ss_scene_create(device, 0, &scene));
+        OK(ss_scene_set_distance_model(scene, SS_DISTANCE_INVERSE_CLAMPED));
+        CHECK((buffer = sine(device, 440, 1, 0.5f)) != NULL);
+        CHECK(playing_sine(scene, buffer, vec(0, 0, -distances[i])) != NULL);
+        CHECK((samples = render(device, 0.5, &frames)) != NULL);
+        level[i] = rms(samples, frames, 0, 4800);
+        free(samples);
+        OK(ss_device_destroy(device));
+    }
+    NEAR(level[1] / level[0], 0.1, 0.002);
+    return 1;
+}
+
+/* Pitch 2 doubles the frequency; the getter reads back what was set. */
+static int test_pitch(void) {
+    ss_device *device = loopback();
+    ss_scene *scene;
+    ss_buffer *buffer;
+    ss_source *source;
+    float *samples, pitch = 0;
+    size_t frames;
+    CHECK(device != NULL);
+    OK(ss_scene_create(device, 0, &scene));
+    CHECK((buffer = sine(device, 440, 1, 0.5f)) != NULL);
+    CHECK((source = playing_sine(scene, buffer, vec(0, 0, -1))) != NULL);
+    OK(ss_source_set_pitch(source, 2));
+    OK(ss_source_get_float(source, SS_SOURCE_PITCH, &pitch));
+    CHECK(pitch == 2);
+    CHECK((samples = render(device, 0.5, &frames)) != NULL);
+    NEAR(frequency(samples, frames, 0, 4800), 880, 2);
+    free(samples);
+    OK(ss_device_destroy(device));
+    return 1;
+}
+
+/* Completion: the callback runs once, inside the render, and may call back in. */
+struct completion_probe {
+    int calls;
+    ss_source_state state_seen;
+    ss_result call_back_in;
+    ss_source *next;
+};
+
+static void on_complete(ss_source *source, void *user_data) {
+    struct completion_probe *probe = user_data;
+    probe->calls++;
+    ss_source_get_state(source, &probe->state_seen);
+    probe->call_back_in = ss_source_play(probe->next); /* starts the next sound from the callback */
+}
+
+static int test_completion(void) {
+    ss_device *device = loopback();
+    ss_scene *scene;
+    ss_buffer *short_sound, *tone;
+    ss_source *source, *next;
+    ss_source_state state;
+    struct completion_probe probe;
+    float *samples;
+    size_t frames;
+    memset(&probe, 0, sizeof probe);
+    CHECK(device != NULL);
+    OK(ss_scene_create(device, 0, &scene));
+    CHECK((short_sound = sine(device, 440, 0.1, 0.5f)) != NULL);
+    CHECK((tone = sine(device, 660, 1, 0.5f)) != NULL);
+    OK(ss_source_create(scene, short_sound, &source));
+    OK(ss_source_create(scene, tone, &next));
+    probe.next = next;
+    OK(ss_source_set_completion_callback(source, on_complete, &probe));
+    OK(ss_source_play(source));
+    CHECK((samples = render(device, 0.4, &frames)) != NULL);
+    CHECK(probe.calls == 1);
+    CHECK(probe.state_seen == SS_SOURCE_STOPPED);
+    CHECK(probe.call_back_in == SS_OK);
+    OK(ss_source_get_state(next, &state));
+    CHECK(state == SS_SOURCE_PLAYING);
+    free(samples);
+    /* The next sound is heard after the first ended. */
+    CHECK((samples = render(device, 0.2, &frames)) != NULL);
+    NEAR(frequency(samples, frames, 0, 0), 660, 3);
+    free(samples);
+    CHECK(probe.calls == 1);
+    OK(ss_device_destroy(device));
+    return 1;
+}
+
+/* Metering: a -6 dBFS sine reads -6 peak and -9 average at the source and the output. */
+static int test_metering(void) {
+    ss_device *device = loopback();
+    ss_scene *scene;
+    ss_buffer *buffer;
+    ss_source *source;
+    ss_levels levels;
+    float *samples;
+    size_t frames;
+    CHECK(device != NULL);
+    OK(ss_scene_create(device, 0, &scene));
+    CHECK((buffer = sine(device, 1000, 1, 0.5f)) != NULL);
+    OK(ss_source_create(scene, buffer, &source));
+    OK(ss_source_set_head_relative(source, 1));
+    OK(ss_source_set_looping(source, 1));
+    OK(ss_source_set_metering(source, 1));
+    OK(ss_device_set_output_metering(device, 1));
+    OK(ss_source_play(source));
+    CHECK((samples = render(device, 0.5, &frames)) != NULL);
+    free(samples);
+    OK(ss_source_get_levels(source, &levels));
+    CHECK(levels.channels == 1);
+    NEAR(levels.peak_power[0], -6.02, 0.2);
+    NEAR(levels.average_power[0], -9.03, 0.2);
+    OK(ss_device_get_output_levels(device, &levels));
+    CHECK(levels.channels == 2);
+    CHECK(levels.frames > 0);
+    /* Ahead, a mono source reaches each channel at -4.5 dB (0.596): -6 - 4.5 = -10.5 dBFS peak. */
+    NEAR(levels.peak_power[0], levels.peak_power[1], 0.1);
+    CHECK(levels.peak_power[0] < -9 && levels.peak_power[0] > -12);
+    /* Nothing rendered since: no reading. */
+    OK(ss_device_get_output_levels(device, &levels));
+    CHECK(levels.channels == 0);
+    OK(ss_device_destroy(device));
+    return 1;
+}
+
+/* NULL, destroyed, wrong-kind and garbage handles are distinct errors, never a crash. */
+static int test_bad_handles(void) {
+    ss_device *device = loopback();
+    ss_scene *scene;
+    ss_source *source;
+    ss_buffer *buffer;
+    float gain;
+    CHECK(device != NULL);
+    OK(ss_scene_create(device, 0, &scene));
+    CHECK((buffer = sine(device, 440, 0.1, 0.5f)) != NULL);
+    OK(ss_source_create(scene, buffer, &source));
+
+    EXPECT(SS_ERROR_NULL_ARGUMENT, ss_source_play(NULL));
+    EXPECT(SS_ERROR_NULL_ARGUMENT, ss_source_get_float(source, SS_SOURCE_GAIN, NULL));
+    EXPECT(SS_ERROR_NULL_ARGUMENT, ss_scene_create(device, 0, NULL));
+    EXPECT(SS_ERROR_NULL_ARGUMENT, ss_buffer_load_file(device, NULL, &buffer));
+    EXPECT(SS_ERROR_WRONG_HANDLE_KIND, ss_source_play((ss_source *)scene));
+    CHECK(strstr(ss_error_message(), "expected ss_source, got ss_scene") != NULL);
+    EXPECT(SS_ERROR_WRONG_HANDLE_KIND, ss_scene_destroy((ss_scene *)device));
+    EXPECT(SS_ERROR_INVALID_HANDLE, ss_source_play((ss_source *)(uintptr_t)0x1234));
+    EXPECT(SS_ERROR_INVALID_HANDLE, ss_source_play((ss_source *)(uintptr_t)0x040000017fffffffu)); /* no such slot */
+
+    OK(ss_source_destroy(source));
+    EXPECT(SS_ERROR_STALE_HANDLE, ss_source_play(source));
+    EXPECT(SS_ERROR_STALE_HANDLE, ss_source_get_float(source, SS_SOURCE_GAIN, &gain));
+    EXPECT(SS_ERROR_STALE_HANDLE, ss_source_destroy(source));
+    /* A new source may reuse the slot: the old handle stays stale. */
+    {
+        ss_source *again;
+        OK(ss_source_create(scene, buffer, &again));
+        EXPECT(SS_ERROR_STALE_HANDLE, ss_source_play(source));
+        OK(ss_source_play(again));
+        /* Destroying the device destroys its children's handles. */
+        OK(ss_device_destroy(device));
+        EXPECT(SS_ERROR_STALE_HANDLE, ss_source_play(again));
+        EXPECT(SS_ERROR_STALE_HANDLE, ss_scene_set_doppler_factor(scene, 1));
+        EXPECT(SS_ERROR_STALE_HANDLE, ss_buffer_destroy(buffer));
+        EXPECT(SS_ERROR_STALE_HANDLE, ss_device_destroy(device));
+    }
+    return 1;
+}
+
+/* NaN, infinities and values out of range are refused with distinct codes; the value stays. */
+static int test_bad_values(void) {
+    ss_device *device = loopback(), *other;
+    ss_scene *scene;
+    ss_source *source;
+    ss_buffer *buffer;
+    float gain, max_distance;
+    int64_t refused = 0;
+    CHECK(device != NULL);
+    OK(ss_scene_create(device, 0, &scene));
+    CHECK((buffer = sine(device, 440, 0.1, 0.5f)) != NULL);
+    OK(ss_source_create(scene, buffer, &source));
+    OK(ss_source_set_gain(source, 0.5f));
+
+    EXPECT(SS_ERROR_NOT_FINITE, ss_source_set_gain(source, NAN));
+    CHECK(strstr(ss_error_message(), "Source.gain = nan") != NULL);
+    EXPECT(SS_ERROR_OUT_OF_RANGE, ss_source_set_gain(source, -1));
+    EXPECT(SS_ERROR_NOT_FINITE, ss_source_set_float(source, SS_SOURCE_GAIN, INFINITY));
+    OK(ss_source_get_float(source, SS_SOURCE_GAIN, &gain));
+    CHECK(gain == 0.5f);
+    EXPECT(SS_ERROR_OUT_OF_RANGE, ss_source_set_pitch(source, 0));
+    EXPECT(SS_ERROR_NOT_FINITE, ss_source_set_position(source, 0, NAN, 0));
+    EXPECT(SS_ERROR_OUT_OF_RANGE, ss_source_set_position(source, 1e12f, 0, 0));
+    EXPECT(SS_ERROR_OUT_OF_RANGE, ss_source_set_float(source, SS_SOURCE_OCCLUSION, 3));
+    EXPECT(SS_ERROR_OUT_OF_RANGE, ss_source_set_float(source, SS_SOURCE_CONE_OUTER_ANGLE, 400));
+    OK(ss_source_set_float(source, SS_SOURCE_MAX_DISTANCE, INFINITY)); /* infinity means no limit */
+    OK(ss_source_get_float(source, SS_SOURCE_MAX_DISTANCE, &max_distance));
+    CHECK(isinf(max_distance));
+    EXPECT(SS_ERROR_INVALID_ARGUMENT, ss_source_set_float(source, (ss_source_float)99, 1));
+    EXPECT(SS_ERROR_NOT_FINITE, ss_source_seek(source, NAN));
+    EXPECT(SS_ERROR_OUT_OF_RANGE, ss_source_set_repeat_count(source, -1));
+    EXPECT(SS_ERROR_OUT_OF_RANGE, ss_listener_set_orientation(scene, vec(0, 0, -1), vec(0, 0, -2)));
+    EXPECT(SS_ERROR_NOT_FINITE, ss_listener_set_gain(scene, NAN));
+    EXPECT(SS_ERROR_OUT_OF_RANGE, ss_scene_set_speed_of_sound(scene, 0));
+    EXPECT(SS_ERROR_INVALID_STATE, ss_scene_end_batch(scene));
+    EXPECT(SS_ERROR_OUT_OF_RANGE, ss_scene_create(device, -3, &scene));
+    EXPECT(SS_ERROR_OUT_OF_RANGE, ss_device_open_loopback(5, SS_LAYOUT_STEREO, SS_OFF, -1, &other));
+    EXPECT(SS_ERROR_INVALID_ARGUMENT, ss_device_open_loopback(RATE, (ss_channel_layout)3, SS_OFF, -1, &other));
+    EXPECT(SS_ERROR_OUT_OF_RANGE, ss_device_open_loopback(RATE, SS_LAYOUT_STEREO, SS_OFF, 9, &other));
+    EXPECT(SS_ERROR_INVALID_ARGUMENT, ss_buffer_create_pcm(device, &gain, 1, 3, RATE, &buffer));
+    {
+        float bad[4] = {0, NAN, 0, 0};
+        EXPECT(SS_ERROR_NOT_FINITE, ss_buffer_create_pcm(device, bad, 4, 1, RATE, &buffer));
+    }
+    {
+        ss_desktop_options options; /* not initialized: refused, whatever it holds */
+        memset(&options, 0, sizeof options);
+        EXPECT(SS_ERROR_INVALID_ARGUMENT, ss_device_open_output(SS_BACKEND_DESKTOP, &options, &other));
+    }
+    OK(ss_scene_get_refused_value_count(scene, &refused));
+    CHECK(refused >= 8);
+    /* The mix stays finite. */
+    {
+        float *samples;
+        size_t frames, i;
+        OK(ss_source_play(source));
+        CHECK((samples = render(device, 0.1, &frames)) != NULL);
+        for (i = 0; i < frames * 2; i++) CHECK(isfinite(samples[i]));
+        free(samples);
+    }
+    OK(ss_device_destroy(device));
+    return 1;
+}
+
+/* Bad files are typed errors with the file named. */
+static int test_bad_files(void) {
+    ss_device *device = loopback();
+    ss_buffer *buffer;
+    const char junk[] = "this is not audio, not even close; it is plain text of some length";
+    CHECK(device != NULL);
+    EXPECT(SS_ERROR_NOT_FOUND, ss_buffer_load_file(device, "/nonexistent/sound.wav", &buffer));
+    CHECK(strstr(ss_error_message(), "/nonexistent/sound.wav") != NULL);
+    CHECK(ss_buffer_load_memory(device, junk, sizeof junk, "junk", &buffer) < 0);
+    CHECK(strstr(ss_error_message(), "junk") != NULL);
+    OK(ss_device_destroy(device));
+    return 1;
+}
+
+/* A sound rendered to a file loads back from the file and from memory, and streams. */
+static int test_files_and_streaming(void) {
+    ss_device *device = loopback(), *writer = loopback();
+    ss_scene *scene;
+    ss_buffer *buffer, *from_file, *from_memory;
+    ss_buffer_info info;
+    ss_source *stream;
+    char path[] = "/tmp/ss-capi-XXXXXX";
+    char wav[64];
+    FILE *file;
+    long size;
+    void *bytes;
+    float *samples;
+    size_t frames;
+    int fd = mkstemp(path);
+    CHECK(fd >= 0 && device != NULL && writer != NULL);
+    close(fd);
+    unlink(path);
+    snprintf(wav, sizeof wav, "%s.wav", path);
+    /* Half a second of a 440 Hz tone, written by a loopback render. */
+    OK(ss_scene_create(writer, 0, &scene));
+    CHECK((buffer = sine(writer, 440, 1, 0.5f)) != NULL);
+    CHECK(playing_sine(scene, buffer, vec(0, 0, -1)) != NULL);
+    OK(ss_device_render_to_file(writer, 0.5, wav, SS_FORMAT_WAV_FLOAT32));
+    OK(ss_device_destroy(writer));
+
+    OK(ss_buffer_load_file(device, wav, &from_file));
+    OK(ss_buffer_get_info(from_file, &info));
+    CHECK(info.frames == 24000 && info.channels == 2 && info.sample_rate == RATE);
+    file = fopen(wav, "rb");
+    CHECK(file != NULL);
+    fseek(file, 0, SEEK_END);
+    size = ftell(file);
+    fseek(file, 0, SEEK_SET);
+    bytes = malloc((size_t)size);
+    CHECK(fread(bytes, 1, (size_t)size, file) == (size_t)size);
+    fclose(file);
+    OK(ss_buffer_load_memory(device, bytes, (size_t)size, "tone.wav", &from_memory));
+    free(bytes);
+    OK(ss_buffer_get_info(from_memory, &info));
+    CHECK(info.frames == 24000);
+
+    OK(ss_scene_create(device, 0, &scene));
+    OK(ss_source_create_streaming(scene, wav, NULL, &stream));
+    OK(ss_source_play(stream));
+    CHECK((samples = render(device, 0.3, &frames)) != NULL);
+    NEAR(frequency(samples, frames, 0, 2400), 440, 2);
+    free(samples);
+    unlink(wav);
+    OK(ss_device_destroy(device));
+    return 1;
+}
+
+/* Groups multiply gain; a muted group is silent; a fade's callback runs once. */
+static void count_call(ss_group *group, void *user_data) {
+    (void)group;
+    (*(int *)user_data)++;
+}
+
+static int test_groups(void) {
+    ss_device *device = loopback();
+    ss_scene *scene;
+    ss_buffer *buffer;
+    ss_source *source;
+    ss_group *master, *music;
+    float *samples;
+    size_t frames;
+    double full, half;
+    int faded = 0;
+    CHECK(device != NULL);
+    OK(ss_scene_create(device, 0, &scene));
+    OK(ss_group_create(scene, "master", NULL, &master));
+    OK(ss_group_create(scene, "music", master, &music));
+    CHECK((buffer = sine(device, 440, 1, 0.5f)) != NULL);
+    CHECK((source = playing_sine(scene, buffer, vec(0, 0, -1))) != NULL);
+    OK(ss_source_set_group(source, music));
+    CHECK((samples = render(device, 0.2, &frames)) != NULL);
+    full = rms(samples, frames, 0, 2400);
+    free(samples);
+    OK(ss_group_set_gain(master, 0.5f));
+    CHECK((samples = render(device, 0.2, &frames)) != NULL);
+    half = rms(samples, frames, 0, 2400);
+    free(samples);
+    NEAR(half / full, 0.5, 0.01);
+    OK(ss_group_set_muted(music, 1));
+    CHECK((samples = render(device, 0.2, &frames)) != NULL);
+    CHECK(rms(samples, frames, 0, 2400) < 1e-5);
+    free(samples);
+    OK(ss_group_set_muted(music, 0));
+    OK(ss_group_fade(music, 0, 0.1, 1, count_call, &faded));
+    CHECK((samples = render(device, 0.4, &frames)) != NULL);
+    free(samples);
+    CHECK(faded == 1);
+    EXPECT(SS_ERROR_OUT_OF_RANGE, ss_group_set_gain(music, -1));
+    OK(ss_device_destroy(device));
+    return 1;
+}
+
+/* Sources scheduled in two scenes start on the same frame; a batch lands together. */
+static int test_scheduled_start(void) {
+    ss_device *device = loopback();
+    ss_scene *left_scene, *right_scene;
+    ss_buffer *buffer;
+    ss_source *left, *right;
+    float *samples;
+    size_t frames, i, first_left = 0, first_right = 0;
+    double now;
+    CHECK(device != NULL);
+    OK(ss_scene_create(device, 0, &left_scene));
+    OK(ss_scene_create(device, 0, &right_scene));
+    CHECK((buffer = sine(device, 440, 0.5, 0.5f)) != NULL);
+    OK(ss_source_create(left_scene, buffer, &left));
+    OK(ss_source_create(right_scene, buffer, &right));
+    OK(ss_source_set_vec3(left, SS_SOURCE_POSITION, vec(-5, 0, 0)));
+    OK(ss_source_set_vec3(right, SS_SOURCE_POSITION, vec(5, 0, 0)));
+    OK(ss_device_get_mix_time(device, &now));
+    {
+        ss_source *pair[1];
+        pair[0] = right;
+        OK(ss_scene_play_at(right_scene, pair, 1, now + 1445.0 / RATE));
+        pair[0] = left;
+        OK(ss_scene_play_at(left_scene, pair, 1, now + 1445.0 / RATE));
+        EXPECT(SS_ERROR_INVALID_ARGUMENT, ss_scene_play_at(left_scene, pair, 1, now - 1));
+    }
+    CHECK((samples = render(device, 0.1, &frames)) != NULL);
+    for (i = 0; i < frames; i++) {
+        if (!first_left && samples[2 * i] != 0) first_left = i;
+        if (!first_right && samples[2 * i + 1] != 0) first_right = i;
+    }
+    free(samples);
+    CHECK(first_left == first_right);
+    CHECK(first_left >= 1445 && first_left <= 1447);
+    OK(ss_scene_begin_batch(left_scene));
+    OK(ss_source_set_position(left, 0, 0, -1));
+    OK(ss_scene_end_batch(left_scene));
+    OK(ss_device_destroy(device));
+    return 1;
+}
+
+/* A reverb zone leaves a tail after the dry sound stops; without one there is none. */
+static int test_reverb(void) {
+    double tails[2];
+    int with_zone;
+    CHECK(ss_reverb_preset_count() > 100);
+    CHECK(strcmp(ss_reverb_preset_name(0), "generic") == 0);
+    CHECK(ss_reverb_preset_name(-1) == NULL && ss_reverb_preset_name(100000) == NULL);
+    for (with_zone = 0; with_zone < 2; with_zone++) {
+        ss_device *device = loopback();
+        ss_scene *scene;
+        ss_buffer *burst;
+        ss_source *source;
+        ss_reverb_zone *zone;
+        float *samples;
+        size_t frames;
+        CHECK(device != NULL);
+        OK(ss_scene_create(device, 0, &scene));
+        if (with_zone) {
+            OK(ss_reverb_zone_create(scene, "cave", "cave", NULL, 1, &zone));
+            OK(ss_reverb_zone_set_value(zone, "decayTime", 3));
+            EXPECT(SS_ERROR_NOT_FOUND, ss_reverb_zone_set_preset(zone, "no-such-room"));
+            EXPECT(SS_ERROR_INVALID_ARGUMENT, ss_reverb_zone_set_value(zone, "decayTime", 500));
+        }
+        CHECK((burst = sine(device, 800, 0.2, 0.5f)) != NULL);
+        OK(ss_source_create(scene, burst, &source));
+        OK(ss_source_set_position(source, 0, 0, -1));
+        OK(ss_source_play(source));
+        CHECK((samples = render(device, 0.6, &frames)) != NULL);
+        tails[with_zone] = rms(samples, frames, 0, (size_t)(0.3 * RATE));
+        free(samples);
+        OK(ss_device_destroy(device));
+    }
+    CHECK(tails[0] < 1e-5);
+    CHECK(tails[1] > 1e-3);
+    return 1;
+}
+
+/* A session's interruption silences its scene and its end resumes it; the callback hears both. */
+struct session_probe {
+    int began, ended;
+};
+
+static void on_session(ss_session *session, const ss_session_event *event, void *user_data) {
+    struct session_probe *probe = user_data;
+    ss_session_state state;
+    (void)ss_session_get_state(session, &state); /* calling back in */
+    if (event->kind == SS_SESSION_INTERRUPTION_BEGAN) probe->began++;
+    if (event->kind == SS_SESSION_INTERRUPTION_ENDED && event->should_resume) probe->ended++;
+}
+
+static int test_sessions(void) {
+    ss_device *device = loopback();
+    ss_scene *scene;
+    ss_buffer *buffer;
+    ss_session *session;
+    ss_session_state state;
+    struct session_probe probe = {0, 0};
+    float *samples;
+    size_t frames;
+    CHECK(device != NULL);
+    OK(ss_scene_create(device, 0, &scene));
+    OK(ss_session_create(device, SS_CATEGORY_PLAYBACK, 0, &session));
+    OK(ss_session_attach_scene(session, scene));
+    OK(ss_session_set_callback(session, on_session, &probe));
+    OK(ss_session_set_active(session, 1));
+    CHECK((buffer = sine(device, 440, 1, 0.5f)) != NULL);
+    CHECK(playing_sine(scene, buffer, vec(0, 0, -1)) != NULL);
+    CHECK((samples = render(device, 0.1, &frames)) != NULL);
+    CHECK(rms(samples, frames, 0, 0) > 0.02);
+    free(samples);
+    OK(ss_session_begin_interruption(session));
+    OK(ss_session_get_state(session, &state));
+    CHECK(state.interrupted == 1 && state.category == SS_CATEGORY_PLAYBACK);
+    CHECK((samples = render(device, 0.1, &frames)) != NULL);
+    CHECK(rms(samples, frames, 0, 0) < 1e-5);
+    free(samples);
+    OK(ss_session_end_interruption(session, 1));
+    CHECK((samples = render(device, 0.1, &frames)) != NULL);
+    CHECK(rms(samples, frames, 0, 480) > 0.02);
+    free(samples);
+    CHECK(probe.began == 1 && probe.ended == 1);
+    EXPECT(SS_ERROR_INVALID_ARGUMENT, ss_session_create(device, (ss_session_category)42, 0, &session));
+    OK(ss_device_destroy(device));
+    return 1;
+}
+
+/* System sounds: registered once, played by id, the callback hears how it ended. */
+struct sound_probe {
+    int calls;
+    ss_sound_outcome outcome;
+    uint32_t id;
+};
+
+static void on_sound(ss_sound_registry *registry, uint32_t id, ss_sound_outcome outcome, void *user_data) {
+    struct sound_probe *probe = user_data;
+    (void)registry;
+    probe->calls++;
+    probe->outcome = outcome;
+    probe->id = id;
+}
+
+static int test_system_sounds(void) {
+    ss_device *device = loopback();
+    ss_sound_registry *registry;
+    uint32_t click, again;
+    struct sound_probe probe = {0, SS_SOUND_FAILED, 0};
+    float *samples;
+    size_t frames;
+    CHECK(device != NULL);
+    OK(ss_sound_registry_create(device, NULL, &registry));
+    OK(ss_sound_register_file(registry, "assets/sounds/click.wav", &click));
+    OK(ss_sound_play(registry, click, on_sound, &probe));
+    CHECK((samples = render(device, 1.0, &frames)) != NULL);
+    CHECK(rms(samples, frames, 0, 0) > 1e-3);
+    free(samples);
+    CHECK(probe.calls == 1 && probe.outcome == SS_SOUND_FINISHED && probe.id == click);
+    /* By file: the same file plays the same registered sound. */
+    OK(ss_sound_play_file(registry, "assets/sounds/click.wav", 0, NULL, NULL));
+    OK(ss_sound_register_file(registry, "assets/sounds/click.wav", &again));
+    EXPECT(SS_ERROR_UNKNOWN_SOUND_ID, ss_sound_play(registry, 9999, on_sound, &probe));
+    CHECK(probe.calls == 2 && probe.outcome == SS_SOUND_FAILED);
+    OK(ss_sound_dispose(registry, click));
+    EXPECT(SS_ERROR_UNKNOWN_SOUND_ID, ss_sound_dispose(registry, click));
+    EXPECT(SS_ERROR_OUT_OF_RANGE, ss_sound_registry_set_volume(registry, 2));
+    OK(ss_device_destroy(device));
+    EXPECT(SS_ERROR_STALE_HANDLE, ss_sound_play(registry, again, NULL, NULL));
+    return 1;
+}
+
+/* A scene file renders; a malformed one says where it is wrong. */
+static int test_scene_files(void) {
+    ss_device *device = loopback();
+    ss_scene_file *file;
+    ss_source *bee;
+    double duration;
+    char path[] = "/tmp/ss-capi-scene-XXXXXX";
+    int fd = mkstemp(path);
+    FILE *bad;
+    CHECK(device != NULL && fd >= 0);
+    close(fd);
+    OK(ss_scene_file_load(device, "Examples/scenes/orbit.json", &file));
+    OK(ss_scene_file_get_duration(file, &duration));
+    NEAR(duration, 8, 1e-9);
+    OK(ss_scene_file_get_source(file, "bee", &bee));
+    OK(ss_source_set_gain(bee, 0.5f));
+    EXPECT(SS_ERROR_NOT_FOUND, ss_scene_file_get_source(file, "wasp", &bee));
+    OK(ss_scene_file_render(file, path, SS_FORMAT_WAV_PCM16));
+    EXPECT(SS_ERROR_INVALID_STATE, ss_scene_file_play(file));
+    bad = fopen(path, "w");
+    CHECK(bad != NULL);
+    fputs("{\"format\": 1, \"duration\": \"long\"}", bad);
+    fclose(bad);
+    EXPECT(SS_ERROR_INVALID_SCENE, ss_scene_file_load(device, path, &file));
+    CHECK(strstr(ss_error_message(), path) != NULL);
+    CHECK(strstr(ss_error_message(), "sources") != NULL);
+    unlink(path);
+    OK(ss_device_destroy(device));
+    return 1;
+}
+
+/* The mix recorder writes exactly the rendered frames. */
+static int test_mix_recording(void) {
+    ss_device *device = loopback();
+    ss_scene *scene;
+    ss_buffer *buffer;
+    ss_mix_recording recording;
+    char path[] = "/tmp/ss-capi-mix-XXXXXX";
+    float *samples;
+    size_t frames;
+    int fd = mkstemp(path);
+    CHECK(device != NULL && fd >= 0);
+    close(fd);
+    OK(ss_scene_create(device, 0, &scene));
+    CHECK((buffer = sine(device, 440, 1, 0.5f)) != NULL);
+    CHECK(playing_sine(scene, buffer, vec(0, 0, -1)) != NULL);
+    OK(ss_device_start_recording_output(device, path, SS_FORMAT_WAV_PCM16));
+    CHECK((samples = render(device, 0.25, &frames)) != NULL);
+    free(samples);
+    OK(ss_device_stop_recording_output(device, &recording));
+    CHECK(recording.frames == 12000 && recording.failed == 0);
+    EXPECT(SS_ERROR_INVALID_STATE, ss_device_stop_recording_output(device, &recording));
+    unlink(path);
+    OK(ss_device_destroy(device));
+    return 1;
+}
+
+/* Voices: with virtualization more sources than the budget may play; a limit of none refuses. */
+static int test_voices(void) {
+    ss_device *device = loopback();
+    ss_scene *scene;
+    ss_buffer *buffer;
+    ss_voice_limit *limit;
+    ss_source *sources[6];
+    int i, virtual_count = 0, is_virtual;
+    float *samples;
+    size_t frames;
+    CHECK(device != NULL);
+    OK(ss_scene_create(device, 2, &scene));
+    CHECK((buffer = sine(device, 440, 1, 0.5f)) != NULL);
+    OK(ss_scene_set_virtualizes_voices(scene, 1));
+    for (i = 0; i < 4; i++) {
+        CHECK((sources[i] = playing_sine(scene, buffer, vec((float)i, 0, -1))) != NULL);
+        OK(ss_source_set_priority(sources[i], i));
+    }
+    CHECK((samples = render(device, 0.1, &frames)) != NULL);
+    free(samples);
+    for (i = 0; i < 4; i++) {
+        OK(ss_source_is_virtual(sources[i], &is_virtual));
+        virtual_count += is_virtual;
+    }
+    CHECK(virtual_count == 2);
+    OK(ss_voice_limit_create(scene, "steps", 1, SS_STEAL_NONE, &limit));
+    OK(ss_source_create(scene, buffer, &sources[4]));
+    OK(ss_source_create(scene, buffer, &sources[5]));
+    OK(ss_source_set_voice_limit(sources[4], limit));
+    OK(ss_source_set_voice_limit(sources[5], limit));
+    OK(ss_source_play(sources[4]));
+    EXPECT(SS_ERROR_VOICE_LIMIT_REACHED, ss_source_play(sources[5]));
+    EXPECT(SS_ERROR_OUT_OF_RANGE, ss_source_set_priority(sources[0], 2000000));
+    OK(ss_device_destroy(device));
+    return 1;
+}
+
+/* The daemon client: no daemon is a connection error, not a hang or a crash. */
+static int test_client_without_daemon(void) {
+    ss_client *client;
+    EXPECT(SS_ERROR_CONNECTION, ss_client_connect("/tmp/ss-capi-no-such-daemon.sock", &client));
+    EXPECT(SS_ERROR_NULL_ARGUMENT, ss_client_play_event(NULL, "bell", 0, NULL));
+    return 1;
+}
+
+/* The recorder without a desktop server: a typed error when it starts, nothing else. */
+static int test_recorder_without_server(void) {
+    ss_recorder *recorder;
+    ss_recorder_settings settings;
+    ss_recorder_state state;
+    ss_result result;
+    OK(ss_recorder_settings_init(&settings));
+    settings.server = "unix:/tmp/ss-capi-no-such-server";
+    OK(ss_recorder_create("/tmp/ss-capi-recording.wav", &settings, NULL, NULL, NULL, &recorder));
+    OK(ss_recorder_get_state(recorder, &state));
+    CHECK(state == SS_RECORDER_IDLE);
+    result = ss_recorder_record(recorder);
+    CHECK(result == SS_ERROR_AUDIO_SERVER || result == SS_ERROR_NO_INPUT_DEVICE);
+    OK(ss_recorder_destroy(recorder));
+    unlink("/tmp/ss-capi-recording.wav");
+    return 1;
+}
+
+/* ---- Threads ------------------------------------------------------------------------------- */
+
+struct shared_world {
+    ss_scene *scene;
+    ss_buffer *buffer;
+    ss_source *sources[16];
+    volatile int stop;
+    int unexpected;
+};
+
+/* A game thread: moves every source each "frame"; a source another thread destroyed is stale. */
+static void *mover(void *argument) {
+    struct shared_world *world = argument;
+    int frame = 0, i;
+    while (!world->stop) {
+        for (i = 0; i < 16; i++) {
+            ss_result r = ss_source_set_position(world->sources[i], (float)sin(frame * 0.1 + i), 0, -2);
+            if (r != SS_OK && r != SS_ERROR_STALE_HANDLE) world->unexpected++;
+        }
+        frame++;
+    }
+    ss_thread_detach();
+    return NULL;
+}
+
+/* Another thread: destroys and recreates sources while they are moved and mixed. */
+static void *churner(void *argument) {
+    struct shared_world *world = argument;
+    int round = 0;
+    while (!world->stop) {
+        int i = round % 16;
+        ss_source *fresh;
+        if (ss_source_destroy(world->sources[i]) != SS_OK) world->unexpected++;
+        if (ss_source_create(world->scene, world->buffer, &fresh) != SS_OK) world->unexpected++;
+        ss_source_set_looping(fresh, 1);
+        ss_source_play(fresh);
+        world->sources[i] = fresh;
+        round++;
+    }
+    ss_thread_detach();
+    return NULL;
+}
+
+/* A completion callback that destroys the source it was called for and starts another. */
+static void destroy_and_replace(ss_source *source, void *user_data) {
+    struct shared_world *world = user_data;
+    ss_source *fresh;
+    if (ss_source_destroy(source) != SS_OK) world->unexpected++;
+    if (ss_source_create(world->scene, world->buffer, &fresh) == SS_OK) {
+        ss_source_set_completion_callback(fresh, destroy_and_replace, world);
+        ss_source_play(fresh);
+    }
+}
+
+static int test_threads(void) {
+    ss_device *device = loopback();
+    struct shared_world world;
+    ss_buffer *short_sound;
+    ss_source *chain;
+    pthread_t threads[3];
+    int i;
+    float *samples;
+    size_t frames;
+    memset(&world, 0, sizeof world);
+    CHECK(device != NULL);
+    OK(ss_scene_create(device, 64, &world.scene));
+    CHECK((world.buffer = sine(device, 440, 0.05, 0.1f)) != NULL);
+    for (i = 0; i < 16; i++) CHECK((world.sources[i] = playing_sine(world.scene, world.buffer, vec(0, 0, -2))) != NULL);
+    CHECK((short_sound = sine(device, 880, 0.02, 0.1f)) != NULL);
+    OK(ss_source_create(world.scene, short_sound, &chain));
+    OK(ss_source_set_completion_callback(chain, destroy_and_replace, &world));
+    OK(ss_source_play(chain));
+    pthread_create(&threads[0], NULL, mover, &world);
+    pthread_create(&threads[1], NULL, mover, &world);
+    pthread_create(&threads[2], NULL, churner, &world);
+    for (i = 0; i < 40; i++) {
+        CHECK((samples = render(device, 0.01, &frames)) != NULL);
+        free(samples);
+    }
+    world.stop = 1;
+    for (i = 0; i < 3; i++) pthread_join(threads[i], NULL);
+    CHECK(world.unexpected == 0);
+    OK(ss_device_destroy(device));
+    return 1;
+}
+
+/* A thread renders while the main thread destroys the device under it: errors, no crash. */
+struct renderer_args {
+    ss_device *device;
+    int ok, stale;
+};
+
+static void *renderer(void *argument) {
+    struct renderer_args *args = argument;
+    float samples[2 * 480];
+    for (;;) {
+        ss_result r = ss_device_render(args->device, samples, 480);
+        if (r == SS_OK) args->ok++;
+        else if (r == SS_ERROR_STALE_HANDLE) { args->stale++; break; }
+        else break;
+    }
+    ss_thread_detach();
+    return NULL;
+}
+
+static int test_destroy_while_in_use(void) {
+    struct renderer_args args;
+    pthread_t thread;
+    ss_scene *scene;
+    ss_buffer *buffer;
+    memset(&args, 0, sizeof args);
+    CHECK((args.device = loopback()) != NULL);
+    OK(ss_scene_create(args.device, 0, &scene));
+    CHECK((buffer = sine(args.device, 440, 1, 0.5f)) != NULL);
+    CHECK(playing_sine(scene, buffer, vec(0, 0, -1)) != NULL);
+    pthread_create(&thread, NULL, renderer, &args);
+    while (args.ok < 20) {
+        struct timespec pause = {0, 1000000};
+        nanosleep(&pause, NULL);
+    }
+    OK(ss_device_destroy(args.device));
+    pthread_join(thread, NULL);
+    CHECK(args.stale == 1);
+    return 1;
+}
+
+/* ---- Leaks --------------------------------------------------------------------------------- */
+
+/* Every kind of handle, made and destroyed many times: nothing stays alive. */
+static int test_handle_cycles(void) {
+    ss_live_objects live, start;
+    size_t before = ss_live_handles();
+    OK(ss_get_live_objects(&start));
+    int round;
+    for (round = 0; round < 50; round++) {
+        ss_device *device = loopback();
+        ss_scene *scene;
+        ss_buffer *buffer, *file_buffer;
+        ss_source *source, *stream;
+        ss_group *group;
+        ss_reverb_zone *zone;
+        ss_voice_limit *limit;
+        ss_session *session;
+        ss_sound_registry *registry;
+        ss_scene_file *file;
+        ss_recorder *recorder;
+        uint32_t id;
+        CHECK(device != NULL);
+        OK(ss_scene_create(device, 0, &scene));
+        CHECK((buffer = sine(device, 440, 0.1, 0.5f)) != NULL);
+        OK(ss_buffer_load_file(device, "assets/sounds/click.wav", &file_buffer));
+        OK(ss_source_create(scene, buffer, &source));
+        OK(ss_source_play(source));
+        OK(ss_source_create_streaming(scene, "assets/sounds/bee.wav", NULL, &stream));
+        OK(ss_source_play(stream));
+        OK(ss_group_create(scene, "g", NULL, &group));
+        OK(ss_source_set_group(source, group));
+        OK(ss_reverb_zone_create(scene, "z", "room", NULL, 1, &zone));
+        OK(ss_voice_limit_create(scene, "l", 2, SS_STEAL_OLDEST, &limit));
+        OK(ss_session_create(device, SS_CATEGORY_AMBIENT, 0, &session));
+        OK(ss_sound_registry_create(device, NULL, &registry));
+        OK(ss_sound_register_file(registry, "assets/sounds/click.wav", &id));
+        OK(ss_sound_play(registry, id, NULL, NULL));
+        OK(ss_scene_file_load(device, "Examples/scenes/orbit.json", &file));
+        OK(ss_recorder_create("/tmp/ss-capi-never.wav", NULL, NULL, NULL, NULL, &recorder));
+        {
+            float samples[2 * 480];
+            OK(ss_device_render(device, samples, 480));
+        }
+        /* Half the rounds destroy each handle, half only the device (which destroys the rest). */
+        if (round % 2 == 0) {
+            OK(ss_source_destroy(source));
+            OK(ss_source_destroy(stream));
+            OK(ss_group_destroy(group));
+            OK(ss_reverb_zone_destroy(zone));
+            OK(ss_voice_limit_destroy(limit));
+            OK(ss_buffer_destroy(buffer));
+            OK(ss_buffer_destroy(file_buffer));
+            OK(ss_scene_destroy(scene));
+            OK(ss_session_destroy(session));
+            OK(ss_sound_registry_destroy(registry));
+            OK(ss_scene_file_destroy(file));
+        }
+        OK(ss_recorder_destroy(recorder));
+        OK(ss_device_destroy(device));
+    }
+    CHECK(ss_live_handles() == before);
+    OK(ss_get_live_objects(&live));
+    CHECK(live.devices == start.devices && live.contexts == start.contexts && live.buffers == start.buffers);
+    CHECK(live.sources == start.sources && live.effect_slots == start.effect_slots);
+    CHECK(live.effects == start.effects && live.filters == start.filters);
+    return 1;
+}
+
+/* ---- Main ---------------------------------------------------------------------------------- */
+
+static const struct {
+    const char *name;
+    int (*run)(void);
+} tests[] = {
+    {"version", test_version},
+    {"panning", test_panning},
+    {"distance_gain", test_distance_gain},
+    {"pitch", test_pitch},
+    {"completion", test_completion},
+    {"metering", test_metering},
+    {"bad_handles", test_bad_handles},
+    {"bad_values", test_bad_values},
+    {"bad_files", test_bad_files},
+    {"files_and_streaming", test_files_and_streaming},
+    {"groups", test_groups},
+    {"scheduled_start", test_scheduled_start},
+    {"reverb", test_reverb},
+    {"sessions", test_sessions},
+    {"system_sounds", test_system_sounds},
+    {"scene_files", test_scene_files},
+    {"mix_recording", test_mix_recording},
+    {"voices", test_voices},
+    {"client_without_daemon", test_client_without_daemon},
+    {"recorder_without_server", test_recorder_without_server},
+    {"threads", test_threads},
+    {"destroy_while_in_use", test_destroy_while_in_use},
+    {"handle_cycles", test_handle_cycles},
+};
+
+int main(int argc, char **argv) {
+    int passed = 0, failed = 0;
+    size_t i;
+    for (i = 0; i < sizeof tests / sizeof tests[0]; i++) {
+        if (argc > 1 && strstr(tests[i].name, argv[1]) == NULL) continue;
+        if (tests[i].run()) {
+            printf("ok   %s\n", tests[i].name);
+            passed++;
+        } else {
+            printf("FAIL %s\n", tests[i].name);
+            failed++;
+        }
+        fflush(stdout);
+    }
+    printf("%d passed, %d failed\n", passed, failed);
+    return failed == 0 ? 0 : 1;
+}

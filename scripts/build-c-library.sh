@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Builds libsoundstage, the C API, as one self-contained shared library: the Swift runtime and
+# Foundation linked in statically (-static-stdlib), soname libsoundstage.so.0, only the ss_
+# functions exported (scripts/libsoundstage.map). Stages it in .build-c/prefix like an install:
+#   lib/libsoundstage.so.X.Y.Z, lib/libsoundstage.so.0, lib/libsoundstage.so,
+#   include/soundstage.h, lib/pkgconfig/soundstage.pc
+# With --cli, also builds the soundstage command with the Swift runtime linked statically.
+# Prints the staging directory. Used by scripts/install.sh and scripts/test-c.sh.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+scratch=.build-capi
+stage="$root/.build-c/prefix"
+
+version() { sed -n "s/^#define SS_VERSION_$1 \([0-9]*\)$/\1/p" include/soundstage.h; }
+VERSION="$(version MAJOR).$(version MINOR).$(version PATCH)"
+MAJOR=$(version MAJOR)
+
+swift build -c release --product SoundstageC --scratch-path "$scratch" -Xswiftc -static-stdlib \
+    -Xlinker -soname=libsoundstage.so.$MAJOR -Xlinker --version-script="$root/scripts/libsoundstage.map" >&2
+if [ "${1:-}" = "--cli" ]; then
+    swift build -c release --product soundstage --scratch-path "$scratch" -Xswiftc -static-stdlib >&2
+fi
+
+rm -rf "$stage"
+mkdir -p "$stage/lib/pkgconfig" "$stage/include"
+cp "$scratch/release/libSoundstageC.so" "$stage/lib/libsoundstage.so.$VERSION"
+strip --strip-unneeded "$stage/lib/libsoundstage.so.$VERSION"
+ln -s "libsoundstage.so.$VERSION" "$stage/lib/libsoundstage.so.$MAJOR"
+ln -s "libsoundstage.so.$MAJOR" "$stage/lib/libsoundstage.so"
+cp include/soundstage.h "$stage/include/"
+sed -e "s|@PREFIX@|$stage|" -e "s|@VERSION@|$VERSION|" scripts/soundstage.pc.in > "$stage/lib/pkgconfig/soundstage.pc"
+echo "$stage"
