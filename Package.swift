@@ -106,7 +106,7 @@ let package = Package(
         .target(
             name: "SoundstageC",
             dependencies: ["CSoundstage", "Soundstage", "SoundstageScenes", "SoundstageClient", "SoundstageProtocol",
-                           "SoundFile", "SoundstageErrors"],
+                           "SoundFile", "SoundstageErrors", .product(name: "NIOConcurrencyHelpers", package: "swift-nio")],
             swiftSettings: strict
         ),
         .executableTarget(
@@ -121,6 +121,7 @@ let package = Package(
         .executableTarget(
             name: "soundstage-bench",
             dependencies: ["Soundstage", "COpenAL", "TestSupport", "SoundstageServer", "SoundstageClient", "SoundstageJSON",
+                           "CSoundstage", "SoundstageC",
                            .product(name: "NIOConcurrencyHelpers", package: "swift-nio")],
             swiftSettings: strict
         ),
@@ -171,6 +172,13 @@ let package = Package(
             name: "DesktopTests",
             dependencies: ["Soundstage", "SoundstageServer", "TestSupport", .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                            .product(name: "Logging", package: "swift-log"), .product(name: "InMemoryLogging", package: "swift-log")],
+            swiftSettings: strict
+        ),
+        // The C API from Swift, so the ThreadSanitizer pass checks the handle table (the C tests
+        // themselves are Tests/C, run by scripts/test-c.sh).
+        .testTarget(
+            name: "CAPITests",
+            dependencies: ["CSoundstage", "SoundstageC", .product(name: "NIOConcurrencyHelpers", package: "swift-nio")],
             swiftSettings: strict
         ),
         .testTarget(

@@ -341,6 +341,34 @@ typedef void (*ss_route_callback)(ss_device *device, ss_route_reason reason, con
 /** Sets (or with NULL removes) the device's route-change callback. */
 ss_result ss_device_set_route_callback(ss_device *device, ss_route_callback callback, void *user_data);
 
+/** What the desktop server did to the device's stream. */
+typedef enum ss_output_event_kind {
+    SS_OUTPUT_PAUSE_REQUESTED = 0,      /**< The server asks the stream to pause (e.g. a phone call). */
+    SS_OUTPUT_RESUME_REQUESTED = 1,
+    SS_OUTPUT_VOLUME_CHANGED = 2,       /**< The user changed the stream's volume or mute. */
+    SS_OUTPUT_UNDERRUN = 3,             /**< The server ran out of audio to play. */
+    SS_OUTPUT_SERVER_LOST = 4,          /**< The server went away; the device waits for it. */
+    SS_OUTPUT_SERVER_RECONNECTED = 5
+} ss_output_event_kind;
+
+/** An output event. `reason` is valid only during the callback (NULL unless SERVER_LOST). */
+typedef struct ss_output_event {
+    ss_output_event_kind kind;
+    float volume;               /**< For SS_OUTPUT_VOLUME_CHANGED: 0 ... 1. */
+    int muted;                  /**< For SS_OUTPUT_VOLUME_CHANGED. */
+    int underruns;              /**< For SS_OUTPUT_UNDERRUN: how many so far. */
+    const char *reason;         /**< For SS_OUTPUT_SERVER_LOST. */
+} ss_output_event;
+
+/**
+ * Called with what the desktop server does to a desktop device's stream, on the device's output
+ * thread. Other kinds of device post nothing.
+ */
+typedef void (*ss_output_callback)(ss_device *device, const ss_output_event *event, void *user_data);
+
+/** Sets (or with NULL removes) the device's output callback. */
+ss_result ss_device_set_output_callback(ss_device *device, ss_output_callback callback, void *user_data);
+
 /** Levels of a meter, per channel, in dBFS (0 = full scale, -160 = silence). */
 typedef struct ss_levels {
     int channels;               /**< How many entries are valid; 0 when nothing was metered since the last reading. */

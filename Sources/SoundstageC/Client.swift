@@ -1,3 +1,4 @@
+import NIOConcurrencyHelpers
 import CSoundstage
 import Dispatch
 import SoundstageClient
@@ -28,18 +29,18 @@ private let answerTimeout = 10.0
 /// Runs `body` on Swift's concurrency pool and waits for it on the calling thread (a C thread,
 /// never one of the pool's), at most `answerTimeout` seconds.
 private func blocking<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
-    let result = Mutex<Result<T, any Error>?>(nil)
+    let result = NIOLockedValueBox<Result<T, any Error>?>(nil)
     let done = DispatchSemaphore(value: 0)
     Task {
         let outcome: Result<T, any Error>
         do { outcome = .success(try await body()) } catch { outcome = .failure(error) }
-        result.withLock { $0 = outcome }
+        result.withLockedValue { $0 = outcome }
         done.signal()
     }
     guard done.wait(timeout: .now() + answerTimeout) == .success else {
         throw CAPIError(SS_ERROR_CONNECTION, "the daemon did not answer within \(Int(answerTimeout)) s")
     }
-    return try result.withLock { $0! }.get()
+    return try result.withLockedValue { $0! }.get()
 }
 
 @c @implementation

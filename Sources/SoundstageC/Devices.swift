@@ -1,3 +1,4 @@
+import NIOConcurrencyHelpers
 import CSoundstage
 import Soundstage
 import SoundFile
@@ -7,32 +8,35 @@ import Synchronization
 /// center its sessions share, the route callback).
 final class CDevice: HandleObject {
     let device: Device
-    private let state = Mutex<(center: AudioSessionCenter?, routeToken: Int?)>((nil, nil))
+    private let sessionCenter = NIOLockedValueBox<AudioSessionCenter?>(nil)
+    private let route = ObserverToken()
+    private let output = ObserverToken()
 
     init(_ device: Device) { self.device = device }
 
     /// The session center of the device, made on first use.
     var center: AudioSessionCenter {
-        state.withLock { state in
-            if let center = state.center { return center }
-            let center = AudioSessionCenter(device: device)
-            state.center = center
-            return center
+        sessionCenter.withLockedValue { center in
+            if let center { return center }
+            let made = AudioSessionCenter(device: device)
+            center = made
+            return made
         }
     }
 
-    /// Replaces the route observer.
+    /// Replaces the route observer (nil: none).
     func setRouteObserver(_ handler: (@Sendable (RouteChange) -> Void)?) {
-        let old = state.withLock { state -> Int? in
-            let old = state.routeToken
-            state.routeToken = handler.map { device.addRouteObserver($0) }
-            return old
-        }
-        if let old { device.removeRouteObserver(old) }
+        route.replace(handler.map { handler in { self.device.addRouteObserver(handler) } }, remove: device.removeRouteObserver)
+    }
+
+    /// Replaces the output observer (nil: none).
+    func setOutputObserver(_ handler: (@Sendable (OutputEvent) -> Void)?) {
+        output.replace(handler.map { handler in { self.device.addOutputObserver(handler) } }, remove: device.removeOutputObserver)
     }
 
     func handleDestroyed() {
         setRouteObserver(nil)
+        setOutputObserver(nil)
         device.close()
     }
 }
@@ -299,6 +303,41 @@ public func ss_device_set_route_callback(_ device: OpaquePointer?, _ callback: s
                     withOptionalCString(change.output) { output in
                         target.function(handle.function, reason, previous, output, target.userData)
                     }
+                }
+            }
+        }
+    }
+}
+
+@c @implementation
+public func ss_device_set_output_callback(_ device: OpaquePointer?, _ callback: ss_output_callback?,
+                                         _ userData: UnsafeMutableRawPointer?) -> ss_result {
+    capi {
+        try withDevice(device) { c in
+            guard let callback else { c.setOutputObserver(nil); return }
+            let target = CCallback(function: callback, userData: userData)
+            let handle = CCallback(function: device, userData: nil)
+            c.setOutputObserver { event in
+                var e = ss_output_event(kind: SS_OUTPUT_PAUSE_REQUESTED, volume: 0, muted: 0, underruns: 0, reason: nil)
+                var reason: String?
+                switch event {
+                case .pauseRequested: e.kind = SS_OUTPUT_PAUSE_REQUESTED
+                case .resumeRequested: e.kind = SS_OUTPUT_RESUME_REQUESTED
+                case let .volumeChanged(volume, muted):
+                    e.kind = SS_OUTPUT_VOLUME_CHANGED
+                    e.volume = volume
+                    e.muted = muted ? 1 : 0
+                case let .underrun(count):
+                    e.kind = SS_OUTPUT_UNDERRUN
+                    e.underruns = Int32(clamping: count)
+                case let .serverLost(why):
+                    e.kind = SS_OUTPUT_SERVER_LOST
+                    reason = why
+                case .serverReconnected: e.kind = SS_OUTPUT_SERVER_RECONNECTED
+                }
+                withOptionalCString(reason) { text in
+                    e.reason = text
+                    target.function(handle.function, &e, target.userData)
                 }
             }
         }

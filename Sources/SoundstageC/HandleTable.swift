@@ -1,3 +1,4 @@
+import NIOConcurrencyHelpers
 import CSoundstage
 import Synchronization
 #if canImport(Glibc)
@@ -45,10 +46,10 @@ final class HandleTable: @unchecked Sendable {
     private static let pinUnit: UInt64 = 2
     private static let pinMask: UInt64 = 0xFFFF_FFFE
 
-    private let words: UnsafeMutablePointer<Atomic<UInt64>>
+    private let words: UnsafeMutablePointer<Synchronization.Atomic<UInt64>>
     private let objects: UnsafeMutablePointer<Unmanaged<AnyObject>?>
     /// Slots below this are initialized (readers check it before touching a word).
-    private let highWater = Atomic<Int>(0)
+    private let highWater = Synchronization.Atomic<Int>(0)
 
     private struct Links {
         var parent: Int32 = -1
@@ -64,11 +65,11 @@ final class HandleTable: @unchecked Sendable {
         var live = 0
     }
 
-    private let lock = Mutex(State())
+    private let lock = NIOLockedValueBox(State())
 
     private init() {
         // calloc: untouched pages cost nothing; each slot is initialized before first use.
-        words = calloc(Self.capacity, MemoryLayout<UInt64>.stride)!.bindMemory(to: Atomic<UInt64>.self, capacity: Self.capacity)
+        words = calloc(Self.capacity, MemoryLayout<UInt64>.stride)!.bindMemory(to: Synchronization.Atomic<UInt64>.self, capacity: Self.capacity)
         objects = calloc(Self.capacity, MemoryLayout<Unmanaged<AnyObject>?>.stride)!
             .bindMemory(to: Unmanaged<AnyObject>?.self, capacity: Self.capacity)
     }
@@ -88,7 +89,7 @@ final class HandleTable: @unchecked Sendable {
     /// Publishes `object` under a new handle of `kind`, a child of `parent` (destroyed with it).
     func insert(_ object: HandleObject, kind: HandleKind, parent: OpaquePointer? = nil) throws(CAPIError) -> OpaquePointer {
         let retained = Unmanaged<AnyObject>.passRetained(object)
-        let result: OpaquePointer? = lock.withLock { state in
+        let result: OpaquePointer? = lock.withLockedValue { state in
             let index: Int32
             if state.freeHead < state.free.count {
                 index = state.free[state.freeHead]
@@ -100,7 +101,7 @@ final class HandleTable: @unchecked Sendable {
             } else {
                 let next = highWater.load(ordering: .relaxed)
                 guard next < Self.capacity else { return nil }
-                (words + next).initialize(to: Atomic(0))
+                (words + next).initialize(to: Synchronization.Atomic(0))
                 highWater.store(next + 1, ordering: .releasing)
                 index = Int32(next)
             }
@@ -143,12 +144,12 @@ final class HandleTable: @unchecked Sendable {
     /// children go before their parents.
     func destroy(_ handle: OpaquePointer?, kind: HandleKind) throws(CAPIError) {
         let resolved = try resolveIndex(handle, kind: kind)
-        let toFree: [Int32] = lock.withLock { state in
+        let toFree: [Int32] = lock.withLockedValue { state in
             guard liveIndex(handle!, &state) == resolved else { return [] }
             // Depth first: children before parents.
             var order: [Int32] = []
             func visit(_ index: Int32) {
-                for child in state.links[index]?.children ?? [] { visit(child) }
+                for child in (state.links[index]?.children ?? []).sorted(by: >) { visit(child) }
                 order.append(index)
             }
             visit(resolved)
@@ -179,7 +180,7 @@ final class HandleTable: @unchecked Sendable {
     private func free(_ index: Int32) {
         let object = objects[Int(index)]
         objects[Int(index)] = nil
-        lock.withLock { state in
+        lock.withLockedValue { state in
             state.free.append(index)
             state.live -= 1
         }
@@ -190,7 +191,7 @@ final class HandleTable: @unchecked Sendable {
     }
 
     /// Live handles of every kind.
-    var liveCount: Int { lock.withLock { $0.live } }
+    var liveCount: Int { lock.withLockedValue { $0.live } }
 
     // MARK: Using a handle
 

@@ -1,4 +1,5 @@
 import CSoundstage
+import NIOConcurrencyHelpers
 import Soundstage
 import Synchronization
 
@@ -98,7 +99,23 @@ func flag(_ value: Int32) -> Bool { value != 0 }
 
 /// A handle known only after the object behind it is published (for callbacks made before that).
 final class HandleBox: Sendable {
-    private let bits = Atomic<UInt>(0)
+    private let bits = Synchronization.Atomic<UInt>(0)
     func set(_ handle: OpaquePointer?) { bits.store(UInt(bitPattern: Int(bitPattern: handle.map(UnsafeRawPointer.init))), ordering: .releasing) }
     var pointer: OpaquePointer? { OpaquePointer(bitPattern: bits.load(ordering: .acquiring)) }
+}
+
+/// The token of one observer that a C callback setter replaces: the old observer is removed
+/// after the new one is added, outside the lock.
+final class ObserverToken: Sendable {
+    private let token = NIOLockedValueBox<Int?>(nil)
+
+    /// Adds an observer with `add` (nil: none) and removes the previous one with `remove`.
+    func replace(_ add: (() -> Int)?, remove: (Int) -> Void) {
+        let old = token.withLockedValue { token -> Int? in
+            let old = token
+            token = add?()
+            return old
+        }
+        if let old { remove(old) }
+    }
 }

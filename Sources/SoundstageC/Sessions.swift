@@ -1,3 +1,4 @@
+import NIOConcurrencyHelpers
 import CSoundstage
 import Soundstage
 import Synchronization
@@ -5,18 +6,13 @@ import Synchronization
 /// What a session handle holds: the session and its C callback's observer.
 final class CSession: HandleObject {
     let session: AudioSession
-    private let observer = Mutex<Int?>(nil)
+    private let observer = ObserverToken()
 
     init(_ session: AudioSession) { self.session = session }
 
-    /// Replaces the observer.
+    /// Replaces the observer (nil: none).
     func setObserver(_ handler: (@Sendable (SessionEvent) -> Void)?) {
-        let old = observer.withLock { token -> Int? in
-            let old = token
-            token = handler.map { session.addObserver($0) }
-            return old
-        }
-        if let old { session.removeObserver(old) }
+        observer.replace(handler.map { handler in { self.session.addObserver(handler) } }, remove: session.removeObserver)
     }
 
     func handleDestroyed() {

@@ -1,3 +1,4 @@
+import NIOConcurrencyHelpers
 import CSoundstage
 import Soundstage
 import SoundstageErrors
@@ -7,15 +8,15 @@ import Synchronization
 /// that playing the same file again plays the same registered sound.
 final class CRegistry: HandleObject {
     let registry: SystemSoundRegistry
-    private let files = Mutex<[String: SystemSoundID]>([:])
+    private let files = NIOLockedValueBox<[String: SystemSoundID]>([:])
 
     init(_ registry: SystemSoundRegistry) { self.registry = registry }
 
     /// The id of the file at `path`, registered on first use.
     func id(file path: String) throws -> SystemSoundID {
-        if let id = files.withLock({ $0[path] }), registry.registered.contains(where: { $0.id == id }) { return id }
+        if let id = files.withLockedValue({ $0[path] }), registry.registered.contains(where: { $0.id == id }) { return id }
         let id = try registry.register(file: path)
-        files.withLock { $0[path] = id }
+        files.withLockedValue { $0[path] = id }
         return id
     }
 

@@ -55,6 +55,11 @@
 // runs one side of the default pair alone (6,000 updates moving 256 sources, 4 sends) and prints
 // its CPU per update: a workload for `perf record`, whose profile then holds nothing else.
 //
+//   swift run -c release soundstage-bench capi
+//
+// measures what the C API adds: `ss_source_set_position` against `source.position =` per call,
+// and each against raw OpenAL, taking turns in one process (CAPIBench.swift).
+//
 //   swift run -c release soundstage-bench frame [seconds]
 //
 // measures what a game's frame loop waits for: p50/p99/p99.9 of `source.position =` and
@@ -109,6 +114,10 @@ if mode == "daemon-clients" {
 }
 if mode == "frame" {
     try frameBench(arguments: Array(CommandLine.arguments.dropFirst(2)))
+    exit(0)
+}
+if mode == "capi" {
+    try capiBench()
     exit(0)
 }
 if mode == "streaming" {

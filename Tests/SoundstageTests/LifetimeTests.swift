@@ -45,6 +45,34 @@ import TestSupport
         #expect(device.liveObjects.isZero)
     }
 
+    /// A session removed while its scene plays suspends the scene (it pauses its sources and
+    /// remembers them); closing the scene afterwards must forget them, or the scene and its
+    /// sources keep each other alive (found by LeakSanitizer through the C API).
+    @Test func aSceneSuspendedBeforeItClosesIsFreed() throws {
+        let device = try Device.loopback()
+        defer { device.close() }
+        weak var weakScene: Scene?
+        weak var weakSource: Source?
+        do {
+            let center = AudioSessionCenter(device: device)
+            let session = center.makeSession(category: .playback)
+            let scene = try device.makeScene()
+            session.attach(scene)
+            try session.setActive(true)
+            let source = scene.makeSource(buffer: try device.makeBuffer(Signals.sine(440, seconds: 0.5)))
+            source.isLooping = true
+            try source.play()
+            _ = try device.render(frames: 480)
+            center.removeSession(session)          // deactivates: the scene is suspended
+            #expect(scene.isSuspended)
+            scene.close()
+            weakScene = scene
+            weakSource = source
+        }
+        #expect(weakScene == nil)
+        #expect(weakSource == nil)
+    }
+
     @Test func droppedScenesAndBuffersAreFreed() throws {
         let device = try Device.loopback()
         defer { device.close() }

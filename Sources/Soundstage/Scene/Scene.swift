@@ -204,6 +204,12 @@ public final class Scene: @unchecked Sendable {
             LiveObjects.sources.subtract(state.allNames.count, ordering: .relaxed)
             state.active.removeAll()
             state.endable.removeAll()
+            // Sources a suspension paused or a start waits for hold their scene: forget them, or
+            // a closed scene and its sources keep each other alive (a session removed before
+            // its scene closed suspended them).
+            state.pausedBySuspension.removeAll()
+            state.scheduledPlays.removeAll()
+            state.pendingPlays.removeAll()
             state.allNames.removeAll()
             state.freeNames.removeAll()
             lock.destroy()

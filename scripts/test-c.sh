@@ -1,0 +1,143 @@
+#!/usr/bin/env bash
+# The C API's tests, from where a C or C++ game stands: builds libsoundstage as it ships
+# (scripts/build-c-library.sh), checks that it is self-contained and exports exactly the header's
+# functions, compiles the C tests with -std=c99 -Wall -Wextra -Werror -pedantic and the header as
+# C++17, runs the tests (once plainly, once under AddressSanitizer's leak checker), then runs the
+# examples: orbit in C, C++ and Python must render the same samples as the Swift orbit, and
+# ui-sound must play through a daemon started here.
+# Needs the debug build of the package (swift build): the Swift orbit and the soundstage daemon.
+# Ends with "N passed, N failed" over its checks; exits 1 if any failed.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+work=$(mktemp -d)
+daemon=""
+cleanup() {
+    [ -n "$daemon" ] && kill "$daemon" 2>/dev/null && wait "$daemon" 2>/dev/null
+    rm -rf "$work"
+}
+trap cleanup EXIT
+passed=0
+failed=0
+check() {   # check NAME COMMAND...: runs COMMAND, counts and reports it
+    local name=$1
+    shift
+    if "$@" > "$work/out" 2>&1; then
+        echo "ok   $name"
+        passed=$((passed + 1))
+    else
+        echo "FAIL $name"
+        sed 's/^/     /' "$work/out" | tail -n 40
+        failed=$((failed + 1))
+    fi
+}
+
+stage=$(scripts/build-c-library.sh) || { echo "test-c.sh: the library did not build" >&2; exit 1; }
+export PKG_CONFIG_PATH="$stage/lib/pkgconfig" LD_LIBRARY_PATH="$stage/lib"
+lib="$stage/lib/libsoundstage.so.0"
+strict=(-std=c99 -Wall -Wextra -Werror -pedantic)
+
+self_contained() {
+    readelf -d "$lib" | grep -q 'SONAME.*\[libsoundstage.so.0\]' || { echo "no soname libsoundstage.so.0"; return 1; }
+    local needed
+    needed=$(readelf -d "$lib" | sed -n 's/.*NEEDED.*\[\(.*\)\]/\1/p' | sort | tr '\n' ' ')
+    echo "NEEDED: $needed"
+    for library in $needed; do
+        case $library in
+            libopenal.so.1|libsndfile.so.1|libpulse.so.0|libc.so.6|libm.so.6|libstdc++.so.6|libgcc_s.so.1|ld-linux*) ;;
+            *) echo "depends on $library"; return 1 ;;
+        esac
+    done
+    ! ldd "$lib" | grep -Ei 'swift|Foundation|dispatch' || { echo "links the Swift runtime dynamically"; return 1; }
+}
+check "the library is self-contained (soname, NEEDED, no Swift runtime)" self_contained
+
+exports_match_header() {
+    grep -oE '\bss_[a-z0-9_]+\(' include/soundstage.h | tr -d '(' | sort -u > "$work/header"
+    nm -D --defined-only --extern-only "$lib" | awk '{print $3}' | sort -u > "$work/exports"
+    echo "header: $(wc -l < "$work/header") functions, exports: $(wc -l < "$work/exports") symbols"
+    diff "$work/header" "$work/exports"
+}
+check "the library exports exactly the header's functions" exports_match_header
+
+check "the C tests compile as C99 with every warning an error" \
+    gcc "${strict[@]}" Tests/C/capi_tests.c $(pkg-config --cflags --libs soundstage) -lm -lpthread -o "$work/capi_tests"
+check "the header compiles as C++17 with every warning an error" \
+    g++ -std=c++17 -Wall -Wextra -Werror -pedantic Tests/C/header.cpp $(pkg-config --cflags --libs soundstage) -o "$work/header_cpp"
+check "the header works from C++" "$work/header_cpp"
+
+# The test suite itself: its own output, then its verdict.
+if "$work/capi_tests"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL the C tests"; fi
+
+leaks() {
+    gcc -std=c99 -g -fsanitize=address Tests/C/capi_tests.c $(pkg-config --cflags --libs soundstage) -lm -lpthread -o "$work/capi_asan" &&
+        ASAN_OPTIONS=detect_leaks=1 "$work/capi_asan"
+}
+check "the C tests under LeakSanitizer (every handle kind created and destroyed)" leaks
+
+check "orbit.c compiles" gcc "${strict[@]}" Examples/C/orbit.c $(pkg-config --cflags --libs soundstage) -lm -o "$work/orbit"
+check "orbit.cpp compiles as C++17" \
+    g++ -std=c++17 -Wall -Wextra -Werror -pedantic Examples/C/orbit.cpp $(pkg-config --cflags --libs soundstage) -o "$work/orbit-cpp"
+check "ui-sound.c compiles" gcc "${strict[@]}" Examples/C/ui-sound.c $(pkg-config --cflags --libs soundstage) -o "$work/ui-sound"
+
+check "the Swift orbit renders" .build/debug/orbit --render "$work/swift.wav"
+check "orbit.c renders the Swift orbit's samples (front, right, behind, left)" \
+    sh -c "'$work/orbit' --render '$work/c.wav' && python3 Tests/C/check_orbit.py '$work/c.wav' '$work/swift.wav'"
+check "orbit.cpp renders the orbit (front, right, behind, left)" \
+    sh -c "'$work/orbit-cpp' --render '$work/cpp.wav' && python3 Tests/C/check_orbit.py '$work/cpp.wav'"
+check "orbit.py (ctypes) renders the Swift orbit's samples" \
+    sh -c "python3 Examples/python/orbit.py --render '$work/py.wav' && python3 Tests/C/check_orbit.py '$work/py.wav' '$work/swift.wav'"
+
+no_daemon() {
+    local said
+    if said=$("$work/ui-sound" bell --socket "$work/nobody" 2>&1); then return 1; fi
+    echo "$said"
+    grep -q "no Soundstage daemon is listening" <<< "$said"
+}
+check "ui-sound says so when no daemon listens" no_daemon
+
+XDG_RUNTIME_DIR="$work" .build/debug/soundstage serve --socket "$work/socket" > "$work/daemon.log" 2>&1 &
+daemon=$!
+for _ in $(seq 100); do [ -S "$work/socket" ] && break; sleep 0.1; done
+ui_sound() {
+    "$work/ui-sound" bell --socket "$work/socket" | grep -E "played bell as sound [0-9]+" &&
+        "$work/ui-sound" --file assets/sounds/click.wav --socket "$work/socket" | grep -q "as sound" &&
+        ! "$work/ui-sound" no-such-event-anywhere --socket "$work/socket"
+}
+check "ui-sound plays through the daemon (event, file; an unknown event is an error)" ui_sound
+
+# Install into a throw-away prefix, build a game against it with pkg-config alone, uninstall.
+install_and_uninstall() {
+    local prefix="$work/prefix"
+    scripts/install.sh --prefix "$prefix" || return 1
+    cat > "$work/game.c" <<'GAME'
+#include <soundstage.h>
+#include <stdio.h>
+int main(void) {
+    ss_device *device;
+    ss_scene *scene;
+    ss_source *source;
+    float samples[2 * 480];
+    if (ss_device_open_loopback(48000, SS_LAYOUT_STEREO, SS_OFF, -1, &device) != SS_OK) return 1;
+    if (ss_scene_create(device, 0, &scene) != SS_OK || ss_source_create(scene, NULL, &source) != SS_OK) return 1;
+    if (ss_source_set_position(source, 2, 0, -1) != SS_OK || ss_device_render(device, samples, 480) != SS_OK) return 1;
+    printf("game: soundstage %s\n", ss_version());
+    return ss_device_destroy(device) == SS_OK ? 0 : 1;
+}
+GAME
+    # shellcheck disable=SC2046
+    cc "$work/game.c" $(PKG_CONFIG_PATH="$prefix/lib/pkgconfig" pkg-config --cflags --libs soundstage) -o "$work/game" &&
+        LD_LIBRARY_PATH="$prefix/lib" "$work/game" &&
+        test -x "$prefix/bin/soundstage" && ! ldd "$prefix/bin/soundstage" | grep -qi swift &&
+        "$prefix/bin/soundstage" --help > /dev/null &&
+        grep -q "ExecStart=$prefix/bin/soundstage serve" "$prefix/lib/systemd/user/soundstage.service" &&
+        test -f "$prefix/share/soundstage/sound-theme/soundstage-fallback/index.theme" || return 1
+    scripts/install.sh --uninstall --prefix "$prefix" || return 1
+    local left
+    left=$(find "$prefix" -mindepth 1 -not -type d | head -5)
+    [ -z "$left" ] || { echo "left after --uninstall: $left"; return 1; }
+}
+check "install.sh installs a library, header and pkg-config a game builds with; --uninstall removes it" install_and_uninstall
+
+echo "C API: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
