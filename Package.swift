@@ -170,7 +170,7 @@ let package = Package(
         ),
         .testTarget(
             name: "DesktopTests",
-            dependencies: ["Soundstage", "SoundstageServer", "TestSupport", .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            dependencies: ["Soundstage", "SoundstageServer", "TestSupport", "CSoundstage", "SoundstageC", .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                            .product(name: "Logging", package: "swift-log"), .product(name: "InMemoryLogging", package: "swift-log")],
             swiftSettings: strict
         ),

@@ -36,6 +36,24 @@ import TestSupport
         #expect(device.liveObjects.isZero)
     }
 
+    /// Reading the device's info while the render thread mixes must not stop the output: ALC
+    /// errors belong to the device, and a query the loopback device behind a desktop output does
+    /// not answer (ALC_REFRESH) left one that the render thread's next alcRenderSamplesSOFT took
+    /// for its own failure — the output never rendered again (found through ss_device_get_info).
+    @Test(arguments: installedServers)
+    func readingTheInfoKeepsTheOutputRendering(_ kind: AudioServerFixture.Kind) throws {
+        let fixture = try AudioServerFixture(kind)
+        let device = try desktopDevice(on: fixture)
+        defer { device.close() }
+        for _ in 0..<5 { _ = try device.info }
+        let scene = try device.makeScene()
+        let source = scene.makeSource(buffer: try device.makeBuffer(Signals.sine(440, seconds: 0.3)))
+        try source.play()
+        _ = try device.info
+        #expect(waitFor(10) { device.mixTime > 0.5 }, "the mix stopped at \(device.mixTime) s")
+        #expect(waitFor(10) { source.playbackState == .stopped })
+    }
+
     /// A source moved while the device plays in real time: the game's thread only notes the move,
     /// the render thread writes it before its next slice, and the sink hears the tone jump from
     /// the left ear to the right once, with nothing of it left on the old side.

@@ -11,7 +11,7 @@ void soundstage_internal_set_error(const char *message);
 
 /* The calling thread's refusal flag: set by the scenes' refused-value handler, read and cleared
  * by the setters of the C API (one thread-local load on the common path). */
-extern __thread int soundstage_internal_refused;
+extern __thread int soundstage_internal_refused __attribute__((tls_model("initial-exec")));
 
 static inline int soundstage_internal_take_refusal(void) {
     if (__builtin_expect(soundstage_internal_refused == 0, 1)) return 0;

@@ -25,7 +25,10 @@ extension Device {
                 return alcGetError(handle.raw) == ALC_NO_ERROR ? Double(value) / 1e9 : nil
             }
             let nameToken = alcIsExtensionPresent(handle.raw, "ALC_ENUMERATE_ALL_EXT") != 0 ? ALC_ALL_DEVICES_SPECIFIER : ALC_DEVICE_SPECIFIER
-            let refresh = alcInt(ALC_REFRESH)
+            // ALC_REFRESH is an error on a loopback device (ALC_INVALID_DEVICE), and ALC errors are
+            // the device's, not the thread's: the render thread's next alcRenderSamplesSOFT would
+            // read it as its own and stop. Devices the engine renders know their update size.
+            let refresh = rendersInEngine ? 0 : alcInt(ALC_REFRESH)
             let status: String
             switch ALCenum(alcInt(ALC_HRTF_STATUS_SOFT)) {
             case ALC_HRTF_DISABLED_SOFT: status = "disabled"

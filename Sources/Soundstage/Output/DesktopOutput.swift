@@ -213,7 +213,7 @@ final class DesktopOutput: Sendable {
             let count = min(frames, chunk)
             let rendered = scratch.withUnsafeMutableBufferPointer { buffer -> Bool in
                 let slice = UnsafeMutableBufferPointer(rebasing: buffer[0..<(count * channels)])
-                do { try device.renderForOutput(into: slice) } catch { return false }
+                do { try device.renderForOutput(into: slice) } catch { Diagnostics.emit("soundstage: the desktop output stopped rendering: \(error)"); return false }
                 return true
             }
             guard rendered else { break }
