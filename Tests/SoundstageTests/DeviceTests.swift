@@ -4,19 +4,6 @@ import TestSupport
 
 /// Loopback layouts, HRTF and device information.
 @Suite struct DeviceTests {
-    @Test func readingTheInfoLeavesTheNextRenderAlone() throws {
-        let device = try Device.loopback()
-        defer { device.close() }
-        let scene = try device.makeScene()
-        let source = scene.makeSource(buffer: try device.makeBuffer(Signals.sine(440, seconds: 0.5)))
-        try source.play()
-        for _ in 0..<3 {
-            let info = try device.info
-            #expect(info.updateFrames == device.updateFrames)
-            #expect(throws: Never.self) { _ = try device.render(frames: 480) }
-        }
-    }
-
     @Test(arguments: ChannelLayout.allCases)
     func everyLayoutRendersItsChannels(_ layout: ChannelLayout) throws {
         let device = try Device.loopback(layout: layout)

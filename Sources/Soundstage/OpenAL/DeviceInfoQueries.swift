@@ -53,7 +53,8 @@ extension Device {
                 sourceLimit: alcInt(ALC_MONO_SOURCES) + alcInt(ALC_STEREO_SOURCES),
                 deviceExtensions: alcString(ALC_EXTENSIONS).split(separator: " ").map(String.init),
                 extensions: extensions.split(separator: " ").map(String.init),
-                latency: desktopStatus.map { $0.latency } ?? latency(),
+                // A loopback device has no output buffer: OpenAL Soft reports 0, which means nothing.
+                latency: desktopStatus.map { $0.latency } ?? (kind == .loopback ? nil : latency()),
                 captureAvailable: AudioRecorder.captureAvailable(server: desktop?.options.server))
         }
     }
