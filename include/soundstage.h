@@ -491,15 +491,17 @@ ss_result ss_scene_get_levels(ss_scene *scene, ss_levels *out);
 ss_result ss_buffer_load_file(ss_device *device, const char *path, ss_buffer **out_buffer);
 
 /**
- * Decodes a whole sound file held in memory (`size` bytes at `data`, copied). `name` (may be
- * NULL) names it in error messages.
+ * Decodes a whole sound file held in memory (`size` bytes at `data`, at most 1 GiB, copied).
+ * `name` (may be NULL) names it in error messages.
  */
 ss_result ss_buffer_load_memory(ss_device *device, const void *data, size_t size, const char *name,
                                 ss_buffer **out_buffer);
 
 /**
  * Makes a buffer from raw PCM: `frames` frames of interleaved 32-bit floats, `channels` (1, 2, 4,
- * 6, 7 or 8) per frame, at `sample_rate` Hz. The samples are copied.
+ * 6, 7 or 8) per frame, at `sample_rate` Hz. The samples are copied. More samples than the
+ * device's decode limit (ss_device_set_max_decoded_bytes, 512 MiB of floats by default) is
+ * SS_ERROR_TOO_LARGE; NaN or infinite samples are SS_ERROR_NOT_FINITE.
  */
 ss_result ss_buffer_create_pcm(ss_device *device, const float *samples, size_t frames, int channels, int sample_rate,
                                ss_buffer **out_buffer);

@@ -15,14 +15,21 @@ func withBuffer<R>(_ handle: OpaquePointer?, _ body: (Buffer) throws -> R) throw
 /// Channel counts OpenAL can upload.
 private let bufferChannels: Set<Int> = [1, 2, 4, 6, 7, 8]
 
-/// Checks a raw PCM buffer's shape; returns the sample count.
-private func pcmShape(_ frames: Int, _ channels: Int32, _ sampleRate: Int32) throws -> (count: Int, channels: Int, rate: Int) {
+/// Checks a raw PCM buffer's shape against the device's decode limit (as much audio as a file
+/// may decode to, ss_device_set_max_decoded_bytes); returns the sample count.
+private func pcmShape(_ device: OpaquePointer?, _ frames: Int, _ channels: Int32,
+                      _ sampleRate: Int32) throws -> (count: Int, channels: Int, rate: Int) {
     let channels = try checked(channels, 1...8, "channels")
     guard bufferChannels.contains(channels) else {
         throw CAPIError(SS_ERROR_INVALID_ARGUMENT, "channels = \(channels) (must be 1, 2, 4, 6, 7 or 8)")
     }
     let rate = try checked(sampleRate, 1_000...384_000, "sample_rate")
     let frames = try checked(frames, 1...(1 << 31), "frames")
+    let limit = try withDevice(device) { $0.device.maxDecodedBytes }
+    guard frames * channels <= limit / MemoryLayout<Float>.size else {
+        throw CAPIError(SS_ERROR_TOO_LARGE, "\(frames) frames of \(channels) channels are more than the device's \(limit) bytes "
+                        + "(ss_device_set_max_decoded_bytes); stream long audio from a file")
+    }
     return (frames * channels, channels, rate)
 }
 
@@ -43,7 +50,7 @@ public func ss_buffer_load_memory(_ device: OpaquePointer?, _ data: UnsafeRawPoi
     capi {
         let out = try require(out, "out_buffer")
         guard let data else { throw CAPIError.null("data") }
-        let size = try checked(size, 1...Int(Int32.max), "size")
+        let size = try checked(size, 1...(1 << 30), "size")
         let label = optionalString(name) ?? "<memory>"
         let bytes = Array(UnsafeRawBufferPointer(start: data, count: size))
         let buffer = try withDevice(device) { c in
@@ -65,7 +72,7 @@ public func ss_buffer_create_pcm(_ device: OpaquePointer?, _ samples: UnsafePoin
     capi {
         let out = try require(out, "out_buffer")
         guard let samples else { throw CAPIError.null("samples") }
-        let shape = try pcmShape(frames, channels, sampleRate)
+        let shape = try pcmShape(device, frames, channels, sampleRate)
         let copied = Array(UnsafeBufferPointer(start: samples, count: shape.count))
         guard copied.allSatisfy(\.isFinite) else { throw CAPIError(SS_ERROR_NOT_FINITE, "samples hold NaN or an infinity") }
         let audio = AudioBuffer(samples: copied, channels: shape.channels, sampleRate: shape.rate)
@@ -80,7 +87,7 @@ public func ss_buffer_create_pcm16(_ device: OpaquePointer?, _ samples: UnsafePo
     capi {
         let out = try require(out, "out_buffer")
         guard let samples else { throw CAPIError.null("samples") }
-        let shape = try pcmShape(frames, channels, sampleRate)
+        let shape = try pcmShape(device, frames, channels, sampleRate)
         let floats = UnsafeBufferPointer(start: samples, count: shape.count).map { Float($0) / 32768 }
         let audio = AudioBuffer(samples: floats, channels: shape.channels, sampleRate: shape.rate)
         let buffer = try withDevice(device) { try $0.device.makeBuffer(audio) }

@@ -178,15 +178,9 @@ public func ss_scene_play_at(_ scene: OpaquePointer?, _ sources: UnsafePointer<O
             return
         }
         guard time.isFinite else { throw CAPIError(SS_ERROR_NOT_FINITE, "time = \(time) (must be finite)") }
-        // Hold every source's handle (pinned) while the scene schedules them.
-        func pinAll(_ index: Int, _ collected: [Source]) throws {
-            if index == count {
-                try withScene(scene) { try $0.play(collected, at: time) }
-                return
-            }
-            try withSource(sources[index]) { source in try pinAll(index + 1, collected + [source]) }
-        }
-        try pinAll(0, [])
+        // Strong references keep the sources alive even if another thread destroys a handle meanwhile.
+        let list = try (0..<count).map { index in try withSource(sources[index]) { $0 } }
+        try withScene(scene) { try $0.play(list, at: time) }
     }
 }
 

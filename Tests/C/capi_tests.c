@@ -394,6 +394,11 @@ static int test_bad_values(void) {
     {
         float bad[4] = {0, NAN, 0, 0};
         EXPECT(SS_ERROR_NOT_FINITE, ss_buffer_create_pcm(device, bad, 4, 1, RATE, &buffer));
+        /* More than the decode limit is refused before a sample is read. */
+        OK(ss_device_set_max_decoded_bytes(device, 1 << 20));
+        EXPECT(SS_ERROR_TOO_LARGE, ss_buffer_create_pcm(device, bad, (size_t)1 << 30, 1, RATE, &buffer));
+        EXPECT(SS_ERROR_OUT_OF_RANGE, ss_buffer_create_pcm(device, bad, (size_t)1 << 40, 1, RATE, &buffer));
+        EXPECT(SS_ERROR_OUT_OF_RANGE, ss_buffer_load_memory(device, bad, (size_t)1 << 40, "huge", &buffer));
     }
     {
         ss_desktop_options options; /* not initialized: refused, whatever it holds */
