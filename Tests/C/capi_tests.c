@@ -961,6 +961,84 @@ static int test_destroy_while_in_use(void) {
     return 1;
 }
 
+/* ---- Random input ---------------------------------------------------------------------------- */
+
+/* A float from random bits: NaN, infinities, denormals and huge values included. */
+static float random_float(unsigned *seed) {
+    union {
+        uint32_t bits;
+        float value;
+    } u;
+    u.bits = (uint32_t)rand_r(seed) << 16 ^ (uint32_t)rand_r(seed);
+    return u.value;
+}
+
+/* Whatever a C caller passes — live, destroyed, wrong-kind, garbage and NULL handles, any float
+ * bits, any enum value — every call returns a known code, and the mix stays finite. */
+static int test_random_calls(void) {
+    ss_device *device = loopback();
+    ss_scene *scene, *doomed_scene;
+    ss_buffer *buffer;
+    ss_source *live[4], *dead;
+    ss_group *group;
+    unsigned seed = 20261125;
+    int i;
+    float *samples;
+    size_t frames, k;
+    CHECK(device != NULL);
+    OK(ss_scene_create(device, 0, &scene));
+    OK(ss_scene_create(device, 0, &doomed_scene));
+    CHECK((buffer = sine(device, 440, 0.2, 0.5f)) != NULL);
+    for (i = 0; i < 4; i++) OK(ss_source_create(scene, buffer, &live[i]));
+    OK(ss_source_create(doomed_scene, buffer, &dead));
+    OK(ss_scene_destroy(doomed_scene));
+    OK(ss_group_create(scene, "g", NULL, &group));
+    for (i = 0; i < 20000; i++) {
+        ss_source *handles[8];
+        ss_source *target;
+        float value = random_float(&seed);
+        ss_vec3 v;
+        ss_result r = SS_OK;
+        handles[0] = live[0];
+        handles[1] = live[1];
+        handles[2] = live[2];
+        handles[3] = live[3];
+        handles[4] = dead;
+        handles[5] = (ss_source *)group;
+        handles[6] = NULL;
+        handles[7] = (ss_source *)(uintptr_t)(((uintptr_t)rand_r(&seed) << 32) | (uintptr_t)rand_r(&seed));
+        target = handles[rand_r(&seed) % 8];
+        v.x = random_float(&seed);
+        v.y = rand_r(&seed) % 2 ? value : 1;
+        v.z = rand_r(&seed) % 2 ? -value : 0;
+        switch (rand_r(&seed) % 12) {
+        case 0: r = ss_source_set_float(target, (ss_source_float)(rand_r(&seed) % 16), value); break;
+        case 1: r = ss_source_set_vec3(target, (ss_source_vec3)(rand_r(&seed) % 4), v); break;
+        case 2: r = ss_source_set_position(target, v.x, v.y, v.z); break;
+        case 3: r = ss_source_play(target); break;
+        case 4: r = ss_source_seek(target, (double)value); break;
+        case 5: r = ss_source_fade(target, value, (double)random_float(&seed), rand_r(&seed) % 2); break;
+        case 6: r = ss_listener_set_orientation(scene, v, vec(value, 1, 0)); break;
+        case 7: r = ss_listener_set_gain(scene, value); break;
+        case 8: r = ss_group_set_gain(group, value); break;
+        case 9: r = ss_source_set_repeat_count(target, rand_r(&seed) - RAND_MAX / 2); break;
+        case 10: r = ss_source_stop(target); break;
+        case 11: r = ss_scene_set_distance_model(scene, (ss_distance_model)(rand_r(&seed) % 9)); break;
+        }
+        if (r > 0 || strcmp(ss_result_name(r), "SS_UNKNOWN") == 0) {
+            fprintf(stderr, "  call %d returned %d\n", i, (int)r);
+            return 0;
+        }
+        if (i % 1000 == 999) {
+            CHECK((samples = render(device, 0.01, &frames)) != NULL);
+            for (k = 0; k < frames * 2; k++) CHECK(isfinite(samples[k]) && fabsf(samples[k]) <= 64);
+            free(samples);
+        }
+    }
+    OK(ss_device_destroy(device));
+    return 1;
+}
+
 /* ---- Leaks --------------------------------------------------------------------------------- */
 
 /* Every kind of handle, made and destroyed many times: nothing stays alive. */
@@ -1057,6 +1135,7 @@ static const struct {
     {"recorder_without_server", test_recorder_without_server},
     {"threads", test_threads},
     {"destroy_while_in_use", test_destroy_while_in_use},
+    {"random_calls", test_random_calls},
     {"handle_cycles", test_handle_cycles},
 };
 
