@@ -66,18 +66,28 @@ public func ss_buffer_load_memory(_ device: OpaquePointer?, _ data: UnsafeRawPoi
     }
 }
 
+/// Makes a buffer of `frames` frames of `channels` interleaved samples at `samples`, converted
+/// to floats by `convert` (which throws for a sample it refuses), and publishes it.
+private func makePCMBuffer<Sample>(_ device: OpaquePointer?, _ samples: UnsafePointer<Sample>?, _ frames: Int,
+                                   _ channels: Int32, _ sampleRate: Int32, _ out: UnsafeMutablePointer<OpaquePointer?>?,
+                                   convert: (UnsafeBufferPointer<Sample>) throws -> [Float]) throws {
+    let out = try require(out, "out_buffer")
+    guard let samples else { throw CAPIError.null("samples") }
+    let shape = try pcmShape(device, frames, channels, sampleRate)
+    let floats = try convert(UnsafeBufferPointer(start: samples, count: shape.count))
+    let audio = AudioBuffer(samples: floats, channels: shape.channels, sampleRate: shape.rate)
+    let buffer = try withDevice(device) { try $0.device.makeBuffer(audio) }
+    try publish(buffer, .buffer, parent: device, to: out)
+}
+
 @c @implementation
 public func ss_buffer_create_pcm(_ device: OpaquePointer?, _ samples: UnsafePointer<Float>?, _ frames: Int, _ channels: Int32,
                                  _ sampleRate: Int32, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> ss_result {
     capi {
-        let out = try require(out, "out_buffer")
-        guard let samples else { throw CAPIError.null("samples") }
-        let shape = try pcmShape(device, frames, channels, sampleRate)
-        let copied = Array(UnsafeBufferPointer(start: samples, count: shape.count))
-        guard copied.allSatisfy(\.isFinite) else { throw CAPIError(SS_ERROR_NOT_FINITE, "samples hold NaN or an infinity") }
-        let audio = AudioBuffer(samples: copied, channels: shape.channels, sampleRate: shape.rate)
-        let buffer = try withDevice(device) { try $0.device.makeBuffer(audio) }
-        try publish(buffer, .buffer, parent: device, to: out)
+        try makePCMBuffer(device, samples, frames, channels, sampleRate, out) { samples in
+            guard samples.allSatisfy(\.isFinite) else { throw CAPIError(SS_ERROR_NOT_FINITE, "samples hold NaN or an infinity") }
+            return Array(samples)
+        }
     }
 }
 
@@ -85,13 +95,7 @@ public func ss_buffer_create_pcm(_ device: OpaquePointer?, _ samples: UnsafePoin
 public func ss_buffer_create_pcm16(_ device: OpaquePointer?, _ samples: UnsafePointer<Int16>?, _ frames: Int, _ channels: Int32,
                                    _ sampleRate: Int32, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> ss_result {
     capi {
-        let out = try require(out, "out_buffer")
-        guard let samples else { throw CAPIError.null("samples") }
-        let shape = try pcmShape(device, frames, channels, sampleRate)
-        let floats = UnsafeBufferPointer(start: samples, count: shape.count).map { Float($0) / 32768 }
-        let audio = AudioBuffer(samples: floats, channels: shape.channels, sampleRate: shape.rate)
-        let buffer = try withDevice(device) { try $0.device.makeBuffer(audio) }
-        try publish(buffer, .buffer, parent: device, to: out)
+        try makePCMBuffer(device, samples, frames, channels, sampleRate, out) { samples in samples.map { Float($0) / 32768 } }
     }
 }
 

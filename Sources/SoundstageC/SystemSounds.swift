@@ -131,22 +131,25 @@ private func completion(_ registry: OpaquePointer?, _ callback: ss_sound_callbac
     return { result in target.function(handle.function, id(), outcome(result), target.userData) }
 }
 
+/// Plays registered sound `id`, as an alert or not, with the C callback.
+private func play(_ registry: OpaquePointer?, _ id: UInt32, alert: Bool, _ callback: ss_sound_callback?,
+                  _ userData: UnsafeMutableRawPointer?) throws {
+    let done = completion(registry, callback, userData) { id }
+    try withRegistry(registry) { r in
+        if alert { try r.playAlert(SystemSoundID(rawValue: id), completion: done) } else { try r.play(SystemSoundID(rawValue: id), completion: done) }
+    }
+}
+
 @c @implementation
 public func ss_sound_play(_ registry: OpaquePointer?, _ id: UInt32, _ callback: ss_sound_callback?,
                           _ userData: UnsafeMutableRawPointer?) -> ss_result {
-    capi {
-        let done = completion(registry, callback, userData) { id }
-        try withRegistry(registry) { try $0.play(SystemSoundID(rawValue: id), completion: done) }
-    }
+    capi { try play(registry, id, alert: false, callback, userData) }
 }
 
 @c @implementation
 public func ss_sound_play_alert(_ registry: OpaquePointer?, _ id: UInt32, _ callback: ss_sound_callback?,
                                 _ userData: UnsafeMutableRawPointer?) -> ss_result {
-    capi {
-        let done = completion(registry, callback, userData) { id }
-        try withRegistry(registry) { try $0.playAlert(SystemSoundID(rawValue: id), completion: done) }
-    }
+    capi { try play(registry, id, alert: true, callback, userData) }
 }
 
 /// Registers a sound by name and plays it; a failed registration is the play's outcome too
@@ -154,18 +157,14 @@ public func ss_sound_play_alert(_ registry: OpaquePointer?, _ id: UInt32, _ call
 private func registerAndPlay(_ registry: OpaquePointer?, _ alert: Int32, _ callback: ss_sound_callback?,
                              _ userData: UnsafeMutableRawPointer?,
                              _ register: (CRegistry) throws -> SystemSoundID) throws {
-    try withCRegistry(registry) { c in
-        let r = c.registry
-        let id: SystemSoundID
-        do {
-            id = try register(c)
-        } catch {
-            completion(registry, callback, userData) { 0 }?(.failed(SoundstageError(.invalidArgument, "\(error)")))
-            throw error
-        }
-        let done = completion(registry, callback, userData) { id.rawValue }
-        if flag(alert) { try r.playAlert(id, completion: done) } else { try r.play(id, completion: done) }
+    let id: SystemSoundID
+    do {
+        id = try withCRegistry(registry, register)
+    } catch {
+        completion(registry, callback, userData) { 0 }?(.failed(SoundstageError(.invalidArgument, "\(error)")))
+        throw error
     }
+    try play(registry, id.rawValue, alert: flag(alert), callback, userData)
 }
 
 @c @implementation

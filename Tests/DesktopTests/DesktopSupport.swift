@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 import Soundstage
 import SoundFile
 import TestSupport
@@ -133,4 +134,17 @@ func firstIndexNear(_ samples: [Float], frequency target: Double) -> Int? {
         return start
     }
     return nil
+}
+
+/// Checks a recording of a 440 Hz tone played at x = +5: heard on the right only, at 440 Hz
+/// (the median over 50 ms windows, so a window holding an underrun's gap is an outlier).
+func expectRightOnly440(_ samples: [Float], sourceLocation: SourceLocation = #_sourceLocation) throws {
+    let span = try #require(soundingSpan(samples), sourceLocation: sourceLocation)
+    let heard = Array(samples[(2 * span.first)..<(2 * span.last)])
+    #expect(Signals.rms(channel(heard, 0)) < 0.001, sourceLocation: sourceLocation)
+    #expect(Signals.rms(channel(heard, 1)) > 0.05, sourceLocation: sourceLocation)
+    let right = channel(heard, 1)
+    let windows = stride(from: 0, to: right.count - 2_400, by: 2_400).map { Signals.frequency(Array(right[$0..<($0 + 2_400)])) }
+    let pitch = windows.sorted()[windows.count / 2]
+    #expect(abs(pitch - 440) < 1, "median \(pitch) Hz", sourceLocation: sourceLocation)
 }
