@@ -602,8 +602,12 @@ ss_result ss_source_set_pitch(ss_source *source, float pitch);
 
 /** Whether the source loops forever (a looping source never completes). */
 ss_result ss_source_set_looping(ss_source *source, int looping);
+/** Reads whether the source loops. */
+ss_result ss_source_is_looping(ss_source *source, int *out);
 /** Whether position, velocity and direction are relative to the listener. */
 ss_result ss_source_set_head_relative(ss_source *source, int head_relative);
+/** Reads whether the source is head-relative. */
+ss_result ss_source_is_head_relative(ss_source *source, int *out);
 /** Extra gapless plays after the first, 0 ... 10000 (ignored while looping); from the next play. */
 ss_result ss_source_set_repeat_count(ss_source *source, int repeats);
 /** Changes the buffer (stops the source first); NULL for none. The buffer must be of the scene's device. */
@@ -796,6 +800,43 @@ ss_result ss_source_set_voice_limit(ss_source *source, ss_voice_limit *limit);
 ss_result ss_source_set_priority(ss_source *source, int priority);
 /** Whether the source plays virtually now (silent, its clock running). */
 ss_result ss_source_is_virtual(ss_source *source, int *out);
+
+/** What the voice manager did to a source. */
+typedef enum ss_voice_event_kind {
+    SS_VOICE_STOLEN = 0,        /**< A new play under a full voice limit stopped it. */
+    SS_VOICE_VIRTUALIZED = 1,   /**< It lost its voice to more important sources; its clock runs on. */
+    SS_VOICE_REALIZED = 2       /**< It got a voice back and plays on at its clock's offset. */
+} ss_voice_event_kind;
+
+/**
+ * Called for each voice event of the scene, on the thread of the engine update that ranked the
+ * voices (inside ss_device_render on loopback) or of the play that stole. `source` is the
+ * source's handle, or NULL when the source has none (a scene file's source nobody asked for).
+ */
+typedef void (*ss_voice_callback)(ss_scene *scene, ss_source *source, ss_voice_event_kind kind, void *user_data);
+
+/**
+ * Sets (or with NULL removes) the scene's voice callback. Voice management must be on
+ * (ss_scene_set_virtualizes_voices): otherwise SS_ERROR_INVALID_STATE. Turning it off drops
+ * the callback.
+ */
+ss_result ss_scene_set_voice_callback(ss_scene *scene, ss_voice_callback callback, void *user_data);
+
+/** Counters of a scene's voice manager. */
+typedef struct ss_voice_statistics {
+    int real_voices;                /**< Playing sources that hold an OpenAL voice now. */
+    int virtual_voices;             /**< Playing sources without one. */
+    int64_t steals;
+    int64_t virtualizations;
+    int64_t realizations;
+    int64_t rankings;               /**< Engine updates that ranked the voices. */
+    double last_ranking_us;         /**< The last ranking's cost, microseconds. */
+    double peak_ranking_us;
+    double total_ranking_us;
+} ss_voice_statistics;
+
+/** Reads the scene's voice counters (real voices are counted with voice management off too). */
+ss_result ss_scene_get_voice_statistics(ss_scene *scene, ss_voice_statistics *out);
 
 /* ------------------------------------------------------------------------------------------ */
 /* System sounds                                                                               */

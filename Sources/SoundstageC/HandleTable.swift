@@ -42,30 +42,32 @@ final class HandleTable: @unchecked Sendable {
     static let shared = HandleTable()
 
     static let capacity = 1 << 20
-    private static let deadBit: UInt64 = 1
+    fileprivate static let deadBit: UInt64 = 1
     private static let pinUnit: UInt64 = 2
     private static let pinMask: UInt64 = 0xFFFF_FFFE
 
-    private let words: UnsafeMutablePointer<Synchronization.Atomic<UInt64>>
+    fileprivate let words: UnsafeMutablePointer<Synchronization.Atomic<UInt64>>
     private let objects: UnsafeMutablePointer<Unmanaged<AnyObject>?>
     /// Slots below this are initialized (readers check it before touching a word).
     private let highWater = Synchronization.Atomic<Int>(0)
 
-    private struct Links {
+    fileprivate struct Links {
         var parent: Int32 = -1
         var children: Set<Int32> = []
         var generation: UInt32 = 0
         var kind: HandleKind = .device
     }
 
-    private struct State {
+    fileprivate struct State {
         var free: [Int32] = []
         var freeHead = 0
         var links: [Int32: Links] = [:]
         var live = 0
+        /// The slot of each object's latest handle (for callbacks that hear of an object, not a handle).
+        var byObject: [ObjectIdentifier: Int32] = [:]
     }
 
-    private let lock = NIOLockedValueBox(State())
+    fileprivate let lock = NIOLockedValueBox(State())
 
     private init() {
         // calloc: untouched pages cost nothing; each slot is initialized before first use.
@@ -117,6 +119,7 @@ final class HandleTable: @unchecked Sendable {
             }
             state.links[index] = links
             state.live += 1
+            state.byObject[ObjectIdentifier(object)] = index
             objects[Int(index)] = retained
             let word = UInt64(links.generation) << 40 | UInt64(kind.rawValue) << 32
             words[Int(index)].store(word, ordering: .releasing)
@@ -183,6 +186,9 @@ final class HandleTable: @unchecked Sendable {
         lock.withLockedValue { state in
             state.free.append(index)
             state.live -= 1
+            if let object, state.byObject[ObjectIdentifier(object.takeUnretainedValue())] == index {
+                state.byObject[ObjectIdentifier(object.takeUnretainedValue())] = nil
+            }
         }
         if let object {
             (object.takeUnretainedValue() as? HandleObject)?.handleDestroyed()
@@ -254,6 +260,15 @@ final class HandleTable: @unchecked Sendable {
 }
 
 extension HandleTable {
+    /// The live handle of `object` (its latest, if it has several), or nil when it has none.
+    func handle(of object: AnyObject) -> OpaquePointer? {
+        lock.withLockedValue { state in
+            guard let index = state.byObject[ObjectIdentifier(object)], let links = state.links[index],
+                  words[Int(index)].load(ordering: .relaxed) & Self.deadBit == 0 else { return nil }
+            return Self.pointer(Self.bits(kind: links.kind, generation: links.generation, index: index))
+        }
+    }
+
     /// Whether `handle` names a live object of `kind` (for long calls that stop when their handle is destroyed).
     func isLive(_ handle: OpaquePointer?, _ kind: HandleKind) -> Bool {
         (try? with(handle, kind, as: AnyObject.self) { _ in true }) ?? false

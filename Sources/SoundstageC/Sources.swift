@@ -180,6 +180,22 @@ public func ss_source_set_looping(_ source: OpaquePointer?, _ looping: Int32) ->
 }
 
 @c @implementation
+public func ss_source_is_looping(_ source: OpaquePointer?, _ out: UnsafeMutablePointer<Int32>?) -> ss_result {
+    capi {
+        let out = try require(out)
+        out.pointee = try withSource(source) { $0.isLooping } ? 1 : 0
+    }
+}
+
+@c @implementation
+public func ss_source_is_head_relative(_ source: OpaquePointer?, _ out: UnsafeMutablePointer<Int32>?) -> ss_result {
+    capi {
+        let out = try require(out)
+        out.pointee = try withSource(source) { $0.isHeadRelative } ? 1 : 0
+    }
+}
+
+@c @implementation
 public func ss_source_set_head_relative(_ source: OpaquePointer?, _ relative: Int32) -> ss_result {
     capi { try withSource(source) { $0.isHeadRelative = flag(relative) } }
 }

@@ -56,3 +56,39 @@ public func ss_source_is_virtual(_ source: OpaquePointer?, _ out: UnsafeMutableP
         out.pointee = try withSource(source) { $0.isVirtual } ? 1 : 0
     }
 }
+
+@c @implementation
+public func ss_scene_set_voice_callback(_ scene: OpaquePointer?, _ callback: ss_voice_callback?,
+                                        _ userData: UnsafeMutableRawPointer?) -> ss_result {
+    capi {
+        try withScene(scene) { s in
+            guard s.virtualizesVoices else {
+                throw CAPIError(SS_ERROR_INVALID_STATE, "the scene's voice management is off (ss_scene_set_virtualizes_voices)")
+            }
+            guard let callback else { s.voiceEventHandler = nil; return }
+            let target = CCallback(function: callback, userData: userData)
+            let handle = CCallback(function: scene, userData: nil)
+            s.voiceEventHandler = { event in
+                let kind: ss_voice_event_kind = switch event.kind {
+                case .stolen: SS_VOICE_STOLEN
+                case .virtualized: SS_VOICE_VIRTUALIZED
+                case .realized: SS_VOICE_REALIZED
+                }
+                target.function(handle.function, HandleTable.shared.handle(of: event.source), kind, target.userData)
+            }
+        }
+    }
+}
+
+@c @implementation
+public func ss_scene_get_voice_statistics(_ scene: OpaquePointer?, _ out: UnsafeMutablePointer<ss_voice_statistics>?) -> ss_result {
+    capi {
+        let out = try require(out)
+        let v = try withScene(scene) { $0.voiceStatistics }
+        out.pointee = ss_voice_statistics(real_voices: Int32(clamping: v.realVoices), virtual_voices: Int32(clamping: v.virtualVoices),
+                                          steals: Int64(v.steals), virtualizations: Int64(v.virtualizations),
+                                          realizations: Int64(v.realizations), rankings: Int64(v.updates),
+                                          last_ranking_us: v.lastUpdateMicroseconds, peak_ranking_us: v.peakUpdateMicroseconds,
+                                          total_ranking_us: v.totalUpdateMicroseconds)
+    }
+}

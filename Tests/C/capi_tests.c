@@ -759,20 +759,40 @@ static int test_mix_recording(void) {
     return 1;
 }
 
-/* Voices: with virtualization more sources than the budget may play; a limit of none refuses. */
+/* Voices: with virtualization more sources than the budget may play, the most important real;
+ * the voice callback names the source by its handle; a limit of none refuses, oldest steals. */
+struct voice_probe {
+    int events[3];
+    ss_source *last[3];
+};
+
+static void on_voice(ss_scene *scene, ss_source *source, ss_voice_event_kind kind, void *user_data) {
+    struct voice_probe *probe = user_data;
+    int looping = 0;
+    (void)scene;
+    if (ss_source_is_looping(source, &looping) != SS_OK) return; /* a handle of ours, usable here */
+    probe->events[kind]++;
+    probe->last[kind] = source;
+}
+
 static int test_voices(void) {
     ss_device *device = loopback();
     ss_scene *scene;
     ss_buffer *buffer;
-    ss_voice_limit *limit;
-    ss_source *sources[6];
+    ss_voice_limit *limit, *steps;
+    ss_source *sources[6], *first, *second;
+    ss_voice_statistics statistics;
+    struct voice_probe probe;
     int i, virtual_count = 0, is_virtual;
     float *samples;
     size_t frames;
+    memset(&probe, 0, sizeof probe);
     CHECK(device != NULL);
     OK(ss_scene_create(device, 2, &scene));
     CHECK((buffer = sine(device, 440, 1, 0.5f)) != NULL);
+    EXPECT(SS_ERROR_INVALID_STATE, ss_scene_set_voice_callback(scene, on_voice, &probe));
     OK(ss_scene_set_virtualizes_voices(scene, 1));
+    OK(ss_scene_set_voice_callback(scene, on_voice, &probe));
     for (i = 0; i < 4; i++) {
         CHECK((sources[i] = playing_sine(scene, buffer, vec((float)i, 0, -1))) != NULL);
         OK(ss_source_set_priority(sources[i], i));
@@ -782,8 +802,32 @@ static int test_voices(void) {
     for (i = 0; i < 4; i++) {
         OK(ss_source_is_virtual(sources[i], &is_virtual));
         virtual_count += is_virtual;
+        if (i < 2) CHECK(is_virtual); /* the two lowest priorities */
     }
     CHECK(virtual_count == 2);
+    OK(ss_scene_get_voice_statistics(scene, &statistics));
+    CHECK(statistics.real_voices == 2 && statistics.virtual_voices == 2);
+    /* Raising a virtual voice's priority makes it real and another virtual, at the next ranking. */
+    OK(ss_source_set_priority(sources[0], 100));
+    CHECK((samples = render(device, 0.1, &frames)) != NULL);
+    free(samples);
+    OK(ss_source_is_virtual(sources[0], &is_virtual));
+    CHECK(!is_virtual);
+    CHECK(probe.events[SS_VOICE_REALIZED] >= 1 && probe.last[SS_VOICE_REALIZED] == sources[0]);
+    CHECK(probe.events[SS_VOICE_VIRTUALIZED] >= 1);
+    /* A limit of one with the oldest stolen: the second play steals the first. */
+    OK(ss_voice_limit_create(scene, "steps", 1, SS_STEAL_OLDEST, &steps));
+    OK(ss_source_create(scene, buffer, &first));
+    OK(ss_source_create(scene, buffer, &second));
+    OK(ss_source_set_priority(first, 1000));
+    OK(ss_source_set_priority(second, 1000));
+    OK(ss_source_set_voice_limit(first, steps));
+    OK(ss_source_set_voice_limit(second, steps));
+    OK(ss_source_play(first));
+    CHECK((samples = render(device, 0.02, &frames)) != NULL);
+    free(samples);
+    OK(ss_source_play(second));
+    CHECK(probe.events[SS_VOICE_STOLEN] == 1 && probe.last[SS_VOICE_STOLEN] == first);
     OK(ss_voice_limit_create(scene, "steps", 1, SS_STEAL_NONE, &limit));
     OK(ss_source_create(scene, buffer, &sources[4]));
     OK(ss_source_create(scene, buffer, &sources[5]));
