@@ -1072,6 +1072,23 @@ ss_result ss_recorder_get_levels(ss_recorder *recorder, ss_levels *out);
 /** 1 when the desktop server has a real input (not only monitors). `server` may be NULL. */
 int ss_capture_available(const char *server);
 
+/**
+ * Called once per entry by the enumerations: `name` (what the open and record calls take) and
+ * `description` (for people; may be NULL). Both are valid only during the call. Runs on the
+ * calling thread, inside the enumeration.
+ */
+typedef void (*ss_name_callback)(const char *name, const char *description, void *user_data);
+
+/** Calls `callback` with each output device OpenAL Soft can open (names for ss_device_open_openal). */
+ss_result ss_enumerate_openal_outputs(ss_name_callback callback, void *user_data);
+
+/**
+ * Calls `callback` with each input of the desktop server at `server` (NULL: the default server):
+ * microphones and line inputs, and every sink's monitor ("A.monitor"). Names are for
+ * ss_recorder_settings.input. SS_ERROR_NO_INPUT_DEVICE or SS_ERROR_AUDIO_SERVER without a server.
+ */
+ss_result ss_enumerate_inputs(const char *server, ss_name_callback callback, void *user_data);
+
 /* ------------------------------------------------------------------------------------------ */
 /* Scene files                                                                                 */
 /* ------------------------------------------------------------------------------------------ */

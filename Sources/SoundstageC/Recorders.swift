@@ -140,3 +140,24 @@ public func ss_recorder_get_levels(_ recorder: OpaquePointer?, _ out: UnsafeMuta
 public func ss_capture_available(_ server: UnsafePointer<CChar>?) -> Int32 {
     AudioRecorder.captureAvailable(server: optionalString(server)) ? 1 : 0
 }
+
+@c @implementation
+public func ss_enumerate_openal_outputs(_ callback: ss_name_callback?, _ userData: UnsafeMutableRawPointer?) -> ss_result {
+    capi {
+        guard let callback else { throw CAPIError.null("callback") }
+        for name in Device.outputDeviceNames() {
+            name.withCString { callback($0, nil, userData) }
+        }
+    }
+}
+
+@c @implementation
+public func ss_enumerate_inputs(_ server: UnsafePointer<CChar>?, _ callback: ss_name_callback?,
+                                _ userData: UnsafeMutableRawPointer?) -> ss_result {
+    capi {
+        guard let callback else { throw CAPIError.null("callback") }
+        for input in try AudioRecorder.availableInputs(server: optionalString(server)) {
+            input.name.withCString { name in input.description.withCString { callback(name, $0, userData) } }
+        }
+    }
+}

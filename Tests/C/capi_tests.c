@@ -848,6 +848,25 @@ static int test_client_without_daemon(void) {
     return 1;
 }
 
+static void count_name(const char *name, const char *description, void *user_data) {
+    (void)description;
+    if (name != NULL && name[0] != '\0') (*(int *)user_data)++;
+}
+
+/* Enumerations: OpenAL's outputs (none may exist here), inputs of a server that is not there. */
+static int test_enumerations(void) {
+    int count = 0;
+    ss_result r;
+    EXPECT(SS_ERROR_NULL_ARGUMENT, ss_enumerate_openal_outputs(NULL, NULL));
+    OK(ss_enumerate_openal_outputs(count_name, &count));
+    CHECK(count >= 0);
+    count = 0;
+    r = ss_enumerate_inputs("unix:/tmp/ss-capi-no-such-server", count_name, &count);
+    CHECK(r == SS_ERROR_AUDIO_SERVER || r == SS_ERROR_NO_INPUT_DEVICE);
+    CHECK(count == 0);
+    return 1;
+}
+
 /* The recorder without a desktop server: a typed error when it starts, nothing else. */
 static int test_recorder_without_server(void) {
     ss_recorder *recorder;
@@ -1177,6 +1196,7 @@ static const struct {
     {"voices", test_voices},
     {"client_without_daemon", test_client_without_daemon},
     {"recorder_without_server", test_recorder_without_server},
+    {"enumerations", test_enumerations},
     {"threads", test_threads},
     {"destroy_while_in_use", test_destroy_while_in_use},
     {"random_calls", test_random_calls},

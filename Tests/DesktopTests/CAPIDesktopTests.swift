@@ -54,6 +54,23 @@ import TestSupport
     }
 
     @Test(arguments: installedServers)
+    func theServersInputsAreEnumerated(_ kind: AudioServerFixture.Kind) throws {
+        let fixture = try AudioServerFixture(kind)
+        let names = InputNames()
+        let context = Unmanaged.passRetained(names).toOpaque()
+        defer { Unmanaged<InputNames>.fromOpaque(context).release() }
+        let result = fixture.server.withCString { server in
+            ss_enumerate_inputs(server, { name, _, userData in
+                let names = Unmanaged<InputNames>.fromOpaque(userData!).takeUnretainedValue()
+                names.names.withLockedValue { $0.append(String(cString: name!)) }
+            }, context)
+        }
+        #expect(result == SS_OK)
+        let listed = names.names.withLockedValue { $0 }
+        #expect(listed.contains("A.monitor") && listed.contains("B.monitor"), "\(listed)")
+    }
+
+    @Test(arguments: installedServers)
     func theOutputCallbackHearsTheUsersVolume(_ kind: AudioServerFixture.Kind) throws {
         let fixture = try AudioServerFixture(kind)
         let device = try openDesktop(fixture)
@@ -89,4 +106,9 @@ import TestSupport
 /// Volume events a C callback saw.
 private final class VolumeEvents: Sendable {
     let volumes = NIOLockedValueBox<[(Float, Bool)]>([])
+}
+
+/// Input names a C callback listed.
+private final class InputNames: Sendable {
+    let names = NIOLockedValueBox<[String]>([])
 }
