@@ -1138,6 +1138,19 @@ ss_result ss_client_register_event(ss_client *client, const char *event, uint32_
 /** Frees a sound registered with the daemon. */
 ss_result ss_client_dispose(ss_client *client, uint32_t id);
 
+/**
+ * Called when a sound this client played through the daemon ends: the sound's id and how it
+ * ended. Runs on a thread of the client's (one at a time, in order), so it may call the
+ * client's functions.
+ */
+typedef void (*ss_client_callback)(ss_client *client, uint32_t id, ss_sound_outcome outcome, void *user_data);
+
+/**
+ * Sets (or with NULL removes) the client's completion callback; the first call subscribes the
+ * connection to the daemon's completion events. Plays made before it are not reported.
+ */
+ss_result ss_client_set_completion_callback(ss_client *client, ss_client_callback callback, void *user_data);
+
 #ifdef __cplusplus
 }
 #endif

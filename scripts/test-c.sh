@@ -78,7 +78,7 @@ check "the C tests under LeakSanitizer (every handle kind created and destroyed)
 check "orbit.c compiles" gcc "${strict[@]}" Examples/C/orbit.c $(pkg-config --cflags --libs soundstage) -lm -o "$work/orbit"
 check "orbit.cpp compiles as C++17" \
     g++ -std=c++17 -Wall -Wextra -Werror -pedantic Examples/C/orbit.cpp $(pkg-config --cflags --libs soundstage) -o "$work/orbit-cpp"
-check "ui-sound.c compiles" gcc "${strict[@]}" Examples/C/ui-sound.c $(pkg-config --cflags --libs soundstage) -o "$work/ui-sound"
+check "ui-sound.c compiles" gcc "${strict[@]}" Examples/C/ui-sound.c $(pkg-config --cflags --libs soundstage) -lpthread -o "$work/ui-sound"
 
 check "the Swift orbit renders" .build/debug/orbit --render "$work/swift.wav"
 check "orbit.c renders the Swift orbit's samples (front, right, behind, left)" \
@@ -101,10 +101,11 @@ daemon=$!
 for _ in $(seq 100); do [ -S "$work/socket" ] && break; sleep 0.1; done
 ui_sound() {
     "$work/ui-sound" bell --socket "$work/socket" | grep -E "played bell as sound [0-9]+" &&
+        "$work/ui-sound" bell --wait --socket "$work/socket" | grep -E "sound [0-9]+ finished" &&
         "$work/ui-sound" --file assets/sounds/click.wav --socket "$work/socket" | grep -q "as sound" &&
         ! "$work/ui-sound" no-such-event-anywhere --socket "$work/socket"
 }
-check "ui-sound plays through the daemon (event, file; an unknown event is an error)" ui_sound
+check "ui-sound plays through the daemon (event, file, waiting for its end; an unknown event is an error)" ui_sound
 
 # Install into a throw-away prefix, build a game against it with pkg-config alone, uninstall.
 install_and_uninstall() {

@@ -6,15 +6,74 @@ import SoundstageErrors
 import SoundstageProtocol
 import Synchronization
 
-/// What a client handle holds: the connection.
+/// What a client handle holds: the connection, and the completion callback with the task that
+/// reads the daemon's events for it.
 final class CClient: HandleObject {
     let client: SoundstageClient
+    /// The C callback (nil: none) and whether the event reader runs.
+    private let completion = NIOLockedValueBox<(callback: CCallback<ss_client_callback>?, reading: Bool)>((nil, false))
+    /// Callbacks run here, one at a time and off Swift's concurrency pool (so they may make
+    /// blocking client calls, which wait for tasks on that pool).
+    private let callbacks = DispatchQueue(label: "Soundstage client callbacks")
+    private static let onCallbacks = DispatchSpecificKey<Bool>()
 
-    init(_ client: SoundstageClient) { self.client = client }
+    init(_ client: SoundstageClient) {
+        self.client = client
+        callbacks.setSpecific(key: Self.onCallbacks, value: true)
+    }
+
+    /// Sets the callback; the first one subscribes and starts reading events.
+    func setCompletion(_ callback: CCallback<ss_client_callback>?, handle: OpaquePointer?) throws {
+        let start = completion.withLockedValue { state -> Bool in
+            state.callback = callback
+            defer { if callback != nil { state.reading = true } }
+            return callback != nil && !state.reading
+        }
+        guard start else { return }
+        let client = client
+        try blocking { try await client.subscribe([.completion]) }
+        let bits = UInt(bitPattern: Int(bitPattern: handle.map(UnsafeRawPointer.init)))
+        Task { [self] in
+            for await event in client.events where event.kind == .completion {
+                guard let body = try? event.decode(CompletionEvent.self), let outcome = soundOutcome(body.outcome) else { continue }
+                let sound = body.sound ?? 0
+                callbacks.async { [self] in
+                    guard let target = completion.withLockedValue({ $0.callback }) else { return }
+                    target.function(OpaquePointer(bitPattern: bits), sound, outcome, target.userData)
+                }
+            }
+        }
+    }
 
     func handleDestroyed() {
+        completion.withLockedValue { $0.callback = nil }
         let client = client
         _ = try? blocking { await client.close() }
+        // No callback runs after the handle is gone (unless a callback is what destroys it).
+        if DispatchQueue.getSpecific(key: Self.onCallbacks) != true { callbacks.sync {} }
+    }
+}
+
+/// The C outcome of a daemon's play outcome (nil for `playing`, which is not an end).
+private func soundOutcome(_ outcome: PlayOutcome) -> ss_sound_outcome? {
+    switch outcome {
+    case .playing: nil
+    case .finished: SS_SOUND_FINISHED
+    case .replaced: SS_SOUND_REPLACED
+    case .coalesced: SS_SOUND_COALESCED
+    case .silenced: SS_SOUND_SILENCED
+    case .disposed: SS_SOUND_DISPOSED
+    case .failed: SS_SOUND_FAILED
+    }
+}
+
+@c @implementation
+public func ss_client_set_completion_callback(_ client: OpaquePointer?, _ callback: ss_client_callback?,
+                                              _ userData: UnsafeMutableRawPointer?) -> ss_result {
+    capi {
+        try HandleTable.shared.with(client, .client, as: CClient.self) { c in
+            try c.setCompletion(callback.map { CCallback(function: $0, userData: userData) }, handle: client)
+        }
     }
 }
 
