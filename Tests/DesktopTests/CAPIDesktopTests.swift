@@ -1,6 +1,7 @@
 import CSoundstage
 import Foundation
 import NIOConcurrencyHelpers
+import SoundFile
 import Testing
 import TestSupport
 
@@ -51,6 +52,67 @@ import TestSupport
         #expect(ss_device_destroy(device) == SS_OK)      // plays the tail out
         usleep(100_000)
         try expectRightOnly440(recording.stop())
+    }
+
+    /// A C recorder records the sink's monitor while a C game plays: the file holds the tone,
+    /// and the recorder's callback hears how the recording ended.
+    @Test(arguments: installedServers)
+    func aCRecorderRecordsTheSinksMonitor(_ kind: AudioServerFixture.Kind) throws {
+        let fixture = try AudioServerFixture(kind)
+        let path = fixture.directory + "/take.wav"
+        var settings = ss_recorder_settings()
+        #expect(ss_recorder_settings_init(&settings) == SS_OK)
+        let ended = RecordingEnds()
+        let context = Unmanaged.passRetained(ended).toOpaque()
+        defer { Unmanaged<RecordingEnds>.fromOpaque(context).release() }
+        var recorder: OpaquePointer?
+        let created = fixture.server.withCString { server in
+            "A.monitor".withCString { input in
+                settings.server = server
+                settings.input = input
+                return ss_recorder_create(path, &settings, nil, { _, recording, userData in
+                    let frames = recording!.pointee.frames
+                    Unmanaged<RecordingEnds>.fromOpaque(userData!).takeUnretainedValue().frames.withLockedValue { $0.append(frames) }
+                }, context, &recorder)
+            }
+        }
+        #expect(created == SS_OK, "\(String(cString: ss_error_message()))")
+        #expect(ss_recorder_record(recorder) == SS_OK, "\(String(cString: ss_error_message()))")
+        let device = try openDesktop(fixture)
+        let source = sineSource(device, seconds: 0.5, x: 5)
+        #expect(ss_source_play(source) == SS_OK)
+        var state = SS_SOURCE_PLAYING
+        #expect(waitFor(10) { ss_source_get_state(source, &state) == SS_OK && state != SS_SOURCE_PLAYING })
+        #expect(ss_device_destroy(device) == SS_OK)
+        usleep(200_000)
+        var recording = ss_recording()
+        #expect(ss_recorder_stop(recorder, &recording) == SS_OK)
+        #expect(recording.end == SS_RECORDING_STOPPED && recording.frames > 24_000)
+        #expect(ended.frames.withLockedValue { $0 } == [recording.frames])
+        #expect(ss_recorder_destroy(recorder) == SS_OK)
+        let audio = try SoundFile(path: path).readAll()
+        try expectRightOnly440(audio.samples)
+    }
+
+    /// Destroying a scene file's handle on another thread ends its real-time play at once.
+    @Test(arguments: installedServers)
+    func destroyingAPlayingSceneFileEndsThePlay(_ kind: AudioServerFixture.Kind) throws {
+        let fixture = try AudioServerFixture(kind)
+        let device = try openDesktop(fixture)
+        defer { ss_device_destroy(device) }
+        var file: OpaquePointer?
+        #expect(ss_scene_file_load(device, "Examples/scenes/orbit.json", &file) == SS_OK, "\(String(cString: ss_error_message()))")
+        let handle = UInt(bitPattern: Int(bitPattern: file.map(UnsafeRawPointer.init)))
+        Thread.detachNewThread {
+            usleep(500_000)
+            _ = ss_scene_file_destroy(OpaquePointer(bitPattern: handle))
+            ss_thread_detach()
+        }
+        var mixed = 0.0
+        #expect(ss_scene_file_play(file) == SS_OK)
+        #expect(ss_device_get_mix_time(device, &mixed) == SS_OK)
+        #expect(mixed < 6, "the 8 s scene played \(mixed) s before its handle's destruction ended it")
+        #expect(ss_scene_file_play(file) == SS_ERROR_STALE_HANDLE)
     }
 
     @Test(arguments: installedServers)
@@ -111,4 +173,9 @@ private final class VolumeEvents: Sendable {
 /// Input names a C callback listed.
 private final class InputNames: Sendable {
     let names = NIOLockedValueBox<[String]>([])
+}
+
+/// Frame counts a C recorder callback reported.
+private final class RecordingEnds: Sendable {
+    let frames = NIOLockedValueBox<[Int64]>([])
 }
