@@ -20,9 +20,12 @@ func withScene<R>(_ handle: OpaquePointer?, _ body: (Scene) throws -> R) throws 
     try HandleTable.shared.with(handle, .scene, as: Scene.self, body)
 }
 
-/// Runs a setter on a scene's object and reports a value it refused.
+/// Runs a setter on a scene's object and reports a value it refused. The flag is cleared first:
+/// a refusal some other call met on this thread (an engine-internal setter, a scene file's
+/// motion) must not be taken for this setter's.
 @inline(__always)
 func setting(finite: Bool, _ body: () throws -> Void) throws {
+    soundstage_internal_clear_refusal()
     try body()
     try checkRefusal(finite: finite)
 }

@@ -557,6 +557,7 @@ static int test_scheduled_start(void) {
         pair[0] = left;
         OK(ss_scene_play_at(left_scene, pair, 1, now + 1445.0 / RATE));
         EXPECT(SS_ERROR_INVALID_ARGUMENT, ss_scene_play_at(left_scene, pair, 1, now - 1));
+        EXPECT(SS_ERROR_INVALID_ARGUMENT, ss_scene_play_at(left_scene, pair, 1, 1e300)); /* no frame count: an error, not a trap */
     }
     CHECK((samples = render(device, 0.1, &frames)) != NULL);
     for (i = 0; i < frames; i++) {

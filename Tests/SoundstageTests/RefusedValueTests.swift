@@ -1,3 +1,4 @@
+import Foundation
 import NIOConcurrencyHelpers
 import Soundstage
 import SoundstageScenes
@@ -172,6 +173,21 @@ import TestSupport
         }
         #expect(Soundstage.unexpectedOpenALErrors == 0, "\(String(describing: Soundstage.lastUnexpectedOpenALError))")
         #expect(scene.refusedValueCount > 0)
+    }
+
+    /// Times too large for a frame count (1e300 s is finite) are errors, never an Int
+    /// conversion trap: a scheduled start and an offline render of a file with no size limit.
+    @Test func hugeFiniteTimesAreErrorsNotTraps() throws {
+        let device = try Device.loopback()
+        defer { device.close() }
+        let scene = try device.makeScene()
+        let source = scene.makeSource(buffer: try device.makeBuffer(Signals.sine(440, seconds: 0.1)))
+        for time in [1e300, -1e300, Double.greatestFiniteMagnitude] {
+            #expect(throws: SoundstageError.self) { try scene.play([source], at: time) }
+        }
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("huge-\(UInt32.random(in: 0...UInt32.max)).flac").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        #expect(throws: SoundstageError.self) { try device.render(seconds: 1e300, to: path, format: .flac) }
     }
 
     @Test func aRefusalLeavesThePreviousValueAndSaysWhichPropertyGotWhichValue() throws {

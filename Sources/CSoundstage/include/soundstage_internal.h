@@ -21,4 +21,6 @@ static inline int soundstage_internal_take_refusal(void) {
 
 static inline void soundstage_internal_note_refusal(void) { soundstage_internal_refused = 1; }
 
+static inline void soundstage_internal_clear_refusal(void) { soundstage_internal_refused = 0; }
+
 #endif

@@ -139,11 +139,10 @@ extension Device {
     @discardableResult
     public func render(seconds: Double, to path: String, format: OutputFormat = .wavFloat32,
                        progress: ((Double) -> Void)? = nil, isCancelled: (() -> Bool)? = nil) throws -> Double {
-        guard seconds.isFinite, seconds >= 0 else {
+        guard seconds.isFinite, seconds >= 0, let total = Int(exactly: (seconds * Double(sampleRate)).rounded()) else {
             throw SoundstageError(.invalidArgument, "cannot render \(seconds) seconds")
         }
         try format.checkCapacity(seconds: seconds, sampleRate: sampleRate, channels: layout.channelCount, path: path)
-        let total = Int((seconds * Double(sampleRate)).rounded())
         let writer = try SoundFileWriter(path: path, format: format, sampleRate: sampleRate, channels: layout.channelCount)
         var done = 0
         let chunk = max(updateFrames, sampleRate / 2)

@@ -182,8 +182,9 @@ public final class AudioRecorder: Sendable {
     /// Records until `seconds` are in the file (counting what was recorded before), then stops
     /// by itself (reason `durationReached`).
     public func record(forDuration seconds: Double) throws(SoundstageError) {
-        guard seconds.isFinite, seconds > 0 else {
-            throw SoundstageError(.invalidArgument, "recording duration \(seconds) must be finite and > 0", subject: path)
+        // A bound keeps the frame count an Int at any rate (1e9 s is over 30 years).
+        guard seconds.isFinite, seconds > 0, seconds <= 1e9 else {
+            throw SoundstageError(.invalidArgument, "recording duration \(seconds) must be finite, > 0 and <= 1e9 s", subject: path)
         }
         try prepareToRecord()
         control.withLockedValue { $0.limitFrames = Int((seconds * Double($0.sampleRate)).rounded()) }

@@ -103,8 +103,10 @@ extension Scene {
             throw SoundstageError(.invalidArgument, "sample-exact starts need a device Soundstage renders (desktop or loopback); "
                                   + "an OpenAL output mixes on its own thread")
         }
-        guard time.isFinite else { throw SoundstageError(.invalidArgument, "cannot start at \(time) s") }
-        let frame = Int((time * Double(device.sampleRate)).rounded())
+        // A finite time too far for a frame count (1e300 s) is refused too, not trapped on.
+        guard time.isFinite, let frame = Int(exactly: (time * Double(device.sampleRate)).rounded()) else {
+            throw SoundstageError(.invalidArgument, "cannot start at \(time) s")
+        }
         guard frame > device.renderedFrameCount else {
             throw SoundstageError(.invalidArgument, "\(time) s has passed: the device is at \(device.mixTime) s")
         }
