@@ -532,6 +532,75 @@ static int test_groups(void) {
     return 1;
 }
 
+/* Level of one render of `seconds`, left channel, after the first 50 ms. */
+static double level(ss_device *device, double seconds) {
+    size_t frames;
+    float *samples = render(device, seconds, &frames);
+    double value = samples ? rms(samples, frames, 0, 2400) : -1;
+    free(samples);
+    return value;
+}
+
+/* What the mix hears of the C calls that only forward to the engine: occlusion and obstruction
+ * muffle a high tone, a paused group is silent until resumed, ducking lowers its target while the
+ * trigger sounds, and a crossfade swaps two sources. */
+static int test_effects_and_mixing(void) {
+    ss_device *device = loopback();
+    ss_scene *scene;
+    ss_buffer *high, *low;
+    ss_source *tone, *voice, *music;
+    ss_group *speech, *score;
+    double open, occluded, obstructed, paused, resumed, alone, ducked;
+    CHECK(device != NULL);
+    OK(ss_scene_create(device, 0, &scene));
+    CHECK((high = sine(device, 9000, 1, 0.5f)) != NULL);
+    CHECK((low = sine(device, 300, 1, 0.5f)) != NULL);
+    CHECK((tone = playing_sine(scene, high, vec(0, 0, -1))) != NULL);
+    open = level(device, 0.2);
+    OK(ss_source_set_float(tone, SS_SOURCE_OCCLUSION, -24));
+    occluded = level(device, 0.2);
+    OK(ss_source_set_float(tone, SS_SOURCE_OCCLUSION, 0));
+    OK(ss_source_set_float(tone, SS_SOURCE_OBSTRUCTION, -24));
+    obstructed = level(device, 0.2);
+    CHECK(occluded < open * 0.2 && obstructed < open * 0.2);
+    OK(ss_source_stop(tone));
+
+    /* A group paused: silent; resumed: heard again. */
+    OK(ss_group_create(scene, "speech", NULL, &speech));
+    OK(ss_group_create(scene, "score", NULL, &score));
+    CHECK((music = playing_sine(scene, low, vec(0, 0, -1))) != NULL);
+    OK(ss_source_set_group(music, score));
+    alone = level(device, 0.2);
+    OK(ss_group_pause(score));
+    paused = level(device, 0.1);
+    OK(ss_group_resume(score));
+    resumed = level(device, 0.2);
+    CHECK(paused < 1e-5 && fabs(resumed / alone - 1) < 0.05);
+
+    /* Ducking: music falls to 0.25 while speech sounds (the speech is hard right, the music's
+     * level read on the left). */
+    OK(ss_scene_add_ducking(scene, score, speech, 0.25f, 0.01, 0.01));
+    CHECK((voice = playing_sine(scene, high, vec(5, 0, 0))) != NULL);
+    OK(ss_source_set_group(voice, speech));
+    (void)level(device, 0.1);
+    ducked = level(device, 0.2);
+    NEAR(ducked / alone, 0.25, 0.03);
+    OK(ss_source_stop(voice));
+
+    /* A crossfade from the music to the high tone: afterwards only the tone is heard. */
+    OK(ss_scene_crossfade(scene, music, tone, 0.1));
+    (void)level(device, 0.3);
+    {
+        size_t frames;
+        float *samples = render(device, 0.2, &frames);
+        CHECK(samples != NULL);
+        NEAR(frequency(samples, frames, 0, 0), 9000, 20);
+        free(samples);
+    }
+    OK(ss_device_destroy(device));
+    return 1;
+}
+
 /* Sources scheduled in two scenes start on the same frame; a batch lands together. */
 static int test_scheduled_start(void) {
     ss_device *device = loopback();
@@ -1189,6 +1258,7 @@ static const struct {
     {"files_and_streaming", test_files_and_streaming},
     {"groups", test_groups},
     {"scheduled_start", test_scheduled_start},
+    {"effects_and_mixing", test_effects_and_mixing},
     {"reverb", test_reverb},
     {"sessions", test_sessions},
     {"system_sounds", test_system_sounds},

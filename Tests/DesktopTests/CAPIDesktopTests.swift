@@ -115,6 +115,28 @@ import TestSupport
         #expect(ss_scene_file_play(file) == SS_ERROR_STALE_HANDLE)
     }
 
+    /// The route callback hears the stream follow the default sink, with the sinks' names.
+    @Test(arguments: installedServers)
+    func theRouteCallbackHearsTheDefaultSinkChange(_ kind: AudioServerFixture.Kind) throws {
+        let fixture = try AudioServerFixture(kind)
+        let device = try openDesktop(fixture)
+        defer { ss_device_destroy(device) }
+        let routes = Routes()
+        let context = Unmanaged.passRetained(routes).toOpaque()
+        defer { Unmanaged<Routes>.fromOpaque(context).release() }
+        #expect(ss_device_set_route_callback(device, { _, reason, previous, output, userData in
+            let entry = "\(reason.rawValue) \(previous.map { String(cString: $0) } ?? "-") \(output.map { String(cString: $0) } ?? "-")"
+            Unmanaged<Routes>.fromOpaque(userData!).takeUnretainedValue().seen.withLockedValue { $0.append(entry) }
+        }, context) == SS_OK)
+        let source = sineSource(device, seconds: 3, x: 0)
+        #expect(ss_source_play(source) == SS_OK)
+        var time = 0.0
+        #expect(waitFor(5) { ss_device_get_mix_time(device, &time) == SS_OK && time > 0.2 })
+        try fixture.setDefaultSink("B")
+        let moved = "\(SS_ROUTE_OUTPUT_MOVED.rawValue) A B"
+        #expect(waitFor(5) { routes.seen.withLockedValue { $0.contains(moved) } }, "\(routes.seen.withLockedValue { $0 })")
+    }
+
     @Test(arguments: installedServers)
     func theServersInputsAreEnumerated(_ kind: AudioServerFixture.Kind) throws {
         let fixture = try AudioServerFixture(kind)
@@ -178,4 +200,9 @@ private final class InputNames: Sendable {
 /// Frame counts a C recorder callback reported.
 private final class RecordingEnds: Sendable {
     let frames = NIOLockedValueBox<[Int64]>([])
+}
+
+/// Route changes a C callback heard, as "reason previous output".
+private final class Routes: Sendable {
+    let seen = NIOLockedValueBox<[String]>([])
 }
