@@ -1104,7 +1104,12 @@ ss_result ss_scene_file_destroy(ss_scene_file *file);
 ss_result ss_scene_file_get_duration(ss_scene_file *file, double *out);
 /** Loopback devices: renders the whole scene to the file at `path`. */
 ss_result ss_scene_file_render(ss_scene_file *file, const char *path, ss_file_format format);
-/** Output devices: plays the whole scene in real time; blocks the calling thread until it ends. */
+/**
+ * Output devices: plays the whole scene in real time; blocks the calling thread until it ends,
+ * or until the handle (or its device) is destroyed on another thread. While it plays, the scene
+ * file's render, play and advance calls from other threads return SS_ERROR_INVALID_STATE at
+ * once; ss_scene_file_get_source works.
+ */
 ss_result ss_scene_file_play(ss_scene_file *file);
 /** Moves everything to `seconds` (positions, starts and stops), for driving the scene yourself. */
 ss_result ss_scene_file_advance(ss_scene_file *file, double seconds);

@@ -6,24 +6,34 @@ import Foundation
 
 /// What a scene-file handle holds: the runner, behind a lock (it is not thread-safe itself).
 final class CSceneFile: HandleObject, @unchecked Sendable {
-    // @unchecked: `runner` is only touched with `lock` held.
+    // @unchecked: `runner` is only touched with `lock` held; the rest is immutable.
     private let lock = NSLock()
     private let runner: SceneRunner
     let duration: Double
     let device: Device
+    /// The runner's sources by name (its dictionary never changes after loading).
+    let sources: [String: Source]
 
     init(_ runner: SceneRunner) {
         duration = runner.description.duration
         device = runner.device
+        sources = runner.sources
         self.runner = runner
     }
 
-    /// Runs `body` with the runner.
-    func with<R>(_ body: (SceneRunner) throws -> R) rethrows -> R {
-        try lock.withLock { try body(runner) }
+    /// Runs `body` with the runner, or refuses at once while another call holds it (a real-time
+    /// play lasts as long as the scene): no caller's thread waits for a scene to end.
+    func with<R>(_ body: (SceneRunner) throws -> R) throws -> R {
+        guard lock.try() else {
+            throw CAPIError(SS_ERROR_INVALID_STATE, "the scene file is busy (playing or rendering on another thread)")
+        }
+        defer { lock.unlock() }
+        return try body(runner)
     }
 
-    func handleDestroyed() { with { $0.close() } }
+    /// Closes the runner. A play still running ends within 10 ms once its handle is dead, so this
+    /// waits for it (it runs when the handle is destroyed, after any call with it has returned).
+    func handleDestroyed() { lock.withLock { runner.close() } }
 }
 
 
@@ -100,7 +110,7 @@ public func ss_scene_file_get_source(_ file: OpaquePointer?, _ name: UnsafePoint
     capi {
         let out = try require(out, "out_source")
         let name = try string(name, "name")
-        let source = try withSceneFile(file) { c in c.with { $0.sources[name] } }
+        let source = try withSceneFile(file) { $0.sources[name] }
         guard let source else { throw CAPIError(SS_ERROR_NOT_FOUND, "the scene file has no source named '\(name)'") }
         try publish(source, .source, parent: file, to: out)
     }

@@ -103,9 +103,15 @@ import TestSupport
         var file: OpaquePointer?
         #expect(ss_scene_file_load(device, "Examples/scenes/orbit.json", &file) == SS_OK, "\(String(cString: ss_error_message()))")
         let handle = UInt(bitPattern: Int(bitPattern: file.map(UnsafeRawPointer.init)))
+        let busy = NIOLockedValueBox<(advance: ss_result, source: ss_result)>((SS_OK, SS_ERROR_INTERNAL))
         Thread.detachNewThread {
             usleep(500_000)
-            _ = ss_scene_file_destroy(OpaquePointer(bitPattern: handle))
+            let file = OpaquePointer(bitPattern: handle)
+            var bee: OpaquePointer?
+            let advance = ss_scene_file_advance(file, 1)     // the play holds the runner: refused at once
+            let source = ss_scene_file_get_source(file, "bee", &bee)
+            busy.withLockedValue { $0 = (advance, source) }
+            _ = ss_scene_file_destroy(file)
             ss_thread_detach()
         }
         var mixed = 0.0
@@ -113,6 +119,8 @@ import TestSupport
         #expect(ss_device_get_mix_time(device, &mixed) == SS_OK)
         #expect(mixed < 6, "the 8 s scene played \(mixed) s before its handle's destruction ended it")
         #expect(ss_scene_file_play(file) == SS_ERROR_STALE_HANDLE)
+        #expect(busy.withLockedValue { $0.advance } == SS_ERROR_INVALID_STATE)
+        #expect(busy.withLockedValue { $0.source } == SS_OK)
     }
 
     /// The route callback hears the stream follow the default sink, with the sinks' names.
