@@ -47,9 +47,14 @@ let package = Package(
             name: "SoundstageErrors",
             swiftSettings: strict
         ),
+        // The one thing about loading FFmpeg that Swift cannot spell: its log callback takes a va_list.
+        .target(
+            name: "CFFmpegSupport",
+            path: "Sources/CFFmpegSupport"
+        ),
         .target(
             name: "SoundFile",
-            dependencies: ["CSndFile", "SoundstageErrors"],
+            dependencies: ["CSndFile", "CFFmpegSupport", "SoundstageErrors"],
             swiftSettings: strict
         ),
         .target(

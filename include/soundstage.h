@@ -97,6 +97,7 @@ typedef enum ss_result {
     SS_ERROR_RELEASED = -39,            /**< The object's scene or device was closed under it. */
     SS_ERROR_DAEMON = -40,              /**< The daemon refused a request (the message says why). */
     SS_ERROR_CONNECTION = -41,          /**< No daemon listens, or the connection broke. */
+    SS_ERROR_CODEC_UNAVAILABLE = -42,   /**< AAC/MPEG-4 audio needs FFmpeg's libraries (the message names the packages). */
     SS_ERROR_INTERNAL = -99             /**< A bug in Soundstage; please report the message. */
 } ss_result;
 

@@ -48,6 +48,7 @@ const char *ss_result_name(ss_result result) {
     case SS_ERROR_NO_INPUT_DEVICE: return "SS_ERROR_NO_INPUT_DEVICE";
     case SS_ERROR_CATEGORY_FORBIDS: return "SS_ERROR_CATEGORY_FORBIDS";
     case SS_ERROR_RELEASED: return "SS_ERROR_RELEASED";
+    case SS_ERROR_CODEC_UNAVAILABLE: return "SS_ERROR_CODEC_UNAVAILABLE";
     case SS_ERROR_DAEMON: return "SS_ERROR_DAEMON";
     case SS_ERROR_CONNECTION: return "SS_ERROR_CONNECTION";
     case SS_ERROR_INTERNAL: return "SS_ERROR_INTERNAL";

@@ -16,6 +16,10 @@ public enum Container: String, Sendable, Codable, CaseIterable {
     case mpeg
     /// Sony Wave64 or RF64: 64-bit variants of WAV.
     case wav64
+    /// MPEG-4 / QuickTime (`.m4a`, `.mp4`, `.mov`), read and written through FFmpeg.
+    case mp4
+    /// Raw AAC with ADTS headers (`.aac`), read through FFmpeg.
+    case adts
     /// Another container libsndfile reads (PAF, SVX, NIST, VOC, ...).
     case other
 
@@ -30,6 +34,8 @@ public enum Container: String, Sendable, Codable, CaseIterable {
         case .ogg: "ogg"
         case .mpeg: "mp3"
         case .wav64: "w64"
+        case .mp4: "m4a"
+        case .adts: "aac"
         case .other: "raw"
         }
     }
@@ -81,6 +87,8 @@ public enum SampleEncoding: String, Sendable, Codable, CaseIterable {
     case mpegLayer2
     /// MPEG Layer III (MP3).
     case mpegLayer3
+    /// MPEG-4 AAC: LC, HE-AAC (SBR) or HE-AAC v2 (SBR + PS); ``CodecDetails/profile`` says which.
+    case aac
     /// Another encoding libsndfile decodes.
     case other
 
@@ -96,7 +104,7 @@ public enum SampleEncoding: String, Sendable, Codable, CaseIterable {
     /// Whether the encoding is lossy-compressed, so `frames` may be approximate until decoded.
     public var isCompressed: Bool {
         switch self {
-        case .vorbis, .opus, .mpegLayer1, .mpegLayer2, .mpegLayer3, .gsm610: true
+        case .vorbis, .opus, .mpegLayer1, .mpegLayer2, .mpegLayer3, .gsm610, .aac: true
         default: false
         }
     }
@@ -136,5 +144,49 @@ public struct AudioFormat: Sendable, Equatable, Codable, CustomStringConvertible
     public var description: String {
         let seconds = (duration * 1000).rounded() / 1000
         return "\(container.rawValue) \(encoding.rawValue), \(sampleRate) Hz, \(channels) ch, \(frames) frames (\(seconds) s)"
+    }
+}
+
+/// What a compressed stream's codec says beyond its ``AudioFormat``: for the files FFmpeg
+/// decodes (AAC, HE-AAC, ALAC in MPEG-4, CAF and ADTS).
+public struct CodecDetails: Sendable, Equatable, Codable, CustomStringConvertible {
+    /// FFmpeg's name of the codec: `aac` or `alac`.
+    public var codec: String
+    /// The codec profile, e.g. `LC`, `HE-AAC`, `HE-AACv2`; nil when the codec has none.
+    public var profile: String?
+    /// The stream's bit rate in bits per second, when the file or codec states it.
+    public var bitRate: Int?
+    /// The encoder's priming frames (its delay) before the audio, trimmed when decoding; nil
+    /// when the container does not say (ADTS).
+    public var primingFrames: Int64?
+    /// The encoder's padding after the audio to fill its last packet, trimmed when decoding;
+    /// nil when the container does not say.
+    public var remainderFrames: Int64?
+    /// Whether the container states the audio's exact length (an MPEG-4 edit list, a CAF
+    /// packet table), so decoding is trimmed to it and a loop has no gap. ADTS does not.
+    public var gapless: Bool
+    /// The library that decodes it and its versions: `FFmpeg (libavformat 59.27.100, ...)`.
+    public var decoder: String
+
+    /// Creates a description.
+    public init(codec: String, profile: String?, bitRate: Int?, primingFrames: Int64?, remainderFrames: Int64?,
+                gapless: Bool, decoder: String) {
+        self.codec = codec
+        self.profile = profile
+        self.bitRate = bitRate
+        self.primingFrames = primingFrames
+        self.remainderFrames = remainderFrames
+        self.gapless = gapless
+        self.decoder = decoder
+    }
+
+    /// `aac LC, 128 kb/s, priming 1024, remainder 128, gapless`.
+    public var description: String {
+        var parts = [profile.map { "\(codec) \($0)" } ?? codec]
+        if let bitRate { parts.append("\((bitRate + 500) / 1000) kb/s") }
+        parts.append("priming " + (primingFrames.map(String.init) ?? "not stated"))
+        parts.append("remainder " + (remainderFrames.map(String.init) ?? "not stated"))
+        parts.append(gapless ? "gapless" : "not gapless (the container does not state the length)")
+        return parts.joined(separator: ", ")
     }
 }

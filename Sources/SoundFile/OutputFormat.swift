@@ -53,6 +53,16 @@ public struct OutputFormat: Sendable, Hashable, CustomStringConvertible {
     /// Sony Wave64, 32-bit float: WAV without the size limit, lossless for rendered mixes.
     public static let w64Float32 = OutputFormat(container: .wav64, encoding: .float32)
 
+    /// M4A (MPEG-4 audio), AAC-LC: what iOS records and plays; written through FFmpeg.
+    public static let m4aAAC = OutputFormat(container: .mp4, encoding: .aac)
+    /// M4A, Apple Lossless (16-bit); written through FFmpeg.
+    public static let m4aALAC = OutputFormat(container: .mp4, encoding: .alac16)
+    /// ADTS (raw `.aac`), AAC-LC: no container index, so no gapless length; written through FFmpeg.
+    public static let adtsAAC = OutputFormat(container: .adts, encoding: .aac)
+    /// CAF with AAC: named so that asking for it gets a clear refusal — FFmpeg's CAF writer
+    /// does not take AAC (use ``m4aAAC``).
+    public static let cafAAC = OutputFormat(container: .caf, encoding: .aac)
+
     /// Every named format, by its command-line name.
     public static let named: [(name: String, format: OutputFormat)] = [
         ("wav-pcm16", .wavPCM16), ("wav-pcm24", .wavPCM24), ("wav-f32", .wavFloat32), ("wav-ima4", .wavIMA4),
@@ -60,6 +70,7 @@ public struct OutputFormat: Sendable, Hashable, CustomStringConvertible {
         ("caf-pcm16", .cafPCM16), ("caf-ima4", .cafIMA4), ("caf-alac", .cafALAC), ("caf-ulaw", .cafULaw),
         ("aiff-pcm16", .aiffPCM16), ("au-pcm16", .auPCM16), ("flac", .flac), ("ogg", .oggVorbis),
         ("opus", .opus), ("mp3", .mp3), ("w64-pcm16", .w64PCM16), ("w64-f32", .w64Float32),
+        ("m4a-aac", .m4aAAC), ("m4a-alac", .m4aALAC), ("adts-aac", .adtsAAC), ("caf-aac", .cafAAC),
     ]
 
     /// Looks a format up by its command-line name (`wav-pcm16`, `caf-ima4`, `flac`, `ogg`, ...).
@@ -84,6 +95,8 @@ public struct OutputFormat: Sendable, Hashable, CustomStringConvertible {
         case "opus": self = .opus
         case "mp3": self = .mp3
         case "w64": self = .w64PCM16
+        case "m4a", "mp4": self = .m4aAAC
+        case "aac": self = .adtsAAC
         default: return nil
         }
     }

@@ -279,7 +279,7 @@ enum SndFileFormat {
         case .ogg: major = SF_FORMAT_OGG
         case .mpeg: major = SF_FORMAT_MPEG
         case .wav64: major = SF_FORMAT_W64
-        case .other: return nil
+        case .mp4, .adts, .other: return nil
         }
         let minor: Int
         switch encoding {
@@ -304,7 +304,7 @@ enum SndFileFormat {
         case .mpegLayer1: minor = SF_FORMAT_MPEG_LAYER_I
         case .mpegLayer2: minor = SF_FORMAT_MPEG_LAYER_II
         case .mpegLayer3: minor = SF_FORMAT_MPEG_LAYER_III
-        case .other: return nil
+        case .aac, .other: return nil
         }
         return major | minor
     }

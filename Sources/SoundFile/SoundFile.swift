@@ -6,7 +6,9 @@ import Glibc
 /// An audio file open for decoding: from a path or from bytes in memory.
 ///
 /// Reads every format libsndfile 1.2 reads (WAV, AIFF, AU, CAF, FLAC, Ogg Vorbis/Opus, MP3, ...)
-/// plus Apple IMA4 in CAF. Decode in chunks with ``read(frames:)`` (for streaming) or all at once
+/// plus Apple IMA4 in CAF, and — through FFmpeg, when installed — AAC, HE-AAC and ALAC in
+/// MPEG-4 (`.m4a`, `.mp4`), AAC in CAF, and ADTS `.aac`. The decoder is chosen from the
+/// file's first bytes, never from its name. Decode in chunks with ``read(frames:)`` (for streaming) or all at once
 /// with ``readAll(maxFrames:)``. A `SoundFile` keeps a read position, so use one per thread.
 public final class SoundFile {
     /// The stream description from the file's header.
@@ -16,14 +18,18 @@ public final class SoundFile {
     private let decoder: FrameDecoder
     /// Whether it can seek: false for audio read from a pipe, a socket or a terminal.
     public let isSeekable: Bool
+    /// The codec's own details (profile, bit rate, priming and remainder frames) for files
+    /// FFmpeg decodes; nil for the formats libsndfile reads.
+    public let codecDetails: CodecDetails?
     /// Whether anything was decoded or sought since opening.
     private var moved = false
 
     /// Opens the file at `path`.
     ///
     /// - Throws: ``SoundstageError`` with `.notFound`, `.permissionDenied`, `.io` (e.g. a directory),
-    ///   `.unsupportedFormat` (not audio, or an encoding libsndfile lacks) or `.corruptData`
-    ///   (empty, malformed or truncated), carrying libsndfile's own message.
+    ///   `.unsupportedFormat` (not audio, or an encoding libsndfile lacks), `.corruptData`
+    ///   (empty, malformed or truncated), carrying libsndfile's or FFmpeg's own message, or
+    ///   `.codecUnavailable` for an AAC/MPEG-4 file when FFmpeg is not installed.
     public init(path: String) throws {
         // O_NONBLOCK: opening a FIFO must not wait for a writer; only regular files are read.
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
@@ -56,20 +62,7 @@ public final class SoundFile {
             close(fd)
             throw SoundstageError(.corruptData, "file is empty", subject: path)
         }
-        var prefix = [UInt8](repeating: 0, count: 36)
-        let got = prefix.withUnsafeMutableBytes { pread(fd, $0.baseAddress, 36, 0) }
-        if got == 36 && CAFIMA4.matches(prefix) {
-            defer { close(fd) }
-            // Decoded in memory from its bytes: 4 bits a sample become 32.
-            guard Int(info.st_size) <= Self.defaultMaxDecodedBytes / 8 else {
-                throw SoundstageError(.tooLarge, "an IMA4 CAF of \(Self.describe(bytes: Double(info.st_size))) is more than "
-                                      + "can be decoded at once", subject: path)
-            }
-            let bytes = try Self.readWhole(fd: fd, size: Int(info.st_size), path: path)
-            decoder = try CAFIMA4Decoder(bytes: bytes, subject: path)
-        } else {
-            decoder = try SndFileDecoder(fileDescriptor: fd, subject: path)
-        }
+        (decoder, codecDetails) = try Self.openRegularFile(fd, size: Int64(info.st_size), subject: path)
         format = decoder.format
         name = path
         isSeekable = true
@@ -92,33 +85,55 @@ public final class SoundFile {
             throw error
         }
         let seekable = (info.st_mode & S_IFMT) == S_IFREG
-        let decoder = seekable ? try SndFileDecoder(fileDescriptor: fd, subject: name) : try SndFileDecoder(pipe: fd, subject: name)
-        if !seekable {
-            guard Self.streamableContainers.contains(decoder.format.container) else {
-                throw SoundstageError(.unsupportedFormat, "\(decoder.format.container.rawValue.uppercased()) cannot be read from a "
-                                      + "pipe: it needs seeking (its header may follow the audio); save it to a file, or send "
-                                      + "WAV, AU, AIFF, W64, FLAC, Ogg or MP3", subject: name)
-            }
+        if seekable {
+            // A regular file opens as a path does (MPEG-4 and IMA4 CAF included).
+            (decoder, codecDetails) = try Self.openRegularFile(fd, size: Int64(info.st_size), subject: name)
+            format = decoder.format
+            self.name = name
+            isSeekable = true
+            return
+        }
+        codecDetails = nil
+        let decoder = try SndFileDecoder(pipe: fd, subject: name)
+        guard Self.streamableContainers.contains(decoder.format.container) else {
+            throw SoundstageError(.unsupportedFormat, "\(decoder.format.container.rawValue.uppercased()) cannot be read from a "
+                                  + "pipe: it needs seeking (its header may follow the audio); save it to a file, or send "
+                                  + "WAV, AU, AIFF, W64, FLAC, Ogg or MP3", subject: name)
         }
         self.decoder = decoder
         var format = decoder.format
         // A pipe's header cannot promise a length the stream has not delivered (libsndfile says
         // 2^61 frames for a streamed W64): unknown, unless a PCM header states it.
-        if !seekable && (format.frames > Int64(1) << 40 || !format.encoding.frameCountIsMeasured) { format.frames = 0 }
+        if format.frames > Int64(1) << 40 || !format.encoding.frameCountIsMeasured { format.frames = 0 }
         self.format = format
         self.name = name
-        isSeekable = seekable
+        isSeekable = false
     }
 
     /// Opens audio held in memory (a whole file's bytes). `name` appears in errors.
     public init(data: [UInt8], name: String = "<memory>") throws {
         guard !data.isEmpty else { throw SoundstageError(.corruptData, "no data (0 bytes)", subject: name) }
-        if data.count >= 36 && CAFIMA4.matches(Array(data.prefix(36))) {
+        var details: CodecDetails?
+        if let kind = MPEG4Detection.kind(of: Array(data.prefix(36))) {
+            let ffmpeg = try FFmpegDecoder(RandomAccessBytes(bytes: data), kind: kind, subject: name)
+            details = ffmpeg.details
+            decoder = ffmpeg
+        } else if data.count >= 36 && CAFIMA4.matches(Array(data.prefix(36))) {
             decoder = try CAFIMA4Decoder(bytes: data, subject: name)
+        } else if MPEG4Detection.isCAF(Array(data.prefix(4))) {
+            // As for a CAF file: what libsndfile refuses, FFmpeg may read.
+            do {
+                decoder = try SndFileDecoder(bytes: data, subject: name)
+            } catch let error as SoundstageError where error.code == .unsupportedFormat && FFmpeg.isAvailable {
+                guard let ffmpeg = try? FFmpegDecoder(RandomAccessBytes(bytes: data), kind: .caf, subject: name) else { throw error }
+                details = ffmpeg.details
+                decoder = ffmpeg
+            }
         } else {
             decoder = try SndFileDecoder(bytes: data, subject: name)
         }
         format = decoder.format
+        codecDetails = details
         self.name = name
         isSeekable = true
     }
@@ -198,7 +213,8 @@ public final class SoundFile {
             throw SoundstageError(.corruptData, "contains no decodable audio", subject: name)
         }
         let decoded = Int64(samples.count / channels)
-        if fromStart && !format.encoding.isCompressed && decoded < format.frames {
+        // (The FFmpeg decoder checks its own end: a CAF's packet table may count a short last packet as full.)
+        if fromStart && !format.encoding.isCompressed && codecDetails == nil && decoded < format.frames {
             throw SoundstageError(.corruptData,
                                   "truncated: the header promises \(format.frames) frames but only \(decoded) could be decoded",
                                   subject: name)
@@ -214,6 +230,48 @@ public final class SoundFile {
     /// `1.3 GB`, `512 MB`.
     static func describe(bytes: Double) -> String {
         bytes >= 1e9 ? String(format: "%.1f GB", bytes / 1e9) : String(format: "%.0f MB", bytes / 1e6)
+    }
+
+    /// The decoder for the regular file `fd` of `size` bytes, chosen by its first bytes; `fd`
+    /// is consumed (closed, or owned by the decoder) whether this throws or not.
+    private static func openRegularFile(_ fd: Int32, size: Int64, subject: String) throws -> (FrameDecoder, CodecDetails?) {
+        var prefix = [UInt8](repeating: 0, count: 36)
+        let got = prefix.withUnsafeMutableBytes { pread(fd, $0.baseAddress, 36, 0) }
+        prefix = Array(prefix.prefix(max(0, got)))
+        if let kind = MPEG4Detection.kind(of: prefix) {
+            defer { close(fd) }
+            // FFmpeg reads through a duplicate the decoder owns.
+            let own = dup(fd)
+            guard own >= 0 else { throw SoundstageError.posix("dup", errno: errno, path: subject, action: "read") }
+            let decoder = try FFmpegDecoder(RandomAccessBytes(fd: own, size: size, owned: true), kind: kind, subject: subject)
+            return (decoder, decoder.details)
+        }
+        if prefix.count == 36 && CAFIMA4.matches(prefix) {
+            defer { close(fd) }
+            // Decoded in memory from its bytes: 4 bits a sample become 32.
+            guard Int(size) <= Self.defaultMaxDecodedBytes / 8 else {
+                throw SoundstageError(.tooLarge, "an IMA4 CAF of \(Self.describe(bytes: Double(size))) is more than "
+                                      + "can be decoded at once", subject: subject)
+            }
+            let bytes = try Self.readWhole(fd: fd, size: Int(size), path: subject)
+            return (try CAFIMA4Decoder(bytes: bytes, subject: subject), nil)
+        }
+        guard MPEG4Detection.isCAF(prefix) else { return (try SndFileDecoder(fileDescriptor: fd, subject: subject), nil) }
+        // libsndfile reads CAF, but not every codec in it (ALAC as FFmpeg writes it): FFmpeg
+        // may read what it refuses, through a descriptor of its own (libsndfile closes `fd`).
+        let spare = dup(fd)
+        do {
+            let decoder = try SndFileDecoder(fileDescriptor: fd, subject: subject)
+            if spare >= 0 { close(spare) }
+            return (decoder, nil)
+        } catch let error as SoundstageError where error.code == .unsupportedFormat && spare >= 0 && FFmpeg.isAvailable {
+            let bytes = RandomAccessBytes(fd: spare, size: size, owned: true)
+            guard let ffmpeg = try? FFmpegDecoder(bytes, kind: .caf, subject: subject) else { throw error }
+            return (ffmpeg, ffmpeg.details)
+        } catch {
+            if spare >= 0 { close(spare) }
+            throw error
+        }
     }
 
     private static func readWhole(fd: Int32, size: Int, path: String) throws -> [UInt8] {

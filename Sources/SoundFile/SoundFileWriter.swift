@@ -26,14 +26,18 @@ public final class SoundFileWriter {
     private let destination: OutputDestination
     private var sndfile: OpaquePointer?
     private var ima4: (fd: Int32, states: [IMA4.ChannelState], pending: [Float])?
+    /// AAC or ALAC in M4A, through FFmpeg, and the temporary file's descriptor.
+    private var mpeg4: (fd: Int32, encoder: FFmpegEncoder)?
     private var finished = false
 
     /// Creates the (temporary) file and prepares to write.
     ///
-    /// - Throws: `.invalidArgument` for a bad rate or channel count, `.unsupportedFormat` when the
-    ///   format cannot hold this audio (e.g. Opus at 44.1 kHz), `.notFound`/`.permissionDenied`/`.io`
-    ///   when the file cannot be created.
-    public init(path: String, format: OutputFormat, sampleRate: Int, channels: Int) throws {
+    /// - Parameter bitRate: bits per second for AAC (default 128 000); ignored by other formats.
+    /// - Throws: `.invalidArgument` for a bad rate, channel count or bit rate, `.unsupportedFormat`
+    ///   when the format cannot hold this audio (e.g. Opus at 44.1 kHz), `.notFound`/
+    ///   `.permissionDenied`/`.io` when the file cannot be created, `.codecUnavailable` for M4A
+    ///   without FFmpeg.
+    public init(path: String, format: OutputFormat, sampleRate: Int, channels: Int, bitRate: Int? = nil) throws {
         guard SampleRateLimits.decoded.contains(sampleRate) else {
             throw SoundstageError(.invalidArgument, "sample rate \(sampleRate) is out of range "
                                   + SampleRateLimits.describe(SampleRateLimits.decoded), subject: path)
@@ -53,6 +57,23 @@ public final class SoundFileWriter {
             ima4 = (fd, Array(repeating: IMA4.ChannelState(), count: channels), [])
             try writeRaw(header)
             return
+        }
+        if format.container == .mp4 || format.container == .adts {
+            try FFmpeg.requireAvailable()
+            let fd = try destination.create()
+            do {
+                mpeg4 = (fd, try FFmpegEncoder(fd: fd, container: format.container, encoding: format.encoding, sampleRate: sampleRate,
+                                               channels: channels, bitRate: bitRate, subject: path))
+            } catch {
+                close(fd)
+                removeTemporary()
+                throw error
+            }
+            return
+        }
+        if format == .cafAAC {
+            throw SoundstageError(.unsupportedFormat, "caf-aac cannot be written: FFmpeg's CAF writer does not take AAC "
+                                  + "(\"muxing codec currently unsupported\"); write m4a-aac, which iOS reads as well", subject: path)
         }
         guard let code = SndFileFormat.code(container: format.container, encoding: format.encoding) else {
             throw SoundstageError(.unsupportedFormat, "cannot write \(format.name)", subject: path)
@@ -98,7 +119,9 @@ public final class SoundFileWriter {
                                   subject: path)
         }
         let frames = samples.count / channels
-        if let handle = sndfile {
+        if let mpeg4 {
+            try mpeg4.encoder.write(samples)
+        } else if let handle = sndfile {
             let done = sf_writef_float(handle, samples.baseAddress, sf_count_t(frames))
             guard done == frames else {
                 throw SoundstageError(.io, "write failed after \(framesWritten + done) frames", subject: path,
@@ -129,7 +152,19 @@ public final class SoundFileWriter {
     public func finish() throws {
         guard !finished else { throw SoundstageError(.invalidArgument, "finish() called twice", subject: path) }
         finished = true
-        if let handle = sndfile {
+        if let mpeg4 {
+            do {
+                try mpeg4.encoder.finish()
+                guard fsync(mpeg4.fd) == 0 || errno == EINVAL else {
+                    throw SoundstageError.posix("fsync", errno: errno, path: path, action: "write")
+                }
+                close(mpeg4.fd)
+                self.mpeg4 = nil
+            } catch {
+                abandon()
+                throw error
+            }
+        } else if let handle = sndfile {
             sf_write_sync(handle)
             let result = sf_close(handle)
             sndfile = nil
@@ -179,6 +214,7 @@ public final class SoundFileWriter {
     private func abandon() {
         if let handle = sndfile { sf_close(handle); sndfile = nil }
         if let state = ima4 { close(state.fd); ima4 = nil }
+        if let mpeg4 { close(mpeg4.fd); self.mpeg4 = nil }
         removeTemporary()
     }
 

@@ -9,7 +9,10 @@ struct ConvertCommand: ParsableCommand {
         discussion: """
             Formats: \(OutputFormat.named.map(\.name).joined(separator: ", ")).
             caf-pcm16 is recommended for uncompressed game sounds; caf-ima4 and wav-ima4 are 4:1 and cheap to decode.
-            Without --format the format follows OUT's extension (.wav → wav-pcm16, .caf → caf-pcm16, ...).
+            m4a-aac and m4a-alac (what iOS uses) are written through FFmpeg, when its libraries are installed; \
+            caf-aac is refused: FFmpeg's CAF writer does not take AAC.
+            Without --format the format follows OUT's extension (.wav → wav-pcm16, .caf → caf-pcm16, .m4a → m4a-aac, ...).
+            IN may be any file Soundstage reads, AAC and ALAC in M4A, MP4, CAF and ADTS included.
             OUT is written under a temporary name and renamed into place, so a failure never leaves half a file.
             """)
 
@@ -21,6 +24,9 @@ struct ConvertCommand: ParsableCommand {
 
     @Option(name: .long, help: "Output format (see below).")
     var format: OutputFormat?
+
+    @Option(name: .long, help: "AAC bit rate: 128k (the default), 96000, 256k, ... (8k to 512k).")
+    var bitrate: BitRate?
 
     @Option(name: .long, help: "Resample to this many frames per second.")
     var sampleRate: Int?
@@ -44,7 +50,26 @@ struct ConvertCommand: ParsableCommand {
             var audio = try SoundFile.decode(path: input)
             if let channels { audio = audio.remixed(toChannels: channels) }
             if let sampleRate { audio = audio.resampled(to: sampleRate) }
-            try SoundFileWriter.write(audio, to: output, format: target)
+            let writer = try SoundFileWriter(path: output, format: target, sampleRate: audio.sampleRate, channels: audio.channels,
+                                             bitRate: bitrate?.bitsPerSecond)
+            try writer.write(audio)
+            try writer.finish()
         }
+    }
+}
+
+/// A bit rate on the command line: `128k`, `96000`, `0.32M`.
+struct BitRate: ExpressibleByArgument {
+    /// Bits per second.
+    let bitsPerSecond: Int
+
+    init?(argument: String) {
+        let text = argument.lowercased()
+        let (digits, scale): (Substring, Double) = text.hasSuffix("k") ? (text.dropLast(), 1_000)
+            : text.hasSuffix("m") ? (text.dropLast(), 1_000_000) : (text[...], 1)
+        guard let value = Double(digits), value.isFinite, value > 0 else { return nil }
+        let bits = value * scale
+        guard (8_000...512_000).contains(bits) else { return nil }
+        bitsPerSecond = Int(bits.rounded())
     }
 }

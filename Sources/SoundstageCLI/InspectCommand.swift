@@ -7,7 +7,11 @@ struct InspectCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "inspect",
         abstract: "Show an audio file's container, encoding, rate, channels, frames and duration.",
-        discussion: "Compressed files are decoded in full so the frame count is exact.")
+        discussion: """
+            Compressed files are decoded in full so the frame count is exact. For AAC and ALAC \
+            (read through FFmpeg) it also shows the codec, its profile, the bit rate, the \
+            encoder's priming and remainder frames, and whether the file is gapless.
+            """)
 
     @Argument(help: "The audio file.")
     var file: String
@@ -24,6 +28,8 @@ struct InspectCommand: ParsableCommand {
         var frames: Int64
         var duration: Double
         var spatialized: Bool
+        /// Codec, profile, bit rate, priming and remainder: for files FFmpeg decodes.
+        var codec: CodecDetails?
     }
 
     func run() throws {
@@ -36,7 +42,7 @@ struct InspectCommand: ParsableCommand {
             }
             let report = Report(file: file, container: format.container, encoding: format.encoding,
                                 sampleRate: format.sampleRate, channels: format.channels, frames: format.frames,
-                                duration: format.duration, spatialized: format.channels == 1)
+                                duration: format.duration, spatialized: format.channels == 1, codec: sound.codecDetails)
             if json {
                 try Terminal.printJSON(report)
             } else {
@@ -48,6 +54,14 @@ struct InspectCommand: ParsableCommand {
                 print("Frames:      \(format.frames)")
                 print("Duration:    \(String(format: "%.3f", format.duration)) s")
                 print("Spatialized: \(format.channels == 1 ? "yes (mono: positioned in 3D)" : "no (multi-channel plays unspatialized)")")
+                if let codec = sound.codecDetails {
+                    print("Codec:       \(codec.codec)\(codec.profile.map { " (\($0))" } ?? "")")
+                    print("Bit rate:    \(codec.bitRate.map { "\(($0 + 500) / 1000) kb/s" } ?? "not stated")")
+                    print("Priming:     \(codec.primingFrames.map { "\($0) frames (trimmed)" } ?? "not stated by the container")")
+                    print("Remainder:   \(codec.remainderFrames.map { "\($0) frames (trimmed)" } ?? "not stated by the container")")
+                    print("Gapless:     \(codec.gapless ? "yes (the container states the length)" : "no (ADTS states no length: priming and padding stay)")")
+                    print("Decoder:     \(codec.decoder)")
+                }
             }
         }
     }

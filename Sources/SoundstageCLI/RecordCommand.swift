@@ -27,6 +27,9 @@ struct RecordCommand: ParsableCommand {
     @Option(name: .long, help: "File format (see 'soundstage convert --help'); default from the extension, else wav-pcm16.")
     var format: OutputFormat?
 
+    @Option(name: .long, help: "AAC bit rate for m4a-aac: 128k (the default), 96k, 256k, ...")
+    var bitrate: BitRate?
+
     @Option(name: .long, help: "The input to record, by the server's name (e.g. a microphone, or A.monitor); default: the server's default input.")
     var input: String?
 
@@ -59,7 +62,8 @@ struct RecordCommand: ParsableCommand {
             }
             let path = output!
             let settings = AudioRecorder.Settings(format: format ?? OutputFormat(pathExtensionOf: path) ?? .wavPCM16, input: input,
-                                                  sampleRate: rate, channels: channels, applicationName: "soundstage")
+                                                  sampleRate: rate, channels: channels, applicationName: "soundstage",
+                                                  bitRate: bitrate?.bitsPerSecond)
             let recorder = try AudioRecorder(path: path, settings: settings)
             recorder.isMeteringEnabled = Terminal.stderrIsTerminal
             let result = try Interrupt.catchingStops { () throws -> AudioRecorder.Result? in

@@ -67,6 +67,9 @@ public struct SoundstageError: Error, Sendable, Equatable, CustomStringConvertib
         public static let categoryForbids = Code(rawValue: "categoryForbids")
         /// The object was used after being released (or its device/scene was released).
         public static let released = Code(rawValue: "released")
+        /// The audio needs an optional codec library that is not installed (FFmpeg, for AAC and
+        /// MPEG-4 files); the message names the packages to install.
+        public static let codecUnavailable = Code(rawValue: "codecUnavailable")
 
         // The daemon's protocol (docs/protocol.md#errors): the same vocabulary on the wire.
 
@@ -93,7 +96,7 @@ public struct SoundstageError: Error, Sendable, Equatable, CustomStringConvertib
         public static let connection = Code(rawValue: "connection")
 
         /// The engine's codes, as a library call throws them.
-        public static let engineCodes: [Code] = [.notFound, .permissionDenied, .unsupportedFormat, .corruptData, .io, .invalidArgument, .tooLarge, .noOutputDevice, .extensionMissing, .openAL, .exceededMaximumDuration, .unknownSoundID, .sessionNotActive, .sessionUnavailable, .invalidScene, .sourceBudgetExhausted, .voiceLimitReached, .audioServer, .noInputDevice, .categoryForbids, .released]
+        public static let engineCodes: [Code] = [.notFound, .permissionDenied, .unsupportedFormat, .corruptData, .io, .invalidArgument, .tooLarge, .noOutputDevice, .extensionMissing, .openAL, .exceededMaximumDuration, .unknownSoundID, .sessionNotActive, .sessionUnavailable, .invalidScene, .sourceBudgetExhausted, .voiceLimitReached, .audioServer, .noInputDevice, .categoryForbids, .released, .codecUnavailable]
         /// The daemon's own codes: a request it refused before or instead of the engine.
         public static let protocolCodes: [Code] = [.badJSON, .badRequest, .unknownCommand, .unsupportedVersion, .lineTooLong, .busy, .quotaExceeded, .shuttingDown, .internalError, .connection]
     }
@@ -108,6 +111,9 @@ public struct SoundstageError: Error, Sendable, Equatable, CustomStringConvertib
         case posix(function: String, errno: Int32)
         /// Another C library's function (libpulse's `pa_*`), its error number and message.
         case library(function: String, code: Int, message: String)
+        /// An FFmpeg function (`avformat_open_input`, `avcodec_send_packet`, ...), its `AVERROR`
+        /// code and message, and the last line FFmpeg logged on the thread, if any.
+        case ffmpeg(function: String, code: Int32, message: String)
 
         /// A short text naming the library, the function and its message.
         public var description: String {
@@ -120,6 +126,8 @@ public struct SoundstageError: Error, Sendable, Equatable, CustomStringConvertib
                 return "\(function): \(String(cString: strerror(errno)))"
             case let .library(function, code, message):
                 return "\(function) failed with error \(code): \(message)"
+            case let .ffmpeg(function, code, message):
+                return "FFmpeg's \(function) failed with error \(code): \(message)"
             }
         }
     }

@@ -324,7 +324,8 @@ public final class AudioRecorder: Sendable {
         }
         let shape = connection.withLock { (connection.sampleRate, connection.channels) }
         do {
-            let writer = try SoundFileWriter(path: path, format: settings.format, sampleRate: shape.0, channels: shape.1)
+            let writer = try SoundFileWriter(path: path, format: settings.format, sampleRate: shape.0, channels: shape.1,
+                                             bitRate: settings.bitRate)
             return (connection, writer)
         } catch let error as SoundstageError {
             throw error

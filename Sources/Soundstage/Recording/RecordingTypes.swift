@@ -4,8 +4,11 @@ import SoundFile
 extension AudioRecorder {
     /// What to record from and how to write it.
     public struct Settings: Sendable, Equatable {
-        /// The file format (any writable one: WAV, AIFF, CAF, FLAC, Ogg Vorbis, Opus, MP3, W64 ...).
+        /// The file format (any writable one: WAV, AIFF, CAF, FLAC, Ogg Vorbis, Opus, MP3, W64,
+        /// and through FFmpeg AAC or ALAC in M4A ...).
         public var format: OutputFormat
+        /// Bits per second for AAC (``OutputFormat/m4aAAC``); nil for 128 000. Other formats ignore it.
+        public var bitRate: Int?
         /// The input to record, by the server's name (``AudioInput/name``, e.g. a microphone, or
         /// `A.monitor` for what sink `A` plays); nil for the server's default input, followed if
         /// the default changes. A named input is never left: if it vanishes, the recording ends.
@@ -21,8 +24,9 @@ extension AudioRecorder {
 
         /// 16-bit WAV from the default input at its own rate and channel count.
         public init(format: OutputFormat = .wavPCM16, input: String? = nil, sampleRate: Int? = nil, channels: Int? = nil,
-                    server: String? = nil, applicationName: String = ProcessInfo.processInfo.processName) {
+                    server: String? = nil, applicationName: String = ProcessInfo.processInfo.processName, bitRate: Int? = nil) {
             self.format = format
+            self.bitRate = bitRate
             self.input = input
             self.sampleRate = sampleRate
             self.channels = channels

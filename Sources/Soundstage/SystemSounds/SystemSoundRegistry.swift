@@ -9,7 +9,8 @@ import NIOConcurrencyHelpers
 /// - The rules of the model are enforced at registration: at most 30 s
 ///   (`.exceededMaximumDuration`); linear PCM, IMA4/ADPCM, µ-law or A-law data in `.caf`,
 ///   `.aif`/`.aiff` or `.wav` files (`.unsupportedFormat` otherwise). Theme sounds are the
-///   exception: Ogg Vorbis is allowed for them.
+///   exception: Ogg Vorbis is allowed for them. So are an iOS game's assets, where FFmpeg is
+///   installed: AAC and ALAC in `.m4a`, `.caf` or ADTS (iOS itself wants them converted).
 /// - System sounds play in their own context on the device, unpositioned (equally in every
 ///   channel for a mono sound), at the registry's ``volume``, never looping, and not affected
 ///   by any game scene's gain. By default a new one replaces the one playing;
@@ -167,13 +168,15 @@ public final class SystemSoundRegistry: Sendable {
 
     private func register(_ file: SoundFile, name: String, allowVorbis: Bool) throws -> SystemSoundID {
         let format = file.format
-        let containers: Set<Container> = allowVorbis ? [.wav, .caf, .aiff, .ogg] : [.wav, .caf, .aiff]
+        let containers: Set<Container> = allowVorbis ? [.wav, .caf, .aiff, .mp4, .adts, .ogg] : [.wav, .caf, .aiff, .mp4, .adts]
+        // AAC and ALAC come from an iOS game's assets (decoded through FFmpeg): accepted as they are.
         let encodings: Set<SampleEncoding> = [.pcmS8, .pcmU8, .pcm16, .pcm24, .pcm32, .float32, .float64,
-                                              .imaADPCM, .msADPCM, .ulaw, .alaw]
+                                              .imaADPCM, .msADPCM, .ulaw, .alaw, .aac, .alac16, .alac20, .alac24, .alac32]
         guard containers.contains(format.container),
               encodings.contains(format.encoding) || (allowVorbis && format.encoding == .vorbis) else {
             throw SoundstageError(.unsupportedFormat,
-                                  "system sounds must be linear PCM, IMA4/ADPCM, µ-law or A-law in .caf, .aiff or .wav; "
+                                  "system sounds must be linear PCM, IMA4/ADPCM, µ-law or A-law in .caf, .aiff or .wav, "
+                                  + "or AAC/ALAC in .m4a, .caf or .aac; "
                                   + "this is \(format.container.rawValue) \(format.encoding.rawValue)", subject: name)
         }
         let limit = Int(options.maximumDuration * Double(format.sampleRate)) + 1
