@@ -286,3 +286,87 @@ enum CAFAACFixture {
         return out
     }
 }
+
+/// Corrupt, truncated and hostile MPEG-4 and ADTS input through FFmpeg: a typed error or audio,
+/// never a crash or a hang.
+@Suite(.enabled(if: FFmpeg.isAvailable, "FFmpeg's libraries are not installed")) struct MPEG4HostileInputTests {
+    @Test func aThousandMutatedFilesGiveTypedErrorsOrAudio() throws {
+        let dir = try Fixtures.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let short = AudioBuffer(samples: Array(MPEG4Tests.source.samples.prefix(2 * 12_000)), channels: 2, sampleRate: 48_000)
+        var seeds: [[UInt8]] = []
+        for (format, name) in [(OutputFormat.m4aAAC, "seed.m4a"), (.adtsAAC, "seed.aac"), (.m4aALAC, "seed-alac.m4a")] {
+            seeds.append([UInt8](try Data(contentsOf: URL(fileURLWithPath: MPEG4Tests.write(short, format, in: dir, name: name)))))
+        }
+        seeds.append(try CAFAACFixture.make(fromADTS: seeds[1], validFrames: 12_000, priming: 1024))
+        var random = SplitMix64(seed: 2026)
+        var outcomes = (audio: 0, errors: [SoundstageError.Code: Int]())
+        for round in 0..<1_000 {
+            var bytes = seeds[round % seeds.count]
+            switch round % 4 {
+            case 0:  // flip a few bytes anywhere
+                for _ in 0..<(1 + Int(random.next() % 8)) { bytes[Int(random.next() % UInt64(bytes.count))] ^= UInt8(truncatingIfNeeded: random.next() | 1) }
+            case 1:  // truncate
+                bytes = Array(bytes.prefix(Int(random.next() % UInt64(bytes.count))))
+            case 2:  // huge or negative sizes and counts in the first 512 bytes (box sizes, durations, tables)
+                let at = Int(random.next() % UInt64(min(bytes.count - 4, 512)))
+                for k in 0..<4 { bytes[at + k] = [0xFF, 0x7F, 0x00, 0x80][Int(random.next() % 4)] }
+            default:  // splice: a block repeated or cut
+                let from = Int(random.next() % UInt64(bytes.count)), length = Int(random.next() % 256)
+                let block = bytes[from..<min(bytes.count, from + length)]
+                bytes.insert(contentsOf: block, at: Int(random.next() % UInt64(bytes.count)))
+            }
+            do {
+                let file = try SoundFile(data: bytes, name: "mutant-\(round)")
+                let audio = try file.readAll(maxFrames: 10_000_000)
+                #expect(audio.samples.allSatisfy { $0.isFinite }, "round \(round): non-finite samples")
+                try file.seek(toFrame: 5_000)
+                _ = try file.read(frames: 4_096)
+                outcomes.audio += 1
+            } catch let error as SoundstageError {
+                outcomes.errors[error.code, default: 0] += 1
+                #expect([.corruptData, .unsupportedFormat, .tooLarge, .invalidArgument, .io].contains(error.code), "round \(round): \(error)")
+            }
+        }
+        #expect(outcomes.audio > 50 && outcomes.errors.values.reduce(0, +) > 50, "\(outcomes)")
+    }
+
+    @Test func aHeaderClaimingHoursIsBounded() throws {
+        let dir = try Fixtures.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: MPEG4Tests.write(MPEG4Tests.source, .m4aAAC, in: dir, name: "hours.m4a"))))
+        // Every duration field in mvhd, tkhd and mdhd (version 0: 32 bits) claims 2^31 - 1 ticks.
+        for (box, offset) in [("mvhd", 20), ("tkhd", 24), ("mdhd", 20)] {
+            guard let at = bytes.indices.dropLast(4).first(where: { bytes[$0..<($0 + 4)].elementsEqual(box.utf8) }) else { continue }
+            for k in 0..<4 { bytes[at + offset + k] = [0x7F, 0xFF, 0xFF, 0xFF][k] }
+        }
+        let file = try SoundFile(data: bytes, name: "hours.m4a")
+        // Decoding stops at the limit asked for, or at the real end: never allocates the claim.
+        let error = #expect(throws: SoundstageError.self) { _ = try file.readAll(maxFrames: 10_000) }
+        #expect(error?.code == .tooLarge, "\(String(describing: error))")
+        let whole = try? SoundFile(data: bytes, name: "hours.m4a").readAll()
+        #expect((whole?.frames ?? 0) <= 49_152)
+    }
+
+    @Test func ffmpegsLogGoesToTheHandlerAndIntoTheError() throws {
+        let dir = try Fixtures.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: MPEG4Tests.write(MPEG4Tests.source, .m4aAAC, in: dir, name: "log.m4a"))))
+        bytes = Array(bytes.prefix(bytes.count / 2))  // FFmpeg's writer puts moov last: now it is gone
+        let lines = LockedLines()
+        FFmpeg.logHandler = { lines.append($0.description) }
+        defer { FFmpeg.logHandler = nil }
+        let error = #expect(throws: SoundstageError.self) { _ = try SoundFile(data: bytes, name: "half.m4a") }
+        #expect(error?.code == .corruptData)
+        #expect(error?.description.contains("moov atom not found") == true, "\(String(describing: error))")
+        #expect(lines.all.contains { $0.contains("moov atom not found") })
+    }
+}
+
+/// Lines collected from any thread.
+final class LockedLines: @unchecked Sendable {
+    private let lock = NSLock()
+    private var lines: [String] = []
+    func append(_ line: String) { lock.withLock { lines.append(line) } }
+    var all: [String] { lock.withLock { lines } }
+}

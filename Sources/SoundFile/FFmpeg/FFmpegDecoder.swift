@@ -21,6 +21,9 @@ final class FFmpegDecoder: FrameDecoder {
     private var packet: OpaquePointer?
     private var frame: OpaquePointer?
     private let streamIndex: Int32
+    /// The decoder and the stream's codec parameters, to make a fresh codec context on a seek.
+    private let codec: OpaquePointer
+    private let parameters: UnsafeRawPointer?
     private let timeBase: (num: Int64, den: Int64)
     private let isAAC: Bool
     /// Frames FFmpeg does not trim itself at the start (a CAF's priming), in output frames.
@@ -100,15 +103,9 @@ final class FFmpegDecoder: FrameDecoder {
         details = CodecDetails(codec: codecName, profile: nil, bitRate: nil, primingFrames: nil, remainderFrames: nil,
                                gapless: false, decoder: "FFmpeg (\(ff.versionDescription))")
 
-        guard let codec = ff.avcodec_alloc_context3(decoder) else { throw SoundstageError(.tooLarge, "out of memory", subject: subject) }
-        codecContext = codec
-        var result = ff.avcodec_parameters_to_context(codec, parameters)
-        if result < 0 { throw Self.error(ff, result, "avcodec_parameters_to_context", kind: .corruptData, "bad codec parameters", subject: subject) }
-        _ = ff.av_opt_set_int(codec, "threads", 1, 0)
-        result = ff.avcodec_open2(codec, decoder, nil)
-        if result < 0 {
-            throw Self.error(ff, result, "avcodec_open2", kind: .corruptData, "the \(codecName) decoder refused the stream", subject: subject)
-        }
+        codec = decoder
+        self.parameters = parameters
+        codecContext = try Self.openCodec(ff, decoder, parameters: parameters, name: codecName, subject: subject)
         packet = ff.av_packet_alloc()
         frame = ff.av_frame_alloc()
         guard packet != nil, frame != nil else { throw SoundstageError(.tooLarge, "out of memory", subject: subject) }
@@ -213,7 +210,12 @@ final class FFmpegDecoder: FrameDecoder {
                 throw Self.error(ff, status, "avformat_seek_file", kind: .io, "cannot seek to frame \(target)", subject: subject)
             }
         }
-        ff.avcodec_flush_buffers(codecContext)
+        // A fresh decoder rather than a flushed one: FFmpeg's AAC decoder draws substituted noise
+        // (PNS) from a generator that a flush does not rewind, so only a fresh one decodes the
+        // start exactly as the first time.
+        let fresh = try Self.openCodec(ff, codec, parameters: parameters, name: details.codec, subject: subject)
+        ff.avcodec_free_context(&codecContext)
+        codecContext = fresh
         pending.removeAll(keepingCapacity: true)
         pendingRead = 0
         nextIndex = nil
@@ -322,6 +324,23 @@ final class FFmpegDecoder: FrameDecoder {
             try SampleFormatConversion.interleave(planes: planes, format: sampleFormat, channels: channels,
                                                   range: from..<to, into: target, subject: subject)
         }
+    }
+
+    /// A codec context for `decoder`, set from the stream's parameters and opened.
+    private static func openCodec(_ ff: FFmpegLibrary, _ decoder: OpaquePointer, parameters: UnsafeRawPointer?, name: String,
+                                  subject: String) throws -> UnsafeMutableRawPointer {
+        var context = ff.avcodec_alloc_context3(decoder)
+        guard context != nil else { throw SoundstageError(.tooLarge, "out of memory", subject: subject) }
+        var result = ff.avcodec_parameters_to_context(context, parameters)
+        if result >= 0 {
+            _ = ff.av_opt_set_int(context, "threads", 1, 0)
+            result = ff.avcodec_open2(context, decoder, nil)
+        }
+        if result < 0 {
+            ff.avcodec_free_context(&context)
+            throw Self.error(ff, result, "avcodec_open2", kind: .corruptData, "the \(name) decoder refused the stream", subject: subject)
+        }
+        return context!
     }
 
     /// At the end: whether the audio fell short of the length the container states by more than
