@@ -36,16 +36,22 @@ func writeSweep(path: String, seconds: Int) throws {
     try writer.finish()
 }
 
-/// Runs `soundstage-bench stream-memory path` and returns the peak it prints.
-func measureInChild(_ path: String) throws -> Int {
+/// Runs this benchmark program again with `arguments` and returns what it prints.
+func runBenchChild(_ arguments: [String]) throws -> String {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL
-    process.arguments = ["stream-memory", path]
+    process.arguments = arguments
     let out = Pipe()
     process.standardOutput = out
     try process.run()
     let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     process.waitUntilExit()
+    return text
+}
+
+/// Runs `soundstage-bench stream-memory path` and returns the peak it prints.
+func measureInChild(_ path: String) throws -> Int {
+    let text = try runBenchChild(["stream-memory", path])
     guard let kilobytes = Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) else {
         throw SoundstageError(.io, "stream-memory printed \(text)")
     }

@@ -120,6 +120,14 @@ if mode == "capi" {
     try capiBench()
     exit(0)
 }
+if mode == "decode" {
+    try decodeBench()
+    exit(0)
+}
+if mode == "aac-streams", CommandLine.arguments.count > 2 {
+    try aacStreamsMemory(CommandLine.arguments[2])
+    exit(0)
+}
 if mode == "streaming" {
     try streamingBench()
     exit(0)
