@@ -122,10 +122,17 @@ public final class SoundFileWriter {
         if let mpeg4 {
             try mpeg4.encoder.write(samples)
         } else if let handle = sndfile {
-            let done = sf_writef_float(handle, samples.baseAddress, sf_count_t(frames))
-            guard done == frames else {
-                throw SoundstageError(.io, "write failed after \(framesWritten + done) frames", subject: path,
-                                      cause: .libsndfile(code: Int(sf_error(handle)), message: String(cString: sf_strerror(handle))))
+            // In slices: libvorbis takes a stack buffer the size of the first write (alloca in its
+            // pre-extrapolation), so one call with two million frames overflowed the stack.
+            var done = 0
+            while done < frames {
+                let slice = min(Self.writeSlice, frames - done)
+                let wrote = Int(sf_writef_float(handle, samples.baseAddress! + done * channels, sf_count_t(slice)))
+                done += max(0, wrote)
+                guard wrote == slice else {
+                    throw SoundstageError(.io, "write failed after \(framesWritten + Int64(done)) frames", subject: path,
+                                          cause: .libsndfile(code: Int(sf_error(handle)), message: String(cString: sf_strerror(handle))))
+                }
             }
         } else if var state = ima4 {
             state.pending.append(contentsOf: samples)
@@ -147,6 +154,9 @@ public final class SoundFileWriter {
         }
         framesWritten += Int64(frames)
     }
+
+    /// The most frames handed to libsndfile in one call.
+    static let writeSlice = 65_536
 
     /// Completes the file and moves it to ``path``. Call exactly once.
     public func finish() throws {

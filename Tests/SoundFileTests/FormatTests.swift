@@ -91,6 +91,21 @@ import TestSupport
         #expect(try fromMemory.readAll() == fromFile.readAll())
     }
 
+    /// libvorbis takes a stack buffer the size of the first write: one call with a minute of
+    /// audio (2.9 million frames, 11.5 MB) overflowed an 8 MB stack and killed the process.
+    @Test func aMinuteWrittenInOneCallEncodesToVorbis() throws {
+        let dir = try Fixtures.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let rate = 48_000
+        let minute = AudioBuffer(samples: (0..<(60 * rate)).map { Float(0.3 * sin(2 * Double.pi * 330 * Double($0) / Double(rate))) },
+                                 channels: 1, sampleRate: rate)
+        let path = dir.appendingPathComponent("minute.ogg").path
+        try SoundFileWriter.write(minute, to: path, format: .oggVorbis)
+        let decoded = try SoundFile.decode(path: path)
+        #expect(decoded.frames == minute.frames)
+        #expect(abs(Fixtures.frequency(Array(decoded.samples[100_000..<200_000]), rate: rate) - 330) < 0.1)
+    }
+
     @Test func chunkedReadsEqualAWholeRead() throws {
         let dir = try Fixtures.directory()
         defer { try? FileManager.default.removeItem(at: dir) }
