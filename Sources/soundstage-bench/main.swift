@@ -125,7 +125,7 @@ if mode == "decode" {
     exit(0)
 }
 if mode == "aac-streams", CommandLine.arguments.count > 2 {
-    try aacStreamsMemory(CommandLine.arguments[2])
+    try aacStreamsMemory(CommandLine.arguments[2], label: CommandLine.arguments.count > 3 ? CommandLine.arguments[3] : "AAC")
     exit(0)
 }
 if mode == "streaming" {
