@@ -280,3 +280,51 @@ extension DesktopOutputTests {
         #expect(file.frames == ended.get()?.frames && file.frames > 4_410)
     }
 }
+
+extension DesktopOutputTests {
+    /// The recorder writes AAC in M4A (what the iOS guidance recommends for recording) from a
+    /// real server: a 1 kHz tone the game plays is in the file, at 1 kHz and at the level the
+    /// output meter measured, the file is gapless (its length is the frames recorded), and the
+    /// codec is AAC-LC at the bit rate asked for.
+    @Test(.enabled(if: FFmpeg.isAvailable), arguments: installedServers)
+    func theRecorderRecordsAAC(_ kind: AudioServerFixture.Kind) throws {
+        let fixture = try AudioServerFixture(kind)
+        let device = try desktopDevice(on: fixture)
+        device.isOutputMeteringEnabled = true
+        let center = AudioSessionCenter(device: device)
+        let chat = center.makeSession(category: .playAndRecord)
+        try chat.setActive(true)
+        let scene = try device.makeScene()
+        chat.attach(scene)
+        let source = try toneSource(scene, device, Signals.sine(1_000, seconds: 1))
+        let path = temporaryPath("recorded.m4a")
+        defer { unlink(path) }
+        let recorder = try AudioRecorder(path: path, settings: .init(format: .m4aAAC, input: "A.monitor", server: fixture.server,
+                                                                     bitRate: 160_000), session: chat)
+        try recorder.record()
+        #expect(waitFor(5) { recorder.firstFrameTime != nil })
+        _ = device.outputLevels()
+        try source.play()
+        #expect(waitFor(10) { source.playbackState != .playing })
+        usleep(300_000)
+        let output = try #require(device.outputLevels())
+        let result = try #require(recorder.stop())
+        #expect(result.isSuccess)
+        let file = try SoundFile(path: path)
+        #expect(file.format.container == .mp4 && file.format.encoding == .aac)
+        #expect(file.codecDetails?.profile == "LC")
+        #expect(file.codecDetails?.gapless == true)
+        #expect(abs((file.codecDetails?.bitRate ?? 0) - 160_000) < 40_000)
+        let audio = try file.readAll()
+        #expect(Int64(audio.frames) == result.frames, "gapless: \(audio.frames) frames decoded, \(result.frames) recorded")
+        let left = audio.channel(0)
+        let first = try #require(left.firstIndex { abs($0) > 0.1 })
+        let heard = Array(left[(first + 4_800)..<min(left.count, first + 38_400)])
+        let recordedPeak = 20 * log10(Double(heard.map(abs).max() ?? 0))
+        #expect(abs(Signals.frequency(heard) - 1_000) < 2, "recorded \(Signals.frequency(heard)) Hz")
+        #expect(abs(recordedPeak - Double(output.peakPower[0])) < 0.5, "recorded peak \(recordedPeak) dBFS, mixed \(output.peakPower[0])")
+        print("AAC recorder on \(kind): \(audio.frames) frames, peak \(recordedPeak) vs mixed \(output.peakPower[0]) dBFS")
+        device.close()
+        #expect(device.liveObjects.isZero)
+    }
+}

@@ -69,6 +69,21 @@ import TestSupport
         #expect(Self.bestLag(decoded, Self.source, channel: 1) == 0)
     }
 
+    /// The length survives to the frame, whatever it is: the edit list counts in samples, not in
+    /// the movie's default milliseconds (which rounded 1000 frames to 1008, 63175 to 63168).
+    @Test(arguments: [1, 1000, 2047, 2049, 63_175])
+    func anyLengthDecodesToExactlyItsFrames(_ frames: Int) throws {
+        let dir = try Fixtures.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let audio = AudioBuffer(samples: Array(repeating: Self.source.samples, count: 2).flatMap { $0 }.prefix(frames * 2).map { $0 },
+                                channels: 2, sampleRate: 48_000)
+        for format in [OutputFormat.m4aAAC, .m4aALAC] {
+            let file = try SoundFile(path: Self.write(audio, format, in: dir, name: "\(frames).\(format.name).m4a"))
+            #expect(file.format.frames == Int64(frames), "\(format.name)")
+            #expect(try file.readAll().frames == frames, "\(format.name)")
+        }
+    }
+
     @Test func alacDecodesBitExact() throws {
         let dir = try Fixtures.directory()
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -117,6 +117,12 @@ final class FFmpegEncoder {
         stream = newStream
         newStream.storeBytes(of: (Int32(1), Int32(sampleRate)), toByteOffset: layout.timeBase, as: (Int32, Int32).self)
         status = ff.avcodec_parameters_from_context(parameters, codec)
+        if status >= 0 && container == .mp4 {
+            // The edit list that makes the file gapless counts in the movie's time scale, 1000
+            // by default: the length would round to the millisecond (±24 frames at 48 kHz).
+            // At the sample rate it is exact. (AV_OPT_SEARCH_CHILDREN: the muxer's own option.)
+            status = ff.av_opt_set(output, "movie_timescale", "\(sampleRate)", 1)
+        }
         if status >= 0 { status = ff.avformat_write_header(output, nil) }
         if status < 0 { throw failure(status, "avformat_write_header", "cannot write the M4A header") }
         let base = newStream.load(fromByteOffset: layout.timeBase, as: (Int32, Int32).self)
