@@ -281,7 +281,9 @@ typedef enum ss_file_format {
     SS_FORMAT_OPUS = 5,
     SS_FORMAT_MP3 = 6,
     SS_FORMAT_CAF_PCM16 = 7,
-    SS_FORMAT_AIFF_PCM16 = 8
+    SS_FORMAT_AIFF_PCM16 = 8,
+    SS_FORMAT_M4A_AAC = 9,      /**< AAC-LC in M4A at 128 kb/s, through FFmpeg (SS_ERROR_CODEC_UNAVAILABLE without it). */
+    SS_FORMAT_M4A_ALAC = 10     /**< Apple Lossless in M4A, through FFmpeg. */
 } ss_file_format;
 
 /** Loopback devices: mixes `seconds` of audio into the file at `path`. */

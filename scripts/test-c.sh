@@ -69,6 +69,12 @@ check "the header works from C++" "$work/header_cpp"
 # The test suite itself: its own output, then its verdict.
 if "$work/capi_tests"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL the C tests"; fi
 
+without_ffmpeg() {
+    mkdir -p "$work/no-ffmpeg"
+    SOUNDSTAGE_FFMPEG_PATH="$work/no-ffmpeg" "$work/capi_tests" aac_files
+}
+check "without FFmpeg, an M4A is SS_ERROR_CODEC_UNAVAILABLE naming the packages" without_ffmpeg
+
 leaks() {
     gcc -std=c99 -g -fsanitize=address Tests/C/capi_tests.c $(pkg-config --cflags --libs soundstage) -lm -lpthread -o "$work/capi_asan" &&
         ASAN_OPTIONS=detect_leaks=1 "$work/capi_asan"

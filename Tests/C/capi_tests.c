@@ -1240,6 +1240,105 @@ static int test_handle_cycles(void) {
     return 1;
 }
 
+/* ---- AAC and ALAC (FFmpeg) ----------------------------------------------------------------- */
+
+/* An iOS game's assets from C: a tone rendered to M4A (AAC, then ALAC) loads as a buffer, from a
+ * file and from memory, streams, and registers as a system sound; heard at 440 Hz with its exact
+ * length. With SOUNDSTAGE_FFMPEG_PATH pointing at an empty directory (scripts/test-c.sh runs
+ * that too), the same calls fail with SS_ERROR_CODEC_UNAVAILABLE naming the packages. */
+static int test_aac_files(void) {
+    ss_device *writer = loopback(), *device = loopback();
+    ss_scene *scene;
+    ss_buffer *tone, *from_file, *from_memory;
+    ss_buffer_info info;
+    ss_source *source, *stream;
+    ss_sound_registry *registry;
+    uint32_t id;
+    char path[64];
+    const ss_file_format formats[2] = {SS_FORMAT_M4A_AAC, SS_FORMAT_M4A_ALAC};
+    int f;
+    const int without = getenv("SOUNDSTAGE_FFMPEG_PATH") != NULL;
+    CHECK(writer != NULL && device != NULL);
+    OK(ss_scene_create(writer, 0, &scene));
+    CHECK((tone = sine(writer, 440, 1, 0.5f)) != NULL);
+    CHECK(playing_sine(scene, tone, vec(0, 0, -1)) != NULL);
+    snprintf(path, sizeof path, "/tmp/ss-capi-aac-%d.m4a", (int)getpid());
+    if (without) {
+        EXPECT(SS_ERROR_CODEC_UNAVAILABLE, ss_device_render_to_file(writer, 0.5, path, SS_FORMAT_M4A_AAC));
+        CHECK(strstr(ss_error_message(), "libavformat59 libavcodec59") != NULL);
+        CHECK(access(path, F_OK) != 0);
+        OK(ss_device_destroy(writer));
+        OK(ss_device_destroy(device));
+        return 1;
+    }
+    for (f = 0; f < 2; f++) {
+        FILE *file;
+        long size;
+        void *bytes;
+        float *mix;
+        size_t frames;
+        /* A path of its own for each file: buffers are cached by path. */
+        snprintf(path, sizeof path, "/tmp/ss-capi-aac-%d-%d.m4a", (int)getpid(), f);
+        OK(ss_device_render_to_file(writer, 0.5, path, formats[f]));
+        OK(ss_buffer_load_file(device, path, &from_file));
+        OK(ss_buffer_get_info(from_file, &info));
+        CHECK(info.frames == 24000 && info.channels == 2 && info.sample_rate == RATE);
+        file = fopen(path, "rb");
+        CHECK(file != NULL);
+        fseek(file, 0, SEEK_END);
+        size = ftell(file);
+        fseek(file, 0, SEEK_SET);
+        bytes = malloc((size_t)size);
+        CHECK(fread(bytes, 1, (size_t)size, file) == (size_t)size);
+        fclose(file);
+        OK(ss_buffer_load_memory(device, bytes, (size_t)size, "tone.m4a", &from_memory));
+        free(bytes);
+        OK(ss_buffer_get_info(from_memory, &info));
+        CHECK(info.frames == 24000);
+
+        OK(ss_scene_create(device, 0, &scene));
+        OK(ss_source_create(scene, from_file, &source));
+        OK(ss_source_play(source));
+        CHECK((mix = render(device, 0.25, &frames)) != NULL);
+        NEAR(frequency(mix, frames, 0, 1200), 440, 0.5);
+        CHECK(rms(mix, frames, 0, 1200) > 0.1);
+        free(mix);
+        OK(ss_source_stop(source));
+        OK(ss_source_create_streaming(scene, path, NULL, &stream));
+        OK(ss_source_play(stream));
+        CHECK((mix = render(device, 0.25, &frames)) != NULL);
+        NEAR(frequency(mix, frames, 1, 1200), 440, 0.5);
+        free(mix);
+        OK(ss_scene_destroy(scene));
+
+        OK(ss_sound_registry_create(device, NULL, &registry));
+        OK(ss_sound_register_file(registry, path, &id));
+        OK(ss_sound_play(registry, id, NULL, NULL));
+        CHECK((mix = render(device, 0.25, &frames)) != NULL);
+        CHECK(rms(mix, frames, 0, 1200) > 0.05);
+        free(mix);
+        OK(ss_sound_registry_destroy(registry));
+        OK(ss_buffer_destroy(from_file));
+        OK(ss_buffer_destroy(from_memory));
+        unlink(path);
+    }
+    /* A corrupt M4A is a typed error. */
+    snprintf(path, sizeof path, "/tmp/ss-capi-aac-%d-corrupt.m4a", (int)getpid());
+    {
+        static const unsigned char fake[] = {0, 0, 0, 0x18, 'f', 't', 'y', 'p', 'M', '4', 'A', ' ', 0, 0, 0, 0,
+                                             'n', 'o', 't', ' ', 'm', 'p', 'e', 'g', '-', '4', ' ', '!'};
+        FILE *file = fopen(path, "wb");
+        CHECK(file != NULL);
+        CHECK(fwrite(fake, 1, sizeof fake, file) == sizeof fake);
+        fclose(file);
+        EXPECT(SS_ERROR_CORRUPT_DATA, ss_buffer_load_file(device, path, &from_file));
+        unlink(path);
+    }
+    OK(ss_device_destroy(writer));
+    OK(ss_device_destroy(device));
+    return 1;
+}
+
 /* ---- Main ---------------------------------------------------------------------------------- */
 
 static const struct {
@@ -1256,6 +1355,7 @@ static const struct {
     {"bad_values", test_bad_values},
     {"bad_files", test_bad_files},
     {"files_and_streaming", test_files_and_streaming},
+    {"aac_files", test_aac_files},
     {"groups", test_groups},
     {"scheduled_start", test_scheduled_start},
     {"effects_and_mixing", test_effects_and_mixing},

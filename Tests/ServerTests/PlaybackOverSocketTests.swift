@@ -1,4 +1,5 @@
 import Foundation
+import SoundFile
 import SoundstageProtocol
 import Testing
 import TestSupport
@@ -103,5 +104,62 @@ import TestSupport
         let ended = try #require(client.event("sceneEnded"))
         #expect(ended["scene"] == "short")
         #expect(ended["request"] == 2)
+    }
+}
+
+/// An iOS game's AAC assets through the daemon: registered, played by ID, played in a scene
+/// at a position, and named by a scene file.
+@Suite(.enabled(if: FFmpeg.isAvailable, "FFmpeg's libraries are not installed")) struct AACOverSocketTests {
+    private func aacFile(_ daemon: TestDaemon, _ name: String, frequency: Double, seconds: Double) throws -> String {
+        let path = daemon.directory + "/\(name).m4a"
+        try SoundFileWriter.write(Signals.sine(frequency, seconds: seconds), to: path, format: .m4aAAC)
+        return path
+    }
+
+    @Test func registerSoundAndPlayAtTakeM4A() throws {
+        let daemon = try TestDaemon()
+        defer { daemon.stop() }
+        let client = try daemon.connect()
+        let registered = try #require(client.request(["id": 1, "command": "registerSound", "file": .string(try aacFile(daemon, "ui", frequency: 880, seconds: 0.3))]))
+        let sound = try #require(registered["result"]?["sound"], "\(registered.encoded)")
+        #expect(client.request(["id": 2, "command": "playSound", "sound": sound])?["result"]?["outcome"] == "playing")
+        let heard = try daemon.render(seconds: 0.2)
+        #expect(Signals.rms(heard, channel: 0) > 0.1)
+        #expect(abs(Signals.frequency(heard) - 880) < 2)
+        _ = try daemon.render(seconds: 0.3)
+
+        // A scene whose source is an M4A, looping at x = +5 (on the right) ...
+        let loop = try aacFile(daemon, "loop", frequency: 440, seconds: 1)
+        let scene: JSONValue = ["format": 1, "duration": 30, "sources": [
+            ["name": "hum", "sound": .string(loop), "loop": true, "position": [5, 0, 0]]]]
+        let loaded = try #require(client.request(["id": 3, "command": "loadScene", "scene": scene, "name": "room"]))
+        #expect(loaded.isOK, "\(loaded.encoded)")
+        #expect(client.request(["id": 4, "command": "runScene", "scene": "room"])?.isOK == true)
+        try daemon.render(until: { (try? Signals.peak(daemon.render(seconds: 0.01))) ?? 0 > 0 })
+        var mix = try daemon.render(seconds: 0.15)
+        #expect(Signals.rms(mix, channel: 1) > 0.05)
+        #expect(Signals.rms(mix, channel: 0) < 1e-3, "at x = +5 the left channel is silent")
+        #expect(abs(Signals.frequency(mix, channel: 1) - 440) < 2)
+        // ... and an M4A one-shot at x = -5 (on the left) played into it.
+        let shot = try #require(client.request(["id": 5, "command": "playAt", "scene": "room",
+                                                "file": .string(try aacFile(daemon, "shot", frequency: 880, seconds: 0.5)), "position": [-5, 0, 0]]))
+        #expect(shot["result"]?["outcome"] == "playing", "\(shot.encoded)")
+        _ = try daemon.render(seconds: 0.05)
+        mix = try daemon.render(seconds: 0.2)
+        #expect(Signals.rms(mix, channel: 0) > 0.05)
+        #expect(abs(Signals.frequency(mix, channel: 0) - 880) < 2)
+    }
+
+    @Test func aCorruptM4AIsATypedErrorOnTheWire() throws {
+        let daemon = try TestDaemon()
+        defer { daemon.stop() }
+        let client = try daemon.connect()
+        let path = daemon.directory + "/broken.m4a"
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: try aacFile(daemon, "whole", frequency: 440, seconds: 0.3))))
+        bytes = Array(bytes.prefix(bytes.count / 2))
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let answer = try #require(client.request(["id": 1, "command": "registerSound", "file": .string(path)]))
+        #expect(answer.errorCode == "corruptData", "\(answer.encoded)")
+        #expect(client.request(["id": 2, "command": "ping"])?.isOK == true)
     }
 }
