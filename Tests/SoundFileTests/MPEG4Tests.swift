@@ -203,6 +203,37 @@ import TestSupport
         }
     }
 
+    /// HE-AAC: Debian's FFmpeg has no HE-AAC encoder, so this fixture is made by hand: an AAC-LC
+    /// stream encoded at 24 kHz, declared HE-AAC (SBR, explicit signalling, output at 48 kHz) in
+    /// a CAF's cookie, with no SBR data in its frames. FFmpeg's decoder then runs its SBR path
+    /// (QMF analysis and synthesis at the doubled rate) with an empty high band. That exercises
+    /// what Soundstage must get right for HE-AAC — the rate and frame size known only once a frame
+    /// is decoded, the packet table counted at the output rate — though not real SBR content.
+    @Test func heAACSignallingDoublesTheRateAndKeepsTheLength() throws {
+        let dir = try Fixtures.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let core = AudioBuffer(samples: (0..<24_000).map { Float(0.5 * sin(2 * Double.pi * 440 * Double($0) / 24_000)) },
+                               channels: 1, sampleRate: 24_000)
+        let adts = try Self.write(core, .adtsAAC, in: dir, name: "core.aac")
+        let caf = try CAFAACFixture.make(fromADTS: [UInt8](Data(contentsOf: URL(fileURLWithPath: adts))),
+                                         validFrames: 48_000, priming: 2048, explicitSBR: true)
+        let file = try SoundFile(data: caf, name: "he-aac.caf")
+        #expect(file.format.sampleRate == 48_000)
+        // FFmpeg decodes mono HE-AAC as stereo (parametric stereo may appear in any frame).
+        #expect(file.format.channels == 2)
+        #expect(file.format.frames == 48_000)
+        #expect(file.codecDetails?.primingFrames == 2048)
+        // (The profile reads "LC" here: FFmpeg names HE-AAC from SBR data in the frames, which
+        // this fixture lacks.)
+        let decoded = try file.readAll()
+        #expect(decoded.frames == 48_000)
+        #expect(decoded.sampleRate == 48_000)
+        let left = Array(decoded.channel(0)[6_000..<42_000])
+        #expect(abs(Fixtures.frequency(left, rate: 48_000) - 440) < 0.5)
+        #expect(Fixtures.rms(left) > 0.2)
+        #expect(decoded.channel(0) == decoded.channel(1))
+    }
+
     @Test func bytesInMemoryDecodeAsTheFileDoes() throws {
         let dir = try Fixtures.directory()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -245,7 +276,9 @@ import TestSupport
 /// Builds a CAF file holding AAC, as iOS writes them and FFmpeg cannot: the frames of an ADTS
 /// stream, a `kuki` (the MPEG-4 elementary stream descriptor), and a `pakt` with the priming.
 enum CAFAACFixture {
-    static func make(fromADTS adts: [UInt8], validFrames: Int64, priming: Int32) throws -> [UInt8] {
+    /// `explicitSBR` declares the stream HE-AAC (SBR at twice the core rate, explicit
+    /// hierarchical signalling): the frames stay LC, the output rate and frame size double.
+    static func make(fromADTS adts: [UInt8], validFrames: Int64, priming: Int32, explicitSBR: Bool = false) throws -> [UInt8] {
         var frames: [ArraySlice<UInt8>] = []
         var offset = 0
         var config: (profile: Int, rateIndex: Int, channels: Int) = (0, 0, 0)
@@ -261,7 +294,19 @@ enum CAFAACFixture {
         }
         let rates = [96_000, 88_200, 64_000, 48_000, 44_100, 32_000, 24_000, 22_050, 16_000, 12_000, 11_025, 8_000, 7_350]
         let objectType = config.profile + 1
-        let asc: [UInt8] = [UInt8(objectType << 3 | config.rateIndex >> 1), UInt8((config.rateIndex & 1) << 7 | config.channels << 3)]
+        var asc: [UInt8] = [UInt8(objectType << 3 | config.rateIndex >> 1), UInt8((config.rateIndex & 1) << 7 | config.channels << 3)]
+        let outputRate = explicitSBR ? 2 * rates[config.rateIndex] : rates[config.rateIndex]
+        let framesPerPacket = explicitSBR ? 2048 : 1024
+        if explicitSBR {
+            // audioObjectType 5 (SBR), core sampling index, channels, extension sampling index,
+            // audioObjectType 2 (LC), GASpecificConfig (3 zero bits): 25 bits.
+            let extensionIndex = try #require(rates.firstIndex(of: outputRate))
+            let bits = [(5, 5), (config.rateIndex, 4), (config.channels, 4), (extensionIndex, 4), (2, 5), (0, 3)]
+            var value: UInt32 = 0, count = 0
+            for (field, width) in bits { value = value << UInt32(width) | UInt32(field); count += width }
+            value <<= UInt32(32 - count)
+            asc = [UInt8(value >> 24), UInt8((value >> 16) & 0xFF), UInt8((value >> 8) & 0xFF), UInt8(value & 0xFF)]
+        }
         func descriptor(_ tag: UInt8, _ body: [UInt8]) -> [UInt8] { [tag, UInt8(body.count)] + body }
         let decoderConfig = descriptor(4, [0x40, 0x15, 0, 0, 0] + [0, 0, 0, 0] + [0, 0, 0, 0] + descriptor(5, asc))
         let es = descriptor(3, [0, 0, 0] + decoderConfig + descriptor(6, [2]))
@@ -274,11 +319,11 @@ enum CAFAACFixture {
             out += body
         }
         var desc: [UInt8] = []
-        desc.appendBigEndian(Double(rates[config.rateIndex]).bitPattern)
+        desc.appendBigEndian(Double(outputRate).bitPattern)
         desc += Array("aac ".utf8)
-        desc.appendBigEndian(UInt32(objectType))
+        desc.appendBigEndian(UInt32(explicitSBR ? 5 : objectType))
         desc.appendBigEndian(UInt32(0))
-        desc.appendBigEndian(UInt32(1024))
+        desc.appendBigEndian(UInt32(framesPerPacket))
         desc.appendBigEndian(UInt32(config.channels))
         desc.appendBigEndian(UInt32(0))
         chunk("desc", desc)
@@ -287,7 +332,7 @@ enum CAFAACFixture {
         pakt.appendBigEndian(Int64(frames.count))
         pakt.appendBigEndian(validFrames)
         pakt.appendBigEndian(priming)
-        pakt.appendBigEndian(Int32(Int64(frames.count) * 1024 - validFrames - Int64(priming)))
+        pakt.appendBigEndian(Int32(Int64(frames.count) * Int64(framesPerPacket) - validFrames - Int64(priming)))
         for frame in frames {
             // Variable-length quantity: 7 bits a byte, high bit set on all but the last.
             var size = frame.count
