@@ -1,6 +1,7 @@
 import Foundation
 import SoundFile
 import Testing
+import TestSupport
 
 /// `convert`, `inspect` and `play` with AAC and ALAC, and what a machine without FFmpeg says.
 @Suite struct MPEG4CLITests {
@@ -42,6 +43,22 @@ import Testing
         #expect(refused.stderr.contains("FFmpeg's CAF writer does not take AAC"))
         let badRate = try CLIRunner.run(["convert", wav, m4a, "--bitrate", "lots"])
         #expect(badRate.status != 0)
+    }
+
+    @Test(.enabled(if: FFmpeg.isAvailable)) func playTakesAnM4A() throws {
+        let dir = try CLIRunner.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let m4a = dir.appendingPathComponent("tone.m4a").path
+        #expect(try CLIRunner.run(["convert", try tone(in: dir), m4a]).status == 0)
+        let result = try CLIRunner.run(["play", m4a, "--position", "5,0,0", "--loop", "2"], in: dir, environment: CLIRunner.noSoundCard)
+        #expect(result.status == 0, "\(result.stderr)")
+        let render = try SoundFile.decode(path: dir.appendingPathComponent("tone-render.wav").path)
+        let right = render.channel(1)
+        #expect(render.duration >= 1.0, "two plays of 0.5 s, gapless")
+        #expect(Signals.rms(render.channel(0)) < 0.001, "the source is on the right")
+        #expect(abs(Signals.frequency(Array(right[1_000..<23_000]), rate: render.sampleRate) - 440) < 0.5)
+        // The loop's seam at 0.5 s: no gap of priming between the plays.
+        #expect(Signals.rms(Array(right[23_500..<24_500])) > 0.05)
     }
 
     @Test(.enabled(if: FFmpeg.isAvailable)) func withoutFFmpegAACGivesAClearErrorAndTheRestStillWorks() throws {
