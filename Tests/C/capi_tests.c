@@ -120,6 +120,25 @@ static double frequency(const float *samples, size_t frames, int channel, size_t
     return crossings > 1 ? (double)(crossings - 1) * RATE / (double)(last - first) : 0;
 }
 
+/* The bytes of the file at `path` (the caller frees them), or NULL. */
+static void *read_whole_file(const char *path, size_t *out_size) {
+    FILE *file = fopen(path, "rb");
+    long size;
+    void *bytes;
+    if (file == NULL) return NULL;
+    fseek(file, 0, SEEK_END);
+    size = ftell(file);
+    fseek(file, 0, SEEK_SET);
+    bytes = size > 0 ? malloc((size_t)size) : NULL;
+    if (bytes != NULL && fread(bytes, 1, (size_t)size, file) != (size_t)size) {
+        free(bytes);
+        bytes = NULL;
+    }
+    fclose(file);
+    *out_size = (size_t)size;
+    return bytes;
+}
+
 /* A looping sine source at `position`, playing. */
 static ss_source *playing_sine(ss_scene *scene, ss_buffer *buffer, ss_vec3 position) {
     ss_source *source = NULL;
@@ -443,8 +462,7 @@ static int test_files_and_streaming(void) {
     ss_source *stream;
     char path[] = "/tmp/ss-capi-XXXXXX";
     char wav[64];
-    FILE *file;
-    long size;
+    size_t size;
     void *bytes;
     float *samples;
     size_t frames;
@@ -463,15 +481,8 @@ static int test_files_and_streaming(void) {
     OK(ss_buffer_load_file(device, wav, &from_file));
     OK(ss_buffer_get_info(from_file, &info));
     CHECK(info.frames == 24000 && info.channels == 2 && info.sample_rate == RATE);
-    file = fopen(wav, "rb");
-    CHECK(file != NULL);
-    fseek(file, 0, SEEK_END);
-    size = ftell(file);
-    fseek(file, 0, SEEK_SET);
-    bytes = malloc((size_t)size);
-    CHECK(fread(bytes, 1, (size_t)size, file) == (size_t)size);
-    fclose(file);
-    OK(ss_buffer_load_memory(device, bytes, (size_t)size, "tone.wav", &from_memory));
+    CHECK((bytes = read_whole_file(wav, &size)) != NULL);
+    OK(ss_buffer_load_memory(device, bytes, size, "tone.wav", &from_memory));
     free(bytes);
     OK(ss_buffer_get_info(from_memory, &info));
     CHECK(info.frames == 24000);
@@ -1272,8 +1283,7 @@ static int test_aac_files(void) {
         return 1;
     }
     for (f = 0; f < 2; f++) {
-        FILE *file;
-        long size;
+        size_t size;
         void *bytes;
         float *mix;
         size_t frames;
@@ -1283,15 +1293,8 @@ static int test_aac_files(void) {
         OK(ss_buffer_load_file(device, path, &from_file));
         OK(ss_buffer_get_info(from_file, &info));
         CHECK(info.frames == 24000 && info.channels == 2 && info.sample_rate == RATE);
-        file = fopen(path, "rb");
-        CHECK(file != NULL);
-        fseek(file, 0, SEEK_END);
-        size = ftell(file);
-        fseek(file, 0, SEEK_SET);
-        bytes = malloc((size_t)size);
-        CHECK(fread(bytes, 1, (size_t)size, file) == (size_t)size);
-        fclose(file);
-        OK(ss_buffer_load_memory(device, bytes, (size_t)size, "tone.m4a", &from_memory));
+        CHECK((bytes = read_whole_file(path, &size)) != NULL);
+        OK(ss_buffer_load_memory(device, bytes, size, "tone.m4a", &from_memory));
         free(bytes);
         OK(ss_buffer_get_info(from_memory, &info));
         CHECK(info.frames == 24000);

@@ -6,6 +6,17 @@ import TestSupport
 
 /// ``AudioRecorder`` on a real server: it records a sink's monitor while the game plays a known
 /// signal, and what it wrote is compared with what was played. Part of the serialized desktop suite.
+/// A metered desktop device on `fixture` whose scene plays under an active `playAndRecord` session.
+func playAndRecordRig(on fixture: AudioServerFixture) throws -> (Device, AudioSession, Scene) {
+    let device = try desktopDevice(on: fixture)
+    device.isOutputMeteringEnabled = true
+    let chat = AudioSessionCenter(device: device).makeSession(category: .playAndRecord)
+    try chat.setActive(true)
+    let scene = try device.makeScene()
+    chat.attach(scene)
+    return (device, chat, scene)
+}
+
 extension DesktopOutputTests {
     /// Two 1 kHz bursts exactly 0.5 s apart, played by the game: the recording has them at the
     /// level the output meter measured, at 1 kHz, 24,000 frames apart, and dated by the recorder
@@ -13,13 +24,7 @@ extension DesktopOutputTests {
     @Test(arguments: installedServers)
     func theRecorderHearsWhatTheGamePlays(_ kind: AudioServerFixture.Kind) throws {
         let fixture = try AudioServerFixture(kind)
-        let device = try desktopDevice(on: fixture)
-        device.isOutputMeteringEnabled = true
-        let center = AudioSessionCenter(device: device)
-        let chat = center.makeSession(category: .playAndRecord)
-        try chat.setActive(true)
-        let scene = try device.makeScene()
-        chat.attach(scene)
+        let (device, chat, scene) = try playAndRecordRig(on: fixture)
         let burst = Signals.sine(1_000, seconds: 0.3).samples
         let signal = AudioBuffer(samples: burst + [Float](repeating: 0, count: 9_600) + burst, channels: 1, sampleRate: Signals.rate)
         let source = try toneSource(scene, device, signal)
@@ -289,13 +294,7 @@ extension DesktopOutputTests {
     @Test(.enabled(if: FFmpeg.isAvailable), arguments: installedServers)
     func theRecorderRecordsAAC(_ kind: AudioServerFixture.Kind) throws {
         let fixture = try AudioServerFixture(kind)
-        let device = try desktopDevice(on: fixture)
-        device.isOutputMeteringEnabled = true
-        let center = AudioSessionCenter(device: device)
-        let chat = center.makeSession(category: .playAndRecord)
-        try chat.setActive(true)
-        let scene = try device.makeScene()
-        chat.attach(scene)
+        let (device, chat, scene) = try playAndRecordRig(on: fixture)
         let source = try toneSource(scene, device, Signals.sine(1_000, seconds: 1))
         let path = temporaryPath("recorded.m4a")
         defer { unlink(path) }
