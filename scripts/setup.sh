@@ -5,14 +5,15 @@
 # WirePlumber and a D-Bus daemon), pactl/parec, libcanberra-dev (the latency benchmark's peer), tmux (the `top` test),
 # gcc, g++, binutils and python3 (the C API's tests and examples), and FFmpeg's runtime libraries
 # with the ffmpeg tool (AAC and ALAC: optional for Soundstage, which loads them at run time; the
-# tests make their fixtures with them, and the decode benchmark compares against the tool).
+# tests make their fixtures with them, and the decode benchmark compares against the tool), and
+# pip (scripts/test-ffmpeg-versions.sh fetches FFmpeg 6.1 and 7.1 from PyAV's wheels on PyPI).
 # Needs a Swift 6.2+ toolchain on PATH (https://www.swift.org/install/linux/).
 set -euo pipefail
 
 packages=(libopenal-dev libsndfile1-dev libpulse-dev libopenal-data sound-theme-freedesktop pkg-config)
 if [ "${1:-}" = "--tests" ]; then
     packages+=(pulseaudio pulseaudio-utils pipewire pipewire-pulse wireplumber dbus libcanberra-dev tmux gcc g++ binutils python3
-          libavformat59 libavcodec59 ffmpeg)
+          libavformat59 libavcodec59 ffmpeg python3-pip)
 fi
 missing=()
 for package in "${packages[@]}"; do

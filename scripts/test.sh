@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Sets up and runs the whole test suite: once normally (tests run in parallel), then the C API's
-# tests (scripts/test-c.sh), then the Swift suite again under ThreadSanitizer, then the README's
+# tests (scripts/test-c.sh), the FFmpeg versions check (scripts/test-ffmpeg-versions.sh), then the
+# Swift suite again under ThreadSanitizer, then the README's
 # demo command end to end. Each time the tests on a real
 # desktop server run after the others, alone. Fails if anything fails.
 # Warnings are errors (see Package.swift). The desktop tests start their own throw-away
@@ -42,6 +43,8 @@ run_tests
 # The C API as a C game meets it: the shipped library (self-contained, exports), C tests, leak
 # check, the C/C++/Python examples (scripts/test-c.sh).
 scripts/test-c.sh
+# Decoding through FFmpeg 6.1 and 7.1 (from PyAV's wheels) as well as Debian 12's 5.1.
+scripts/test-ffmpeg-versions.sh
 run_tests --sanitize=thread --scratch-path .build-tsan
 
 # The quick start's demo, end to end: it must play or render the scene.

@@ -99,6 +99,7 @@ import TestSupport
         let file = try SoundFile(path: Self.write(original, .m4aALAC, in: dir, name: "lossless.m4a"))
         #expect(file.format.encoding == .alac16)
         #expect(file.codecDetails?.codec == "alac")
+        #expect(file.codecDetails?.primingFrames == 0 && file.codecDetails?.remainderFrames == 0)
         let alac = try file.readAll()
         #expect(alac.frames == original.frames)
         #expect(alac.samples == original.samples)

@@ -148,8 +148,13 @@ final class FFmpegDecoder: FrameDecoder {
         case .caf:
             priming = cafTable?.primingFrames
             remainder = cafTable?.remainderFrames
+        case .mpeg4 where !isAAC:
+            // ALAC has no encoder delay, and its last packet holds just what is left.
+            priming = 0
+            remainder = 0
         case .mpeg4:
             priming = firstSkip ?? 0
+            // AAC's packets all hold the same number of frames; the last one is padded.
             let perPacket = Self.rescale(firstPacketTicks, from: timeBase, to: rate)
             if let length, perPacket > 0, packetCount > 0 {
                 let spare = packetCount * perPacket - (priming ?? 0) - length

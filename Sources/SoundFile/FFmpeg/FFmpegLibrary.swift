@@ -108,21 +108,31 @@ final class FFmpegLibrary: @unchecked Sendable {
         let directory = getenv("SOUNDSTAGE_FFMPEG_PATH").map { String(cString: $0) }
         func path(_ name: String) -> String { directory.map { $0 + "/" + name } ?? name }
         var tried: [String] = []
+        // Why a library that is there did not load (a missing dependency, a wrong architecture):
+        // worth more than "not installed".
+        var refusals: [String] = []
+        func open(_ name: String) -> UnsafeMutableRawPointer? {
+            if let handle = dlopen(path(name), RTLD_NOW | RTLD_LOCAL) { return handle }
+            let reason = dlerror().map { String(cString: $0) } ?? "unknown"
+            if !reason.contains("No such file or directory") { refusals.append(reason) }
+            return nil
+        }
         var loaded: (format: UnsafeMutableRawPointer, codec: UnsafeMutableRawPointer, util: UnsafeMutableRawPointer, major: Int, utilMajor: Int)?
         for generation in Self.generations {
             let names = ["libavutil.so.\(generation.util)", "libavcodec.so.\(generation.codec)", "libavformat.so.\(generation.format)"]
             tried.append(names[2])
-            guard let util = dlopen(path(names[0]), RTLD_NOW | RTLD_LOCAL) else { continue }
-            guard let codec = dlopen(path(names[1]), RTLD_NOW | RTLD_LOCAL) else { dlclose(util); continue }
-            guard let format = dlopen(path(names[2]), RTLD_NOW | RTLD_LOCAL) else { dlclose(codec); dlclose(util); continue }
+            guard let util = open(names[0]) else { continue }
+            guard let codec = open(names[1]) else { dlclose(util); continue }
+            guard let format = open(names[2]) else { dlclose(codec); dlclose(util); continue }
             loaded = (format, codec, util, generation.format, generation.util)
             break
         }
         guard let loaded else {
             let place = directory.map { " in \($0) (SOUNDSTAGE_FFMPEG_PATH)" } ?? ""
+            let found = refusals.isEmpty ? "" : "; found but could not load: " + refusals.joined(separator: "; ")
             throw SoundstageError(.codecUnavailable,
                                   "AAC, HE-AAC and ALAC in MPEG-4 (.m4a, .mp4), AAC in CAF and ADTS .aac need FFmpeg's libraries, "
-                                  + "which are not installed\(place) (looked for \(tried.joined(separator: ", "))); on Debian 12: "
+                                  + "which are not installed\(place) (looked for \(tried.joined(separator: ", "))\(found)); on Debian 12: "
                                   + "sudo apt-get install \(Self.debianPackages)")
         }
         handles = [loaded.util, loaded.codec, loaded.format]
