@@ -347,6 +347,19 @@ public final class Source: @unchecked Sendable {
     }
 
     /// Whether the buffer loops forever (`AL_LOOPING`). A looping source never completes.
+    /// For a streaming source: loops between its loop points `times` more times (nil: for ever),
+    /// counted by the decoder at the sample; then plays on to the end. `loops == false` plays on.
+    func setStreamLoops(_ loops: Bool, times: Int?) {
+        locked { s, sceneState, _ in
+            guard let stream = s.audioStream, stream.feed.isSeekable || !loops else { return }
+            // A counted loop ends: the scene watches for its end as for a source that plays once.
+            let endless = loops && times == nil
+            stream.loops = endless
+            stream.feed.setLoops(loops, times: times)
+            if s.name != nil { scene.markActiveLocked(self, looping: endless, &sceneState) }
+        }
+    }
+
     public var isLooping: Bool {
         get { locked { s, _, _ in s.audioStream?.loops ?? s.properties.looping } }
         set {

@@ -143,6 +143,9 @@ final class StreamFeed: @unchecked Sendable {
         var atEnd = false
         var failure: SoundstageError?
         var loops = false
+        /// While looping: how many more times the decoder may jump back to the loop start (nil:
+        /// for ever). At 0 the stream plays on to its end.
+        var wrapsLeft: Int?
         /// Whether the scene wants chunks (a stream that is not playing or paused does not).
         var active = false
         /// The decoder is working on it now (outside the lock).
@@ -157,12 +160,14 @@ final class StreamFeed: @unchecked Sendable {
         let seek: Int64?
         let position: Int64
         let loops: Bool
+        /// How many times this job may jump back to the loop start (nil: any number).
+        let wrapsAllowed: Int?
     }
 
     /// What decoding one chunk gave.
     enum Outcome {
-        case chunk(DecodedChunk, next: Int64)
-        case end(next: Int64)
+        case chunk(DecodedChunk, next: Int64, wraps: Int)
+        case end(next: Int64, wraps: Int)
         case failed(SoundstageError)
     }
 
@@ -228,10 +233,12 @@ final class StreamFeed: @unchecked Sendable {
         }
     }
 
-    /// Changes whether the stream loops; takes effect from the next chunk decoded.
-    func setLoops(_ loops: Bool) {
+    /// Changes whether the stream loops, and how many more times (nil: for ever); takes effect
+    /// from the next chunk decoded.
+    func setLoops(_ loops: Bool, times: Int? = nil) {
         decoder.withLock {
             shared.loops = loops
+            shared.wrapsLeft = loops ? times : nil
             if loops, shared.atEnd {
                 // It had reached the end: decoding goes on from the loop start.
                 shared.atEnd = false
@@ -289,26 +296,36 @@ final class StreamFeed: @unchecked Sendable {
     func takeJobLocked() -> Job {
         defer { shared.seekTarget = nil }
         shared.busy = true
-        return Job(generation: shared.generation, seek: shared.seekTarget, position: shared.position, loops: shared.loops)
+        return Job(generation: shared.generation, seek: shared.seekTarget, position: shared.position, loops: shared.loops,
+                   wrapsAllowed: shared.wrapsLeft)
     }
 
     func finishJobLocked(_ job: Job, _ outcome: Outcome) {
         shared.busy = false
         guard job.generation == shared.generation, !shared.closed else { return }   // a seek came in meanwhile
         switch outcome {
-        case .chunk(let chunk, let next):
+        case .chunk(let chunk, let next, let wraps):
             shared.ready.append(chunk)
             shared.position = next
-        case .end(let next):
+            countWrapsLocked(wraps)
+        case .end(let next, let wraps):
             shared.position = next
             shared.atEnd = true
+            countWrapsLocked(wraps)
         case .failed(let error):
             shared.failure = error
         }
     }
 
+    /// Counts jumps back to the loop start against a limited number of loops (lock held).
+    private func countWrapsLocked(_ wraps: Int) {
+        guard wraps > 0, let left = shared.wrapsLeft else { return }
+        shared.wrapsLeft = max(0, left - wraps)
+        if shared.wrapsLeft == 0 { shared.loops = false }
+    }
+
     /// Decodes one chunk (decoder thread, no lock): up to `chunkFrames` from the job's position,
-    /// jumping back to the loop start at the loop end.
+    /// jumping back to the loop start at the loop end (as many times as the job allows).
     func decode(_ job: Job) -> Outcome {
         do {
             var position = job.position
@@ -325,15 +342,18 @@ final class StreamFeed: @unchecked Sendable {
             samples.reserveCapacity(chunkFrames * channels)
             let start = position
             var emptyReads = 0
+            var wraps = 0
             while samples.count < chunkFrames * channels {
+                let looping = job.loops && wraps < (job.wrapsAllowed ?? Int.max)
                 let wanted = chunkFrames - samples.count / channels
                 var limit = wanted
-                if job.loops, let end = loopEnd { limit = Int(min(Int64(wanted), max(0, end - position))) }
+                if looping, let end = loopEnd { limit = Int(min(Int64(wanted), max(0, end - position))) }
                 let chunk = limit > 0 ? try file.read(frames: limit) : AudioBuffer(samples: [], channels: channels, sampleRate: sampleRate)
                 if chunk.frames == 0 {
-                    guard job.loops, emptyReads == 0 else { break }
+                    guard looping, emptyReads == 0 else { break }
                     emptyReads += 1
                     guard isSeekable else { break }
+                    wraps += 1
                     try file.seek(toFrame: loopStart)
                     filePosition = loopStart
                     position = loopStart
@@ -344,9 +364,9 @@ final class StreamFeed: @unchecked Sendable {
                 position += Int64(chunk.frames)
                 filePosition += Int64(chunk.frames)
             }
-            guard !samples.isEmpty else { return .end(next: position) }
+            guard !samples.isEmpty else { return .end(next: position, wraps: wraps) }
             return .chunk(DecodedChunk(start: start, samples: samples, frames: samples.count / channels,
-                                       levels: BlockLevels(samples, channels: channels)), next: position)
+                                       levels: BlockLevels(samples, channels: channels)), next: position, wraps: wraps)
         } catch let error as SoundstageError {
             return .failed(error)
         } catch {

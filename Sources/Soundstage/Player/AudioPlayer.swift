@@ -1,0 +1,295 @@
+import Foundation
+import SoundFile
+
+/// Plays one sound file — music, a voice line, an ambience — the way `AVAudioPlayer` does for an
+/// iOS game: made from a path, a URL or bytes; play, pause, stop, a scheduled start; volume with
+/// fades, pan, rate; a number of loops; a current time that can be read and set to the sample;
+/// metering; and a report when it finishes, fails to decode, or its session is interrupted.
+///
+/// A player is a streaming source of its scene, unpositioned (head-relative, at the listener),
+/// so a long file never sits in memory and many players cost what as many streams cost. It obeys
+/// the scene's session like any source: it does not sound while the session is inactive or
+/// interrupted, and an interruption's end with `shouldResume` resumes it.
+///
+/// Thread-safe: any thread may call it. Events arrive on the engine's update (during
+/// ``Device/render(frames:)`` on a loopback device).
+public final class AudioPlayer: @unchecked Sendable {
+    /// What happened to a player, as `AVAudioPlayerDelegate` hears it.
+    public enum Event: Sendable, Equatable {
+        /// It played to its end (after its loops); `successfully` is false when decoding failed
+        /// part-way and the rest could not be played.
+        case finished(successfully: Bool)
+        /// Decoding failed (a damaged file): playback ends, ``finished(successfully:)`` follows.
+        case decodeError(SoundstageError)
+        /// Its session was interrupted: it is silent (paused) until the interruption ends.
+        case interruptionBegan
+        /// The interruption ended; with `shouldResume` the player plays on where it was.
+        case interruptionEnded(shouldResume: Bool)
+    }
+
+    /// The scene it plays in.
+    public let scene: Scene
+    /// The file's path; nil for a player made from bytes.
+    public let path: String?
+    /// The file's format (channels, rate, frames).
+    public let format: AudioFormat
+    /// The sound's length in seconds.
+    public let duration: Double
+    /// The file's channel count.
+    public var numberOfChannels: Int { format.channels }
+
+    private let source: Source
+    private let session: AudioSession?
+    private var observer: Int?
+    private let lock = NSLock()
+    private var state = PlayerState()
+
+    private struct PlayerState {
+        var volume: Float = 1
+        var pan: Float = 0
+        var rate: Float = 1
+        var numberOfLoops = 0
+        var playing = false
+        var meters: LevelMeter?
+        var handler: (@Sendable (AudioPlayer, Event) -> Void)?
+        var reportedFailure = false
+    }
+
+    /// Opens the file at `path` for playing in `scene`. `session`, if given, is the session the
+    /// scene is attached to: the player reports its interruptions.
+    ///
+    /// - Throws: the file's errors (`.notFound`, `.unsupportedFormat`, `.corruptData`,
+    ///   `.codecUnavailable`, ...), and `.unsupportedFormat` for more than two channels.
+    public convenience init(contentsOf path: String, scene: Scene, session: AudioSession? = nil) throws {
+        try self.init(file: SoundFile(path: path), path: path, scene: scene, session: session)
+    }
+
+    /// Opens the file at `url`, which must be a `file:` URL.
+    public convenience init(url: URL, scene: Scene, session: AudioSession? = nil) throws {
+        guard url.isFileURL else {
+            throw SoundstageError(.invalidArgument, "only file URLs can be played", subject: url.absoluteString)
+        }
+        try self.init(contentsOf: url.path, scene: scene, session: session)
+    }
+
+    /// Plays a whole file's bytes held in memory (any format ``SoundFile`` reads).
+    public convenience init(data: Data, scene: Scene, session: AudioSession? = nil) throws {
+        try self.init(file: SoundFile(data: [UInt8](data), name: "<data>"), path: nil, scene: scene, session: session)
+    }
+
+    private init(file: SoundFile, path: String?, scene: Scene, session: AudioSession?) throws {
+        guard (1...2).contains(file.format.channels) else {
+            throw SoundstageError(.unsupportedFormat, "a player plays mono or stereo; this has \(file.format.channels) channels",
+                                  subject: path ?? file.name)
+        }
+        self.scene = scene
+        self.path = path
+        self.session = session
+        format = file.format
+        // A compressed header's count is a claim: the player's length is what decodes.
+        duration = file.format.sampleRate > 0 ? Double(file.format.frames) / Double(file.format.sampleRate) : 0
+        source = try scene.makeStreamingSource(opened: file)
+        source.isHeadRelative = true
+        source.rolloffFactor = 0
+        source.position = Vector3(0, 0, -1)
+        source.completionHandler = { [weak self] _ in self?.didFinish() }
+        if let session {
+            observer = session.addObserver { [weak self] event in self?.sessionEvent(event) }
+        }
+    }
+
+    deinit {
+        if let observer { session?.removeObserver(observer) }
+        source.completionHandler = nil
+        source.stop()
+    }
+
+    // MARK: Events
+
+    /// Called (on the engine's update) with each ``Event``.
+    public var eventHandler: (@Sendable (AudioPlayer, Event) -> Void)? {
+        get { lock.withLock { state.handler } }
+        set { lock.withLock { state.handler = newValue } }
+    }
+
+    private func emit(_ event: Event) {
+        lock.withLock { state.handler }?(self, event)
+    }
+
+    private func didFinish() {
+        let failure = source.streamError
+        let reported = lock.withLock {
+            state.playing = false
+            defer { state.reportedFailure = false }
+            return state.reportedFailure
+        }
+        if let failure, !reported { emit(.decodeError(failure)) }
+        emit(.finished(successfully: failure == nil))
+    }
+
+    private func sessionEvent(_ event: SessionEvent) {
+        switch event.kind {
+        case .interruptionBegan: emit(.interruptionBegan)
+        case .interruptionEnded(let shouldResume): emit(.interruptionEnded(shouldResume: shouldResume))
+        default: break
+        }
+    }
+
+    // MARK: Playing
+
+    /// Gets ready to play (the decoder starts filling ahead when it plays): always true here,
+    /// as `AVAudioPlayer.prepareToPlay()` returns.
+    @discardableResult
+    public func prepareToPlay() -> Bool { true }
+
+    /// Plays from ``currentTime``: resumes after ``pause()`` or ``stop()``; a playing player goes on.
+    ///
+    /// - Throws: `.sessionNotActive` while its session is inactive or interrupted,
+    ///   `.sourceBudgetExhausted` when the scene has no OpenAL source left.
+    public func play() throws {
+        if isPlaying { return }
+        applyLoops()
+        try source.play()
+        lock.withLock { state.playing = true }
+    }
+
+    /// Starts playing at `time` on the device clock (``deviceCurrentTime``), exactly on that
+    /// sample (a desktop or loopback device).
+    /// - Throws: `.invalidArgument` for a time that is not in the future, and ``play()``'s errors.
+    public func play(atTime time: Double) throws {
+        applyLoops()
+        try scene.play([source], at: time)
+        lock.withLock { state.playing = true }
+    }
+
+    /// Pauses; ``play()`` resumes where it paused.
+    public func pause() {
+        source.pause()
+        lock.withLock { state.playing = false }
+    }
+
+    /// Stops playing. Unlike a source's stop, ``currentTime`` stays where it was (as
+    /// `AVAudioPlayer.stop()` leaves it); ``play()`` goes on from there.
+    public func stop() {
+        let time = currentTime
+        source.stop()
+        try? source.seek(to: min(time, duration))
+        lock.withLock { state.playing = false }
+    }
+
+    /// Whether it is playing now (false once it finished, or while paused or stopped).
+    public var isPlaying: Bool {
+        lock.withLock { state.playing } && source.playbackState == .playing
+    }
+
+    /// The device's clock in seconds, for ``play(atTime:)``.
+    public var deviceCurrentTime: Double { scene.device.mixTime }
+
+    // MARK: Position and loops
+
+    /// The play position in seconds within the file, exact to the sample: readable while it
+    /// plays, and settable (while playing it jumps there). Values outside 0…``duration`` are
+    /// clamped; NaN is refused (the position stays).
+    public var currentTime: Double {
+        get {
+            let offset = source.offset
+            guard duration > 0 else { return offset }
+            // A stream's position runs on across loop ends: within the file, it wraps.
+            return offset < duration ? offset : offset.truncatingRemainder(dividingBy: duration)
+        }
+        set {
+            guard newValue.isFinite else {
+                _ = scene.refusals.admits(false, "AudioPlayer.currentTime", newValue, "a finite time")
+                return
+            }
+            try? source.seek(to: max(0, min(newValue, duration)))
+        }
+    }
+
+    /// How many times it plays again after the first: 0 plays once, 2 plays three times, any
+    /// negative value loops until stopped. Counted at the sample: the loops are gapless.
+    public var numberOfLoops: Int {
+        get { lock.withLock { state.numberOfLoops } }
+        set {
+            lock.withLock { state.numberOfLoops = newValue }
+            if isPlaying { applyLoops() }
+        }
+    }
+
+    private func applyLoops() {
+        let loops = numberOfLoops
+        source.setStreamLoops(loops != 0, times: loops < 0 ? nil : loops)
+    }
+
+    // MARK: Volume, pan, rate
+
+    /// The volume, 0…1 (1 by default). Setting it cancels a fade in progress.
+    public var volume: Float {
+        get { lock.withLock { state.volume } }
+        set { setVolume(newValue, fadeDuration: 0) }
+    }
+
+    /// Fades the volume to `volume` (0…1) over `fadeDuration` seconds, on the device's clock.
+    public func setVolume(_ volume: Float, fadeDuration: Double) {
+        guard scene.refusals.admits(volume.isFinite && (0...1).contains(volume), "AudioPlayer.volume", volume, "in 0...1"),
+              scene.refusals.admits(fadeDuration.isFinite && fadeDuration >= 0, "AudioPlayer.fadeDuration", fadeDuration,
+                                    "finite and >= 0") else { return }
+        lock.withLock { state.volume = volume }
+        source.fade(to: volume, over: fadeDuration)
+    }
+
+    /// Left-right position, −1 (left) … 0 (centre) … 1 (right), for a mono file: the sound is
+    /// placed around the listener so that ±1 is hard to one side. OpenAL plays a stereo file's
+    /// channels to their own sides, so a stereo file's pan is kept but does not move it.
+    public var pan: Float {
+        get { lock.withLock { state.pan } }
+        set {
+            guard scene.refusals.admits(newValue.isFinite && (-1...1).contains(newValue), "AudioPlayer.pan", newValue, "in -1...1")
+            else { return }
+            lock.withLock { state.pan = newValue }
+            // OpenAL Soft widens the front by 1.5 (hard to a side at 60°): ±1 → ±60°.
+            let angle = newValue * .pi / 3
+            source.position = Vector3(sinf(angle), 0, -cosf(angle))
+        }
+    }
+
+    /// The playback rate, 0.5…2 (1 by default): speed and pitch together, as OpenAL's pitch (not
+    /// a time stretch). `AVAudioPlayer` needs `enableRate`; here it always applies.
+    public var rate: Float {
+        get { lock.withLock { state.rate } }
+        set {
+            guard scene.refusals.admits(newValue.isFinite && (0.5...2).contains(newValue), "AudioPlayer.rate", newValue, "in 0.5...2")
+            else { return }
+            lock.withLock { state.rate = newValue }
+            source.pitch = newValue
+        }
+    }
+
+    // MARK: Metering
+
+    /// Whether levels are measured (off by default; ``updateMeters()`` reads them).
+    public var isMeteringEnabled: Bool {
+        get { source.isMeteringEnabled }
+        set { source.isMeteringEnabled = newValue }
+    }
+
+    /// Takes the levels of what played since the last call, for ``averagePower(forChannel:)``
+    /// and ``peakPower(forChannel:)``.
+    public func updateMeters() {
+        let levels = source.meterLevels()
+        lock.withLock { state.meters = levels ?? state.meters.map { LevelMeter(averagePower: $0.averagePower.map { _ in LevelMeter.silence },
+                                                                                   peakPower: $0.peakPower.map { _ in LevelMeter.silence },
+                                                                                   frames: 0) } }
+    }
+
+    /// The RMS level of `channel` at the last ``updateMeters()``, in dBFS (−160 for silence,
+    /// or before any reading, or for a channel the file lacks).
+    public func averagePower(forChannel channel: Int) -> Float {
+        lock.withLock { state.meters.flatMap { $0.averagePower.indices.contains(channel) ? $0.averagePower[channel] : nil } } ?? LevelMeter.silence
+    }
+
+    /// The peak level of `channel` at the last ``updateMeters()``, in dBFS.
+    public func peakPower(forChannel channel: Int) -> Float {
+        lock.withLock { state.meters.flatMap { $0.peakPower.indices.contains(channel) ? $0.peakPower[channel] : nil } } ?? LevelMeter.silence
+    }
+}
