@@ -120,6 +120,10 @@ if mode == "capi" {
     try capiBench()
     exit(0)
 }
+if mode == "players" {
+    try playerBench()
+    exit(0)
+}
 if mode == "decode" {
     try decodeBench()
     exit(0)
