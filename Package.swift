@@ -20,6 +20,9 @@ let package = Package(
         // The C API: libSoundstageC.so, installed as libsoundstage.so.0 by scripts/install.sh
         // (which links the Swift runtime in statically and exports only the ss_ symbols).
         .library(name: "SoundstageC", type: .dynamic, targets: ["SoundstageC"]),
+        // The iOS names (AVAudioSession, AVAudioPlayer, AVAudioRecorder, System Sound Services,
+        // the C Audio Session API) over Soundstage, for porting an iOS game's audio code.
+        .library(name: "SoundstageCompat", targets: ["SoundstageCompat"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -114,6 +117,11 @@ let package = Package(
                            "SoundFile", "SoundstageErrors", .product(name: "NIOConcurrencyHelpers", package: "swift-nio")],
             swiftSettings: strict
         ),
+        .target(
+            name: "SoundstageCompat",
+            dependencies: ["Soundstage"],
+            swiftSettings: strict
+        ),
         .executableTarget(
             name: "SoundstageCLI",
             dependencies: [
@@ -184,6 +192,12 @@ let package = Package(
         .testTarget(
             name: "CAPITests",
             dependencies: ["CSoundstage", "SoundstageC", .product(name: "NIOConcurrencyHelpers", package: "swift-nio")],
+            swiftSettings: strict
+        ),
+        // Programs written as an iOS developer writes them, against SoundstageCompat.
+        .testTarget(
+            name: "CompatTests",
+            dependencies: ["SoundstageCompat", "Soundstage", "TestSupport"],
             swiftSettings: strict
         ),
         .testTarget(

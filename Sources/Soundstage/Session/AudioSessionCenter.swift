@@ -150,6 +150,18 @@ public final class AudioSessionCenter: Sendable {
     /// How many sessions exist.
     public var sessionCount: Int { state.withLockedValue { $0.order.count } }
 
+    /// The categories of the sessions other than `session` that sound now (active, not
+    /// interrupted, of a category that plays): what `AVAudioSession.isOtherAudioPlaying` asks.
+    public func categoriesSounding(besides session: AudioSession) -> [SessionCategory] {
+        state.withLockedValue { state in
+            state.order.compactMap { id in
+                guard id != ObjectIdentifier(session), let s = state.sessions[id], s.active, s.interruption == nil,
+                      s.category.playsAudio else { return nil }
+                return s.category
+            }
+        }
+    }
+
     /// Whether the center has paused the (real) output because no session may sound.
     public var isDevicePaused: Bool { state.withLockedValue { $0.devicePaused } }
 

@@ -24,3 +24,9 @@ public enum SystemSoundOutcome: Sendable, Equatable {
     /// The attempt failed (e.g. an unknown ID); the error says why.
     case failed(SoundstageError)
 }
+
+extension SystemSoundRegistry {
+    /// ``SystemSoundID`` by another name, for code where `SystemSoundID` means something else
+    /// (SoundstageCompat declares Audio Toolbox's `UInt32` one).
+    public typealias SoundID = SystemSoundID
+}

@@ -1,0 +1,136 @@
+import Foundation
+import Soundstage
+
+/// What an `AVAudioPlayer` tells its delegate. Both methods have default implementations, so a
+/// delegate implements only what it needs, as with iOS's optional methods.
+public protocol AVAudioPlayerDelegate: AnyObject {
+    /// The player played to its end (after its loops); `flag` is false when decoding failed.
+    func audioPlayerDidFinishPlaying(_ player: AVAudioPlayer, successfully flag: Bool)
+    /// Decoding failed part-way (a damaged file).
+    func audioPlayerDecodeErrorDidOccur(_ player: AVAudioPlayer, error: Error?)
+}
+
+extension AVAudioPlayerDelegate {
+    /// Does nothing.
+    public func audioPlayerDidFinishPlaying(_ player: AVAudioPlayer, successfully flag: Bool) {}
+    /// Does nothing.
+    public func audioPlayerDecodeErrorDidOccur(_ player: AVAudioPlayer, error: Error?) {}
+}
+
+/// `AVAudioPlayer`, spelled as the iOS SDK spells it in Swift, over Soundstage's
+/// ``AudioPlayer`` in the session of `AVAudioSession.sharedInstance()`.
+///
+/// The delegate is called on the engine's update thread (iOS calls it on the main thread).
+/// `rate` changes speed and pitch together (iOS keeps the pitch); `pan` moves mono files.
+public final class AVAudioPlayer: NSObject, @unchecked Sendable {
+    private let player: AudioPlayer
+    /// The file's URL (nil for a player made from data).
+    public let url: URL?
+    /// The data it was made from (nil for a player made from a URL).
+    public let data: Data?
+    /// Called when it finishes or fails to decode (held weakly, as on iOS).
+    public weak var delegate: AVAudioPlayerDelegate?
+    /// Accepted for the iOS spelling; ``rate`` applies either way.
+    public var enableRate = false
+
+    /// Opens the file at `url`.
+    /// - Throws: the file's errors (`SoundstageError`: `.notFound`, `.unsupportedFormat`,
+    ///   `.codecUnavailable`, ...), or the engine's when no output can open.
+    public init(contentsOf url: URL) throws {
+        let engine = try CompatEngine.shared()
+        player = try AudioPlayer(url: url, scene: engine.scene, session: engine.session)
+        self.url = url
+        data = nil
+        super.init()
+        hook()
+    }
+
+    /// Plays a whole file's bytes.
+    public init(data: Data) throws {
+        let engine = try CompatEngine.shared()
+        player = try AudioPlayer(data: data, scene: engine.scene, session: engine.session)
+        url = nil
+        self.data = data
+        super.init()
+        hook()
+    }
+
+    /// `init(contentsOf:)`; the file type hint is not needed (files are recognised by content).
+    public convenience init(contentsOf url: URL, fileTypeHint utiString: String?) throws { try self.init(contentsOf: url) }
+
+    private func hook() {
+        player.eventHandler = { [weak self] _, event in
+            guard let self else { return }
+            switch event {
+            case .finished(let successfully): delegate?.audioPlayerDidFinishPlaying(self, successfully: successfully)
+            case .decodeError(let error): delegate?.audioPlayerDecodeErrorDidOccur(self, error: error)
+            default: break
+            }
+        }
+    }
+
+    /// Ready to play: true.
+    @discardableResult
+    public func prepareToPlay() -> Bool { player.prepareToPlay() }
+
+    /// Plays from ``currentTime``; false when it cannot (the session is not active, no source is left).
+    @discardableResult
+    public func play() -> Bool { (try? player.play()) != nil }
+
+    /// Starts at `time` on the device clock (``deviceCurrentTime``); false when it cannot.
+    @discardableResult
+    public func play(atTime time: TimeInterval) -> Bool { (try? player.play(atTime: time)) != nil }
+
+    /// Pauses.
+    public func pause() { player.pause() }
+
+    /// Stops; ``currentTime`` stays.
+    public func stop() { player.stop() }
+
+    /// Whether it plays now.
+    public var isPlaying: Bool { player.isPlaying }
+    /// The length in seconds.
+    public var duration: TimeInterval { player.duration }
+    /// The file's channels.
+    public var numberOfChannels: Int { player.numberOfChannels }
+    /// The position in seconds, settable.
+    public var currentTime: TimeInterval {
+        get { player.currentTime }
+        set { player.currentTime = newValue }
+    }
+    /// The device clock, for ``play(atTime:)``.
+    public var deviceCurrentTime: TimeInterval { player.deviceCurrentTime }
+    /// Extra plays: 0 once, -1 until stopped.
+    public var numberOfLoops: Int {
+        get { player.numberOfLoops }
+        set { player.numberOfLoops = newValue }
+    }
+    /// 0…1.
+    public var volume: Float {
+        get { player.volume }
+        set { player.volume = newValue }
+    }
+    /// Fades to `volume` over `duration` seconds.
+    public func setVolume(_ volume: Float, fadeDuration duration: TimeInterval) { player.setVolume(volume, fadeDuration: duration) }
+    /// −1…1.
+    public var pan: Float {
+        get { player.pan }
+        set { player.pan = newValue }
+    }
+    /// 0.5…2.
+    public var rate: Float {
+        get { player.rate }
+        set { player.rate = newValue }
+    }
+    /// Whether ``updateMeters()`` measures.
+    public var isMeteringEnabled: Bool {
+        get { player.isMeteringEnabled }
+        set { player.isMeteringEnabled = newValue }
+    }
+    /// Takes the levels since the last call.
+    public func updateMeters() { player.updateMeters() }
+    /// dBFS, −160 silence.
+    public func averagePower(forChannel channelNumber: Int) -> Float { player.averagePower(forChannel: channelNumber) }
+    /// dBFS, −160 silence.
+    public func peakPower(forChannel channelNumber: Int) -> Float { player.peakPower(forChannel: channelNumber) }
+}

@@ -1,0 +1,202 @@
+import Foundation
+import Soundstage
+
+/// Linear PCM (`'lpcm'`), for `AVFormatIDKey`.
+public let kAudioFormatLinearPCM: UInt32 = 0x6C70_636D
+/// MPEG-4 AAC (`'aac '`): written as M4A through FFmpeg.
+public let kAudioFormatMPEG4AAC: UInt32 = 0x6161_6320
+/// Apple Lossless (`'alac'`): M4A, or CAF for a `.caf` URL.
+public let kAudioFormatAppleLossless: UInt32 = 0x616C_6163
+/// Apple IMA4 (`'ima4'`): CAF.
+public let kAudioFormatAppleIMA4: UInt32 = 0x696D_6134
+/// µ-law (`'ulaw'`): CAF, or WAV for a `.wav` URL.
+public let kAudioFormatULaw: UInt32 = 0x756C_6177
+/// A-law (`'alaw'`): WAV.
+public let kAudioFormatALaw: UInt32 = 0x616C_6177
+
+/// The settings keys `AVAudioRecorder(url:settings:)` reads.
+public let AVFormatIDKey = "AVFormatIDKey"
+public let AVSampleRateKey = "AVSampleRateKey"
+public let AVNumberOfChannelsKey = "AVNumberOfChannelsKey"
+public let AVEncoderAudioQualityKey = "AVEncoderAudioQualityKey"
+public let AVEncoderBitRateKey = "AVEncoderBitRateKey"
+public let AVLinearPCMBitDepthKey = "AVLinearPCMBitDepthKey"
+public let AVLinearPCMIsFloatKey = "AVLinearPCMIsFloatKey"
+
+/// `AVEncoderAudioQualityKey`'s values: for AAC, the bit rate (64, 96, 128, 192, 256 kb/s).
+public enum AVAudioQuality: Int, Sendable {
+    case min = 0
+    case low = 0x20
+    case medium = 0x40
+    case high = 0x60
+    case max = 0x7F
+}
+
+/// What an `AVAudioRecorder` tells its delegate; both methods have default implementations.
+public protocol AVAudioRecorderDelegate: AnyObject {
+    /// The recording ended (``AVAudioRecorder/stop()``, its duration, or a failure: `flag` false).
+    func audioRecorderDidFinishRecording(_ recorder: AVAudioRecorder, successfully flag: Bool)
+    /// Writing the file failed.
+    func audioRecorderEncodeErrorDidOccur(_ recorder: AVAudioRecorder, error: Error?)
+}
+
+extension AVAudioRecorderDelegate {
+    /// Does nothing.
+    public func audioRecorderDidFinishRecording(_ recorder: AVAudioRecorder, successfully flag: Bool) {}
+    /// Does nothing.
+    public func audioRecorderEncodeErrorDidOccur(_ recorder: AVAudioRecorder, error: Error?) {}
+}
+
+/// `AVAudioRecorder`, spelled as the iOS SDK spells it in Swift, over Soundstage's
+/// ``AudioRecorder`` under `AVAudioSession.sharedInstance()` (whose category must be `.record`
+/// or `.playAndRecord` to record). It records the desktop server's default input.
+public final class AVAudioRecorder: NSObject, @unchecked Sendable {
+    /// Where it records.
+    public let url: URL
+    /// The settings it was made with.
+    public let settings: [String: Any]
+    /// Called when it finishes (held weakly).
+    public weak var delegate: AVAudioRecorderDelegate?
+    private let recorderSettings: AudioRecorder.Settings
+    private let lock = NSLock()
+    private var recorder: AudioRecorder?
+    private var meteringWanted = false
+
+    /// Prepares to record to `url` with iOS's settings keys: `AVFormatIDKey` (linear PCM, AAC,
+    /// Apple Lossless, IMA4, µ-law, A-law), `AVSampleRateKey`, `AVNumberOfChannelsKey`,
+    /// `AVEncoderAudioQualityKey` (AAC's bit rate) or `AVEncoderBitRateKey`,
+    /// `AVLinearPCMBitDepthKey` (16, 24, 32) and `AVLinearPCMIsFloatKey`.
+    /// - Throws: `.invalidArgument` for a format ID, rate, channel count or depth it cannot write.
+    public init(url: URL, settings: [String: Any]) throws {
+        guard url.isFileURL else { throw SoundstageError(.invalidArgument, "only file URLs can be recorded to", subject: url.absoluteString) }
+        self.url = url
+        self.settings = settings
+        recorderSettings = try Self.recorderSettings(settings, url: url)
+        super.init()
+    }
+
+    static func number(_ value: Any?) -> Double? {
+        switch value {
+        case let v as Int: Double(v)
+        case let v as UInt32: Double(v)
+        case let v as Double: v
+        case let v as Float: Double(v)
+        case let v as NSNumber: v.doubleValue
+        default: nil
+        }
+    }
+
+    static func recorderSettings(_ settings: [String: Any], url: URL) throws -> AudioRecorder.Settings {
+        let ext = url.pathExtension.lowercased()
+        let formatID = number(settings[AVFormatIDKey]).map { UInt32($0) } ?? kAudioFormatLinearPCM
+        let depth = number(settings[AVLinearPCMBitDepthKey]).map { Int($0) } ?? 16
+        let isFloat = (settings[AVLinearPCMIsFloatKey] as? Bool) ?? false
+        let container: Container = switch ext {
+        case "caf": .caf
+        case "aif", "aiff", "aifc": .aiff
+        case "m4a", "mp4", "aac": .mp4
+        default: .wav
+        }
+        let format: OutputFormat
+        switch formatID {
+        case kAudioFormatLinearPCM:
+            let encoding: SampleEncoding
+            switch (depth, isFloat) {
+            case (16, false): encoding = .pcm16
+            case (24, false): encoding = .pcm24
+            case (32, false): encoding = .pcm32
+            case (32, true): encoding = .float32
+            case (8, false): encoding = container == .wav ? .pcmU8 : .pcmS8
+            default: throw SoundstageError(.invalidArgument, "linear PCM of \(depth) bits\(isFloat ? " float" : "") cannot be recorded")
+            }
+            format = OutputFormat(container: container == .mp4 ? .wav : container, encoding: encoding)
+        case kAudioFormatMPEG4AAC: format = .m4aAAC
+        case kAudioFormatAppleLossless: format = container == .caf ? .cafALAC : .m4aALAC
+        case kAudioFormatAppleIMA4: format = .cafIMA4
+        case kAudioFormatULaw: format = container == .wav ? .wavULaw : .cafULaw
+        case kAudioFormatALaw: format = .wavALaw
+        default:
+            throw SoundstageError(.invalidArgument, "AVFormatIDKey \(formatID) is not a format Soundstage records (linear PCM, AAC, "
+                                  + "Apple Lossless, IMA4, µ-law, A-law)")
+        }
+        let rate = number(settings[AVSampleRateKey]).map { Int($0.rounded()) }
+        let channels = number(settings[AVNumberOfChannelsKey]).map { Int($0) }
+        var bitRate = number(settings[AVEncoderBitRateKey]).map { Int($0) }
+        if bitRate == nil, let quality = number(settings[AVEncoderAudioQualityKey]) {
+            bitRate = switch Int(quality) {
+            case ..<0x20: 64_000
+            case ..<0x40: 96_000
+            case ..<0x60: 128_000
+            case ..<0x7F: 192_000
+            default: 256_000
+            }
+        }
+        return AudioRecorder.Settings(format: format, sampleRate: rate, channels: channels, bitRate: bitRate)
+    }
+
+    /// Prepares the file: true (the file is created when recording starts).
+    @discardableResult
+    public func prepareToRecord() -> Bool { true }
+
+    private func make() throws -> AudioRecorder {
+        if let recorder = lock.withLock({ recorder }) { return recorder }
+        let engine = try CompatEngine.shared()
+        let made = try AudioRecorder(path: url.path, settings: recorderSettings, session: engine.session) { [weak self] result in
+            guard let self else { return }
+            if !result.isSuccess, let error = result.fileError { delegate?.audioRecorderEncodeErrorDidOccur(self, error: error) }
+            delegate?.audioRecorderDidFinishRecording(self, successfully: result.isSuccess)
+        }
+        made.isMeteringEnabled = lock.withLock { meteringWanted }
+        lock.withLock { recorder = made }
+        return made
+    }
+
+    /// Starts or resumes recording; false when it cannot (the category forbids it, no input).
+    @discardableResult
+    public func record() -> Bool { (try? make().record()) != nil }
+
+    /// Records for `duration` seconds, then stops.
+    @discardableResult
+    public func record(forDuration duration: TimeInterval) -> Bool { (try? make().record(forDuration: duration)) != nil }
+
+    /// Pauses; ``record()`` goes on in the same file.
+    public func pause() { lock.withLock { recorder }?.pause() }
+
+    /// Stops and closes the file.
+    public func stop() { _ = lock.withLock { recorder }?.stop() }
+
+    /// Deletes the file (after ``stop()``); false when there is none.
+    @discardableResult
+    public func deleteRecording() -> Bool {
+        stop()
+        return (try? FileManager.default.removeItem(at: url)) != nil
+    }
+
+    /// Whether it records now.
+    public var isRecording: Bool { lock.withLock { recorder }?.isRecording ?? false }
+    /// Seconds recorded.
+    public var currentTime: TimeInterval { lock.withLock { recorder }?.currentTime ?? 0 }
+
+    /// Whether ``updateMeters()`` measures.
+    public var isMeteringEnabled: Bool {
+        get { lock.withLock { meteringWanted } }
+        set {
+            lock.withLock { meteringWanted = newValue }
+            lock.withLock { recorder }?.isMeteringEnabled = newValue
+        }
+    }
+    private var meters: LevelMeter?
+    /// Takes the levels since the last call.
+    public func updateMeters() {
+        let levels = lock.withLock { recorder }?.meterLevels()
+        lock.withLock { if let levels { meters = levels } }
+    }
+    /// dBFS, −160 silence.
+    public func averagePower(forChannel channelNumber: Int) -> Float {
+        lock.withLock { meters.flatMap { $0.averagePower.indices.contains(channelNumber) ? $0.averagePower[channelNumber] : nil } } ?? LevelMeter.silence
+    }
+    /// dBFS, −160 silence.
+    public func peakPower(forChannel channelNumber: Int) -> Float {
+        lock.withLock { meters.flatMap { $0.peakPower.indices.contains(channelNumber) ? $0.peakPower[channelNumber] : nil } } ?? LevelMeter.silence
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+import Soundstage
+
+/// What the iOS names run on: one output device, its session center with the app's one audio
+/// session, a scene for players and a system-sound registry under that session — made on first
+/// use, as iOS gives an app its audio session.
+///
+/// A program that wants another output (a named sink, a loopback render for tests) calls
+/// ``use(device:)`` before its first audio call; otherwise the default output opens
+/// (`Device.openOutput()`: the desktop server, else the sound card).
+public enum CompatOutput {
+    /// Makes the iOS names play on `device` from now on (a new session, scene and registry).
+    /// The previous engine's players stop.
+    public static func use(device: Device) throws {
+        let engine = try CompatEngine(device: device)
+        CompatEngine.lock.withLock { CompatEngine.current = engine }
+        AVAudioSession.sharedInstance().attach(engine)
+    }
+
+    /// The device the iOS names play on (opening the default output on first use).
+    public static func device() throws -> Device { try CompatEngine.shared().device }
+
+    /// The Soundstage session behind `AVAudioSession.sharedInstance()`.
+    public static func session() throws -> AudioSession { try CompatEngine.shared().session }
+
+    /// The system-sound registry behind System Sound Services (its ``SystemSoundRegistry/attentionHandler``
+    /// receives `kSystemSoundID_Vibrate`).
+    public static func systemSounds() throws -> SystemSoundRegistry { try CompatEngine.shared().registry }
+}
+
+/// The objects behind the iOS names.
+final class CompatEngine: @unchecked Sendable {
+    let device: Device
+    let center: AudioSessionCenter
+    let session: AudioSession
+    let scene: Scene
+    let registry: SystemSoundRegistry
+
+    static let lock = NSLock()
+    nonisolated(unsafe) static var current: CompatEngine?
+
+    init(device: Device) throws {
+        self.device = device
+        center = AudioSessionCenter(device: device)
+        session = center.makeSession(category: .soloAmbient)
+        scene = try device.makeScene()
+        session.attach(scene)
+        registry = try SystemSoundRegistry(device: device)
+        session.attach(registry)
+        // An iOS app's session is active once the app makes sound, without asking.
+        try session.setActive(true)
+    }
+
+    /// The engine in use, opening the default output on first use.
+    static func shared() throws -> CompatEngine {
+        if let engine = lock.withLock({ current }) { return engine }
+        let engine = try CompatEngine(device: Device.openOutput())
+        let chosen = lock.withLock { () -> CompatEngine in
+            if let current { return current }
+            current = engine
+            return engine
+        }
+        if chosen === engine { AVAudioSession.sharedInstance().attach(engine) }
+        return chosen
+    }
+}
