@@ -141,7 +141,9 @@ public final class AVAudioRecorder: NSObject, @unchecked Sendable {
     private func make() throws -> AudioRecorder {
         if let recorder = lock.withLock({ recorder }) { return recorder }
         let engine = try CompatEngine.shared()
-        let made = try AudioRecorder(path: url.path, settings: recorderSettings, session: engine.session) { [weak self] result in
+        var settings = recorderSettings
+        settings.server = engine.device.desktopOptions?.server   // the server the app plays on
+        let made = try AudioRecorder(path: url.path, settings: settings, session: engine.session) { [weak self] result in
             guard let self else { return }
             if !result.isSuccess, let error = result.fileError { delegate?.audioRecorderEncodeErrorDidOccur(self, error: error) }
             delegate?.audioRecorderDidFinishRecording(self, successfully: result.isSuccess)
@@ -152,12 +154,29 @@ public final class AVAudioRecorder: NSObject, @unchecked Sendable {
     }
 
     /// Starts or resumes recording; false when it cannot (the category forbids it, no input).
+    /// Why it could not is in ``lastError`` (iOS says nothing more than false).
     @discardableResult
-    public func record() -> Bool { (try? make().record()) != nil }
+    public func record() -> Bool { attempt { try make().record() } }
 
-    /// Records for `duration` seconds, then stops.
+    /// Records for `duration` seconds, then stops; false when it cannot (see ``lastError``).
     @discardableResult
-    public func record(forDuration duration: TimeInterval) -> Bool { (try? make().record(forDuration: duration)) != nil }
+    public func record(forDuration duration: TimeInterval) -> Bool { attempt { try make().record(forDuration: duration) } }
+
+    /// Why the last ``record()`` or ``record(forDuration:)`` returned false (nil after one that
+    /// started). Not in iOS: a Linux addition, for the log of a port that wonders why.
+    public var lastError: SoundstageError? { lock.withLock { failure } }
+    private var failure: SoundstageError?
+
+    private func attempt(_ start: () throws -> Void) -> Bool {
+        do {
+            try start()
+            lock.withLock { failure = nil }
+            return true
+        } catch {
+            lock.withLock { failure = error as? SoundstageError ?? SoundstageError(.internalError, "\(error)") }
+            return false
+        }
+    }
 
     /// Pauses; ``record()`` goes on in the same file.
     public func pause() { lock.withLock { recorder }?.pause() }

@@ -221,10 +221,10 @@ public final class AVAudioSession: NSObject, @unchecked Sendable {
         return engine.center.categoriesSounding(besides: engine.session).contains { $0 == .playback || $0 == .playAndRecord }
     }
 
-    /// Whether an input to record from exists (a microphone on the desktop server; monitors of
-    /// outputs do not count).
+    /// Whether an input to record from exists (a microphone on the desktop server the output
+    /// plays on; monitors of outputs do not count).
     public var isInputAvailable: Bool {
-        ((try? AudioRecorder.availableInputs()) ?? []).contains { !$0.isMonitor }
+        AudioRecorder.captureAvailable(server: (try? current())?.device.desktopOptions?.server)
     }
 
     /// The output's sample rate in Hz.

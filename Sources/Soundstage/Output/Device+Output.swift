@@ -13,6 +13,11 @@ extension Device {
                             paused: false, connected: !isAwaitingOutput)
     }
 
+    /// The options the desktop output was opened with (its server, sink, role, latency); nil for
+    /// an OpenAL or loopback device. A recorder that should record on the same server passes
+    /// `desktopOptions?.server` as ``AudioRecorder/Settings/server``.
+    public var desktopOptions: DesktopOutputOptions? { desktop?.options }
+
     /// Waits until everything mixed so far has reached the output, at most `timeout` seconds:
     /// call it before ``close()`` or before exiting so a sound's last samples are heard.
     ///
