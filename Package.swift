@@ -119,7 +119,7 @@ let package = Package(
         ),
         .target(
             name: "SoundstageCompat",
-            dependencies: ["Soundstage"],
+            dependencies: ["Soundstage", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
         .executableTarget(
@@ -198,6 +198,15 @@ let package = Package(
         .testTarget(
             name: "CompatTests",
             dependencies: ["SoundstageCompat", "Soundstage", "TestSupport"],
+            exclude: ["OpenALGame"],
+            swiftSettings: strict
+        ),
+        // An iOS OpenAL game with its interruption listener, run by CompatTests as a process of
+        // its own (OpenAL Soft picks its backend once per process, before any test server exists).
+        .executableTarget(
+            name: "compat-openal-game",
+            dependencies: ["SoundstageCompat", "COpenAL"],
+            path: "Tests/CompatTests/OpenALGame",
             swiftSettings: strict
         ),
         .testTarget(

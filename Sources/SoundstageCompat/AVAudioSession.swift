@@ -262,18 +262,29 @@ public final class AVAudioSession: NSObject, @unchecked Sendable {
         return info.latency ?? 0
     }
 
-    /// The volume of the output, 0…1. Soundstage does not read the desktop's volume: 1. (The
-    /// user's volume applies after it, as the hardware volume does on iOS.)
-    public var outputVolume: Float { 1 }
+    /// The volume the user set, 0…1: on a desktop server, the volume of the app's stream (linear,
+    /// as pavucontrol or the desktop's mixer set it; 50 % there is 0.125) and 0 while it is muted;
+    /// 1 on other outputs, which have no user volume of their own. Read it when needed (it asks
+    /// the output); no key-value observation.
+    public var outputVolume: Float {
+        guard let status = (try? current())?.device.outputStatus else { return 1 }
+        return status.muted ? 0 : min(1, max(0, status.volume))
+    }
 
     /// The output in use.
     public var currentRoute: AVAudioSessionRouteDescription { lock.withLock { route } }
 
     // MARK: Notifications
 
+    /// The program's own OpenAL device (`alcOpenDevice`), paused for the interruption in progress.
+    private var pausedOpenAL: ApplicationOpenALDevice?
+
     private func sessionEvent(_ event: SessionEvent) {
         switch event.kind {
         case .interruptionBegan:
+            // iOS silences the app's OpenAL while it is interrupted; OpenAL Soft does not, so do
+            // it here, before the listeners run (they make no context current, as on iOS).
+            silenceApplicationOpenAL()
             NotificationCenter.default.post(name: Self.interruptionNotification, object: self,
                                             userInfo: [AVAudioSessionInterruptionTypeKey: InterruptionType.began.rawValue])
         case .interruptionEnded(let shouldResume):
@@ -281,8 +292,32 @@ public final class AVAudioSession: NSObject, @unchecked Sendable {
                 AVAudioSessionInterruptionTypeKey: InterruptionType.ended.rawValue,
                 AVAudioSessionInterruptionOptionKey: (shouldResume ? InterruptionOptions.shouldResume : []).rawValue,
             ])
+            // The listeners have made their context current again: give the device back.
+            restoreApplicationOpenAL()
         default:
             break
+        }
+    }
+
+    private func silenceApplicationOpenAL() {
+        guard let device = ApplicationOpenALDevice.ofCurrentContext() else { return }
+        do {
+            try device.pause()
+            lock.withLock { pausedOpenAL = device }
+        } catch {
+            CompatOutput.logger.warning("the program's OpenAL device could not be paused for the interruption: \(error)")
+        }
+    }
+
+    private func restoreApplicationOpenAL() {
+        guard let device = lock.withLock({ () -> ApplicationOpenALDevice? in
+            defer { pausedOpenAL = nil }
+            return pausedOpenAL
+        }) else { return }
+        do {
+            try device.resume()
+        } catch {
+            CompatOutput.logger.warning("the program's OpenAL device could not be resumed after the interruption: \(error)")
         }
     }
 

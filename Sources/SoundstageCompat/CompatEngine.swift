@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import Soundstage
 
 /// What the iOS names run on: one output device, its session center with the app's one audio
@@ -22,6 +23,11 @@ public enum CompatOutput {
 
     /// The Soundstage session behind `AVAudioSession.sharedInstance()`.
     public static func session() throws -> AudioSession { try CompatEngine.shared().session }
+
+    /// Where the iOS names say what iOS would not (a device that could not be paused for an
+    /// interruption, say), label `org.soundstage.compat`: through the program's
+    /// `LoggingSystem.bootstrap`, as swift-log libraries do (stderr when it never bootstraps).
+    public static let logger = Logger(label: "org.soundstage.compat")
 
     /// The system-sound registry behind System Sound Services (its ``SystemSoundRegistry/attentionHandler``
     /// receives `kSystemSoundID_Vibrate`).

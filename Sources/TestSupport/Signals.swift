@@ -38,6 +38,22 @@ public enum Signals {
         return Double(crossings.count - 1) * Double(rate) / (crossings.last! - crossings.first!)
     }
 
+    /// The amplitude of the `frequency` Hz component of mono `samples` (the magnitude of one DFT
+    /// bin, Goertzel's way, times 2/N): about A for a sine of amplitude A at that frequency whose
+    /// period fits the window a few times, about 0 where that tone is absent, whatever else sounds.
+    public static func toneLevel(_ samples: some Collection<Float>, frequency: Double, rate: Int = rate) -> Double {
+        guard !samples.isEmpty else { return 0 }
+        let w = 2 * Double.pi * frequency / Double(rate), coefficient = 2 * cos(w)
+        var previous = 0.0, beforePrevious = 0.0
+        for sample in samples {
+            let current = Double(sample) + coefficient * previous - beforePrevious
+            beforePrevious = previous
+            previous = current
+        }
+        let power = previous * previous + beforePrevious * beforePrevious - coefficient * previous * beforePrevious
+        return 2 * max(0, power).squareRoot() / Double(samples.count)
+    }
+
     public static func frequency(_ buffer: AudioBuffer, channel: Int = 0) -> Double {
         frequency(buffer.channel(channel), rate: buffer.sampleRate)
     }

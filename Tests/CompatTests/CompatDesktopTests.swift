@@ -58,7 +58,7 @@ import TestSupport
         device.close()
 
         // On A: the looping music (440 Hz, past its 0.5 s file) and, over it, the click.
-        let left = stride(from: 0, to: a.count, by: 2).map { a[$0] }
+        let left = Self.left(a)
         let heardMusic = Double(Signals.soundingFrames(a)) / 48_000
         #expect(heardMusic > 1.5, "A heard \(heardMusic) s of the looping music")
         let first = try #require(left.firstIndex { abs($0) > 0.02 })
@@ -71,6 +71,90 @@ import TestSupport
         #expect(watcher.reasons.contains(.oldDeviceUnavailable))
         print("compat on \(kind): A heard \(String(format: "%.2f", heardMusic)) s, B \(String(format: "%.3f", afterMove)) s after the pull")
     }
+
+    /// `outputVolume` is the volume the user gives the app's stream on the desktop (here with
+    /// pactl, as pavucontrol does), and 0 while the stream is muted.
+    @Test(arguments: servers)
+    func outputVolumeIsTheUsersVolume(_ kind: AudioServerFixture.Kind) throws {
+        let fixture = try AudioServerFixture(kind)
+        let device = try Self.device(on: fixture)
+        try CompatOutput.use(device: device)
+        defer { device.close() }
+        let session = AVAudioSession.sharedInstance()
+        #expect(session.outputVolume == 1)
+        #expect(Self.waitFor(5) { device.mixTime > 0.1 })
+        let inputs = try fixture.pactl(["list", "short", "sink-inputs"])
+        let index = try #require(inputs.split(separator: "\n").first?.split(separator: "\t").first.map(String.init), "\(inputs)")
+        try fixture.pactl(["set-sink-input-volume", index, "50%"])
+        #expect(Self.waitFor(5) { abs(session.outputVolume - 0.125) < 0.01 }, "\(session.outputVolume)")
+        try fixture.pactl(["set-sink-input-mute", index, "1"])
+        #expect(Self.waitFor(5) { session.outputVolume == 0 }, "\(session.outputVolume)")
+    }
+
+    /// The OpenAL game (OpenALGame/main.swift) on a real PulseAudio server: a `phone` stream
+    /// starts, module-role-cork asks the app's stream to pause, and the app is interrupted. Its
+    /// listener makes no context current, as on iOS, and SoundstageCompat silences the game's
+    /// own OpenAL device meanwhile, as iOS does. When the call ends, the listener reactivates,
+    /// makes its context current, and the tone goes on. PulseAudio only: PipeWire 0.3.65 has no
+    /// module-role-cork.
+    @Test(.enabled(if: AudioServerFixture.Kind.pulseaudio.isInstalled))
+    func theOpenALGamesInterruptionListenerPausesAndResumesOpenAL() throws {
+        let fixture = try AudioServerFixture(.pulseaudio)
+        try fixture.pactl(["load-module", "module-role-cork", "trigger_roles=phone", "cork_roles=game"])
+        let phone = "\(fixture.directory)/phone.wav"
+        try SoundFileWriter.write(Signals.sine(1_500, seconds: 1, amplitude: 0.3), to: phone, format: .wavFloat32)
+        let recording = try fixture.record(sink: "A")
+        let said = "\(fixture.directory)/game.out", logged = "\(fixture.directory)/game.err", stop = "\(fixture.directory)/game.stop"
+        let out = open(said, O_WRONLY | O_CREAT | O_TRUNC, 0o644), err = open(logged, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        defer { close(out); close(err) }
+        var environment = fixture.environment
+        environment["ALSOFT_DRIVERS"] = "pulse"     // the server the test started, not a sound card
+        let game = try ChildProcess(Self.binaries + "/compat-openal-game", [stop], environment: environment, stdout: out, stderr: err)
+        defer { _ = FileManager.default.createFile(atPath: stop, contents: nil); game.wait() }
+        let lines = {
+            ((try? String(contentsOfFile: said, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+                + ((try? String(contentsOfFile: logged, encoding: .utf8)) ?? "").split(separator: "\n").map { "stderr: \($0)" }
+        }
+
+        #expect(Self.waitFor(20) { recording.secondsHeard() >= 1 }, "the game's tone reaches the sink: \(lines())")
+        let call = try fixture.spawn("paplay", ["--property=media.role=phone", phone])
+        #expect(Self.waitFor(10) { lines().contains("began") }, "\(lines())")
+        call.wait()
+        #expect(Self.waitFor(10) { lines().contains("ended") }, "\(lines())")
+        let endedAt = recording.frameCount
+        #expect(Self.waitFor(10) { recording.frameCount >= endedAt + 48_000 })
+        _ = FileManager.default.createFile(atPath: stop, contents: nil)
+        #expect(game.wait() == 0, "\(lines())")
+        #expect(lines().filter { !$0.hasPrefix("stderr:") } == ["playing", "began", "ended", "done"], "\(lines())")
+        let left = Self.left(recording.stop())
+
+        // 25 ms windows: where the phone (1500 Hz) sounds, and how loud the game's 440 Hz is.
+        let window = 1_200
+        let windows = left.count / window
+        let phoneLevel = (0..<windows).map { Signals.toneLevel(left[($0 * window)..<(($0 + 1) * window)], frequency: 1_500) }
+        let gameLevel = (0..<windows).map { Signals.toneLevel(left[($0 * window)..<(($0 + 1) * window)], frequency: 440) }
+        let phoneStart = try #require(phoneLevel.firstIndex { $0 > 0.05 }, "the phone is heard")
+        let phoneEnd = try #require(phoneLevel.lastIndex { $0 > 0.05 })
+        let before = gameLevel[max(0, phoneStart - 20)..<max(0, phoneStart - 2)]
+        let during = gameLevel[(phoneStart + 4)..<(phoneEnd - 4)]
+        let after = gameLevel[min(windows, phoneEnd + 12)..<min(windows, phoneEnd + 32)]
+        #expect(before.count == 18 && before.allSatisfy { $0 > 0.1 }, "the game before the call: \(Array(before))")
+        #expect(during.count > 20 && during.allSatisfy { $0 < 0.01 }, "the game during the call: \(Array(during))")
+        #expect(after.count == 20 && after.allSatisfy { $0 > 0.1 }, "the game after the call: \(Array(after))")
+        print("OpenAL game: \(String(format: "%.3f", before.reduce(0, +) / Double(before.count))) before the call, "
+              + "\(String(format: "%.4f", during.max() ?? 0)) at most during it, \(String(format: "%.3f", after.reduce(0, +) / Double(after.count))) after")
+    }
+
+    /// The directory of the built programs: `.build/<configuration>/`, above the test bundle.
+    static let binaries: String = {
+        var dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        while !FileManager.default.fileExists(atPath: dir.appendingPathComponent("compat-openal-game").path) && dir.path != "/" {
+            dir.deleteLastPathComponent()
+        }
+        return dir.path
+    }()
+
+    static func left(_ interleaved: [Float]) -> [Float] { stride(from: 0, to: interleaved.count, by: 2).map { interleaved[$0] } }
 
     /// The voice memo program records AAC from the default input (here the monitor of the sink
     /// the game plays on) while the game's music plays: the file holds the music.

@@ -44,6 +44,38 @@ final class SessionRig {
 }
 
 @Suite struct SessionTests {
+    /// An observer may call its session back from inside its call: iOS code reactivates and
+    /// sets its category when an interruption ends. (The observers were called under the
+    /// center's lock, and this re-entry trapped on it.) The events keep their order, and the
+    /// ones the observer caused come after the one it was handling.
+    @Test func anObserverMayCallItsSessionBack() throws {
+        let rig = try SessionRig()
+        let (session, _, source) = try rig.session(.soloAmbient)
+        let log = EventLog(session)
+        let once = NIOLockedValueBox(false)
+        session.addObserver { event in
+            guard case .interruptionEnded = event.kind else { return }
+            let first = once.withLockedValue { done in
+                defer { done = true }
+                return !done
+            }
+            guard first else { return }
+            session.setCategory(.ambient)
+            try? session.setActive(true)
+            session.beginInterruption()   // and once more, to see the order: this one nests
+        }
+        _ = try rig.render(0.1)
+        session.beginInterruption()
+        #expect(Signals.peak(try rig.render(0.1)) == 0)
+        session.endInterruption(shouldResume: true)
+        #expect(session.category == .ambient)
+        #expect(log.kinds == [.interruptionBegan(.application), .interruptionEnded(shouldResume: true), .interruptionBegan(.application)],
+                "\(log.kinds)")
+        #expect(session.isInterrupted && source.playbackState == .paused)
+        session.endInterruption(shouldResume: true)
+        #expect(source.playbackState == .playing)
+    }
+
     @Test func anInterruptionIsSilentAndResumesFromTheSavedOffset() throws {
         // Reference: 0.6 s straight through (non-looping 2 s sound).
         let straight = try SessionRig()

@@ -62,7 +62,10 @@ public final class AudioSession: Sendable {
         center.endInterruption(shouldResume: shouldResume, session: self)
     }
 
-    /// Calls `handler` with every event of this session, in order, outside Soundstage's locks.
+    /// Calls `handler` with every event of this session, in order, outside Soundstage's locks:
+    /// it may call the session back (reactivate it when an interruption ends). Usually on the
+    /// thread that caused the event; when another thread is delivering events of the same
+    /// center at that moment, on that thread, right after the events queued before it.
     /// Returns a token for ``removeObserver(_:)``.
     @discardableResult
     public func addObserver(_ handler: @escaping @Sendable (SessionEvent) -> Void) -> Int {

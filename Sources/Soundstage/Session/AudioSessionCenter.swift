@@ -14,9 +14,17 @@ public final class AudioSessionCenter: Sendable {
     /// The gain ducked sessions drop to (0...1).
     public let duckGain: Float
     private let clock: @Sendable () -> Double
-    /// Serializes whole operations (decide, apply, then deliver events in order).
+    /// Serializes whole operations (decide, apply, queue their events in order).
     private let operation = NIOLock()
     private let state = NIOLockedValueBox(CenterState())
+    /// Events waiting for their observers, in the order the operations made them, and whether a
+    /// thread is delivering them now (see ``deliverQueuedEvents()``).
+    private let outbox = NIOLockedValueBox(Outbox())
+
+    struct Outbox {
+        var events: [(@Sendable (SessionEvent) -> Void, SessionEvent)] = []
+        var delivering = false
+    }
 
     struct SessionState {
         var category: SessionCategory
@@ -293,9 +301,10 @@ public final class AudioSessionCenter: Sendable {
 
     /// Runs one operation: `change` decides (under the state lock) and lists events; then the
     /// scenes, registries, ducking and device are brought in line with the new state, and the
-    /// events are delivered in order — all under the operation lock, observers outside any lock.
+    /// events are queued in order — all under the operation lock. Then the observers are called,
+    /// outside every lock, so that an observer may call the center again (reactivate its session
+    /// when an interruption ends, as iOS code does).
     private func run(_ change: (inout CenterState, inout [(ObjectIdentifier, SessionEvent.Kind)]) -> Void) {
-        var deliveries: [(@Sendable (SessionEvent) -> Void, SessionEvent)] = []
         operation.withLock {
             var kinds: [(ObjectIdentifier, SessionEvent.Kind)] = []
             let (sessions, order, wasPaused) = state.withLockedValue { state -> ([ObjectIdentifier: SessionState], [ObjectIdentifier], Bool) in
@@ -330,14 +339,37 @@ public final class AudioSessionCenter: Sendable {
             let pause = !sounding.contains { sessions[$0]!.category.playsAudio }
             if device.kind != .loopback && pause != wasPaused { device.setOutputPaused(pause) }
             let now = clock()
-            deliveries = state.withLockedValue { state in
+            let deliveries = state.withLockedValue { state in
                 state.devicePaused = pause && device.kind != .loopback
                 for (id, value) in ducked { state.sessions[id]?.ducked = value }
                 return kinds.flatMap { id, kind in
                     (state.sessions[id]?.observers.values.map { $0 } ?? []).map { ($0, SessionEvent(kind: kind, time: now)) }
                 }
             }
-            for (handler, event) in deliveries { handler(event) }
+            outbox.withLockedValue { $0.events += deliveries }
+        }
+        deliverQueuedEvents()
+    }
+
+    /// Calls the observers of the queued events, in order, with no lock held. One thread
+    /// delivers at a time: an operation run meanwhile — on another thread, or by an observer
+    /// from inside its call — queues its events behind, and the delivering thread calls them
+    /// next. So every observer sees its session's events in the order they happened.
+    private func deliverQueuedEvents() {
+        let first = outbox.withLockedValue { outbox -> Bool in
+            guard !outbox.delivering else { return false }
+            outbox.delivering = true
+            return true
+        }
+        guard first else { return }
+        while let (handler, event) = outbox.withLockedValue({ outbox -> ((@Sendable (SessionEvent) -> Void), SessionEvent)? in
+            guard !outbox.events.isEmpty else {
+                outbox.delivering = false
+                return nil
+            }
+            return outbox.events.removeFirst()
+        }) {
+            handler(event)
         }
     }
 }
