@@ -23,6 +23,8 @@ let package = Package(
         // The iOS names (AVAudioSession, AVAudioPlayer, AVAudioRecorder, System Sound Services,
         // the C Audio Session API) over Soundstage, for porting an iOS game's audio code.
         .library(name: "SoundstageCompat", targets: ["SoundstageCompat"]),
+        // The live view: the mix in a browser (SwiftNIO HTTP and WebSocket).
+        .library(name: "SoundstageLiveView", targets: ["SoundstageLiveView"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -122,6 +124,17 @@ let package = Package(
             dependencies: ["Soundstage", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
+        .target(
+            name: "SoundstageLiveView",
+            dependencies: ["Soundstage",
+                           .product(name: "NIOCore", package: "swift-nio"),
+                           .product(name: "NIOPosix", package: "swift-nio"),
+                           .product(name: "NIOHTTP1", package: "swift-nio"),
+                           .product(name: "NIOWebSocket", package: "swift-nio"),
+                           .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                           .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict
+        ),
         .executableTarget(
             name: "SoundstageCLI",
             dependencies: [
@@ -207,6 +220,12 @@ let package = Package(
             name: "compat-openal-game",
             dependencies: ["SoundstageCompat", "COpenAL"],
             path: "Tests/CompatTests/OpenALGame",
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "LiveViewTests",
+            dependencies: ["SoundstageLiveView", "Soundstage", "SoundstageScenes", "TestSupport",
+                           .product(name: "NIOConcurrencyHelpers", package: "swift-nio")],
             swiftSettings: strict
         ),
         .testTarget(

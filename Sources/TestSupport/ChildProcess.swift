@@ -15,9 +15,10 @@ public final class ChildProcess: @unchecked Sendable {
     public let pid: pid_t
     private var status: Int32?
 
-    /// Starts `path` with `arguments`; stdin, stdout and stderr are the given descriptors (or /dev/null).
+    /// Starts `path` with `arguments`; stdin, stdout and stderr are the given descriptors (or
+    /// /dev/null); `descriptors` maps more of the child's descriptors (3, 4, ...) to ours.
     public init(_ path: String, _ arguments: [String], environment: [String: String],
-                stdin: Int32? = nil, stdout: Int32? = nil, stderr: Int32? = nil) throws {
+                stdin: Int32? = nil, stdout: Int32? = nil, stderr: Int32? = nil, descriptors: [Int32: Int32] = [:]) throws {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -30,6 +31,7 @@ public final class ChildProcess: @unchecked Sendable {
         if let stderr { posix_spawn_file_actions_adddup2(&actions, stderr, 2) } else {
             posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         }
+        for (child, ours) in descriptors.sorted(by: { $0.key < $1.key }) { posix_spawn_file_actions_adddup2(&actions, ours, child) }
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {

@@ -4,161 +4,167 @@ import Soundstage
 import Testing
 import TestSupport
 
-/// The iOS-style programs of this folder, run on a loopback device and heard in its mix; and
-/// the iOS spellings checked one by one (raw values, userInfo types, settings keys).
-@Suite(.serialized) struct CompatTests {
-    /// A loopback device the iOS names play on, and a scratch directory.
-    final class Rig {
-        let device: Device
-        let dir: URL
-        init() throws {
-            device = try Device.loopback()
-            try CompatOutput.use(device: device)
-            dir = FileManager.default.temporaryDirectory.appendingPathComponent("compat-\(UUID())")
-            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+/// Every suite of this target: they share the one `AVAudioSession` and engine of the program
+/// (as an iOS app has one), so they run one test at a time, the desktop ones included.
+@Suite(.serialized) struct CompatPrograms {}
+
+extension CompatPrograms {
+    /// The iOS-style programs of this folder, run on a loopback device and heard in its mix; and
+    /// the iOS spellings checked one by one (raw values, userInfo types, settings keys).
+    @Suite(.serialized) struct CompatTests {
+        /// A loopback device the iOS names play on, and a scratch directory.
+        final class Rig {
+            let device: Device
+            let dir: URL
+            init() throws {
+                device = try Device.loopback()
+                try CompatOutput.use(device: device)
+                dir = FileManager.default.temporaryDirectory.appendingPathComponent("compat-\(UUID())")
+                try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+            }
+            deinit { try? FileManager.default.removeItem(at: dir) }
+
+            func file(_ audio: AudioBuffer, _ name: String, format: OutputFormat = .wavPCM16) throws -> URL {
+                let url = dir.appendingPathComponent(name)
+                try SoundFileWriter.write(audio, to: url.path, format: format)
+                return url
+            }
+
+            func render(_ seconds: Double) throws -> AudioBuffer { try device.render(frames: Int((seconds * 48_000).rounded())) }
         }
-        deinit { try? FileManager.default.removeItem(at: dir) }
 
-        func file(_ audio: AudioBuffer, _ name: String, format: OutputFormat = .wavPCM16) throws -> URL {
-            let url = dir.appendingPathComponent(name)
-            try SoundFileWriter.write(audio, to: url.path, format: format)
-            return url
+        @Test func theAmbientGameLoopsItsMusicAndHearsItsEffectsEnd() throws {
+            let rig = try Rig()
+            let game = GameMusic()
+            try game.start(musicURL: try rig.file(Signals.sine(440, seconds: 0.5, amplitude: 0.5), "music.wav"))
+            #expect(AVAudioSession.sharedInstance().category == .ambient)
+            #expect(AVAudioSession.sharedInstance().categoryOptions == [.mixWithOthers])
+            #expect(try CompatOutput.session().category == .ambient)
+            let mix = try rig.render(1.6)
+            // Looping: three plays of 0.5 s and more, at 80 % of the file's level, centred (OpenAL's
+            // constant-power law puts a mono sound ahead at 0.596 in each channel).
+            let level = Signals.rms(mix.slice(frames: 2_400..<76_000), channel: 0)
+            #expect(abs(level - 0.8 * 0.5 / 2.squareRoot() * 0.596) < 0.005, "\(level)")
+            #expect(mix.channel(0)[2_400..<76_000].allSatisfy { $0 != 0 || true })
+            #expect(Signals.rms(mix.slice(frames: 23_000..<26_000), channel: 0) > 0.15, "no gap at the loop")
+            #expect(game.player?.isPlaying == true)
+            let effect = try game.playOnce(effectURL: try rig.file(Signals.sine(880, seconds: 0.2), "door.wav"))
+            _ = try rig.render(0.4)
+            #expect(game.finished == 1, "the delegate heard the effect end")
+            #expect(!effect.isPlaying)
+            game.player?.stop()
         }
 
-        func render(_ seconds: Double) throws -> AudioBuffer { try device.render(frames: Int((seconds * 48_000).rounded())) }
-    }
-
-    @Test func theAmbientGameLoopsItsMusicAndHearsItsEffectsEnd() throws {
-        let rig = try Rig()
-        let game = GameMusic()
-        try game.start(musicURL: try rig.file(Signals.sine(440, seconds: 0.5, amplitude: 0.5), "music.wav"))
-        #expect(AVAudioSession.sharedInstance().category == .ambient)
-        #expect(AVAudioSession.sharedInstance().categoryOptions == [.mixWithOthers])
-        #expect(try CompatOutput.session().category == .ambient)
-        let mix = try rig.render(1.6)
-        // Looping: three plays of 0.5 s and more, at 80 % of the file's level, centred (OpenAL's
-        // constant-power law puts a mono sound ahead at 0.596 in each channel).
-        let level = Signals.rms(mix.slice(frames: 2_400..<76_000), channel: 0)
-        #expect(abs(level - 0.8 * 0.5 / 2.squareRoot() * 0.596) < 0.005, "\(level)")
-        #expect(mix.channel(0)[2_400..<76_000].allSatisfy { $0 != 0 || true })
-        #expect(Signals.rms(mix.slice(frames: 23_000..<26_000), channel: 0) > 0.15, "no gap at the loop")
-        #expect(game.player?.isPlaying == true)
-        let effect = try game.playOnce(effectURL: try rig.file(Signals.sine(880, seconds: 0.2), "door.wav"))
-        _ = try rig.render(0.4)
-        #expect(game.finished == 1, "the delegate heard the effect end")
-        #expect(!effect.isPlaying)
-        game.player?.stop()
-    }
-
-    @Test func uiClicksThroughSystemSoundServices() throws {
-        let rig = try Rig()
-        let clicks = ClickSounds()
-        #expect(clicks.load(try rig.file(Signals.sine(1_000, seconds: 0.1), "click.caf", format: .cafPCM16)) == kAudioServicesNoError)
-        #expect(clicks.clickID != 0)
-        #expect(clicks.listen() == kAudioServicesNoError)
-        clicks.click()
-        let mix = try rig.render(0.3)
-        #expect(Signals.rms(mix.slice(frames: 0..<4_000), channel: 0) > 0.1)
-        #expect(abs(Signals.frequency(mix.slice(frames: 200..<4_400)) - 1_000) < 2)
-        #expect(clicks.completions == 1)
-        // Vibrate reaches the registry's attention handler.
-        let attention = Counter()
-        try CompatOutput.systemSounds().attentionHandler = { _ in attention.add() }
-        clicks.buzz()
-        #expect(attention.value == 1)
-        #expect(clicks.unload() == kAudioServicesNoError)
-        var missing: SoundstageCompat.SystemSoundID = 0
-        #expect(AudioServicesCreateSystemSoundID(rig.dir.appendingPathComponent("none.caf") as CFURL, &missing)
-                == kAudioServicesSystemSoundUnspecifiedError)
-        var long: SoundstageCompat.SystemSoundID = 0
-        #expect(AudioServicesCreateSystemSoundID(try rig.file(Signals.sine(100, seconds: 31), "long.wav") as CFURL, &long)
-                == kAudioServicesSystemSoundExceededMaximumDurationError)
-    }
-
-    @Test func interruptionsPauseAndResumeTheMusicInBothSpellings() throws {
-        let rig = try Rig()
-        let legacy = LegacySession.shared
-        legacy.forget()
-        #expect(legacy.start() == kAudioSessionNoError)
-        let music = try AVAudioPlayer(contentsOf: try rig.file(Signals.sine(440, seconds: 3), "music.wav"))
-        let observer = InterruptionObserver(music: music)
-        #expect(music.play())
-        #expect(Signals.rms(try rig.render(0.2), channel: 0) > 0.1)
-        let session = try CompatOutput.session()
-        session.beginInterruption()
-        _ = try rig.render(0.05)
-        #expect(Signals.peak(try rig.render(0.2)) == 0, "silent while interrupted")
-        #expect(!music.isPlaying)
-        session.endInterruption(shouldResume: true)
-        _ = try rig.render(0.05)
-        #expect(Signals.rms(try rig.render(0.2), channel: 0) > 0.1, "resumed")
-        #expect(observer.began == 1 && observer.resumed == 1)
-        #expect(legacy.states == [kAudioSessionBeginInterruption, kAudioSessionEndInterruption])
-        #expect(!legacy.otherAudioIsPlaying())
-        music.stop()
-    }
-
-    @Test func theNotificationsCarryWhatIOSCodeReads() throws {
-        let rig = try Rig()
-        try AVAudioSession.sharedInstance().setCategory(.playback)
-        try AVAudioSession.sharedInstance().setActive(true)
-        let notes = Notes()
-        let tokens = [AVAudioSession.interruptionNotification, AVAudioSession.routeChangeNotification].map {
-            NotificationCenter.default.addObserver(forName: $0, object: nil, queue: nil) { notes.add($0) }
+        @Test func uiClicksThroughSystemSoundServices() throws {
+            let rig = try Rig()
+            let clicks = ClickSounds()
+            #expect(clicks.load(try rig.file(Signals.sine(1_000, seconds: 0.1), "click.caf", format: .cafPCM16)) == kAudioServicesNoError)
+            #expect(clicks.clickID != 0)
+            #expect(clicks.listen() == kAudioServicesNoError)
+            clicks.click()
+            let mix = try rig.render(0.3)
+            #expect(Signals.rms(mix.slice(frames: 0..<4_000), channel: 0) > 0.1)
+            #expect(abs(Signals.frequency(mix.slice(frames: 200..<4_400)) - 1_000) < 2)
+            #expect(clicks.completions == 1)
+            // Vibrate reaches the registry's attention handler.
+            let attention = Counter()
+            try CompatOutput.systemSounds().attentionHandler = { _ in attention.add() }
+            clicks.buzz()
+            #expect(attention.value == 1)
+            #expect(clicks.unload() == kAudioServicesNoError)
+            var missing: SoundstageCompat.SystemSoundID = 0
+            #expect(AudioServicesCreateSystemSoundID(rig.dir.appendingPathComponent("none.caf") as CFURL, &missing)
+                    == kAudioServicesSystemSoundUnspecifiedError)
+            var long: SoundstageCompat.SystemSoundID = 0
+            #expect(AudioServicesCreateSystemSoundID(try rig.file(Signals.sine(100, seconds: 31), "long.wav") as CFURL, &long)
+                    == kAudioServicesSystemSoundExceededMaximumDurationError)
         }
-        defer { tokens.forEach(NotificationCenter.default.removeObserver) }
-        try CompatOutput.session().beginInterruption()
-        try CompatOutput.session().endInterruption(shouldResume: false)
-        try AVAudioSession.sharedInstance().setCategory(.soloAmbient)
-        let all = notes.all
-        #expect(all.count == 3, "\(all.map(\.name))")
-        #expect(all[0].userInfo?[AVAudioSessionInterruptionTypeKey] as? UInt == 1)
-        #expect(all[1].userInfo?[AVAudioSessionInterruptionTypeKey] as? UInt == 0)
-        #expect(all[1].userInfo?[AVAudioSessionInterruptionOptionKey] as? UInt == 0)
-        #expect(all[2].name == AVAudioSession.routeChangeNotification)
-        #expect(all[2].userInfo?[AVAudioSessionRouteChangeReasonKey] as? UInt == AVAudioSession.RouteChangeReason.categoryChange.rawValue)
-        #expect(all[2].userInfo?[AVAudioSessionRouteChangePreviousRouteKey] is AVAudioSessionRouteDescription)
-        _ = rig
-    }
 
-    @Test func theSessionsSpellingsAndRefusals() throws {
-        let rig = try Rig()
-        let session = AVAudioSession.sharedInstance()
-        #expect(AVAudioSession.CategoryOptions.mixWithOthers.rawValue == 1 && AVAudioSession.CategoryOptions.duckOthers.rawValue == 2)
-        #expect(AVAudioSession.InterruptionType.began.rawValue == 1 && AVAudioSession.InterruptionOptions.shouldResume.rawValue == 1)
-        #expect(AVAudioSession.RouteChangeReason.oldDeviceUnavailable.rawValue == 2)
-        #expect(throws: SoundstageError.self) { try session.setCategory(.multiRoute) }
-        try session.setCategory(.playAndRecord, mode: .voiceChat, options: [.duckOthers, .allowBluetooth])
-        #expect(session.mode == .voiceChat)
-        #expect(try CompatOutput.session().category == .playAndRecord)
-        #expect(try CompatOutput.session().options == [.duckOthers])
-        #expect(session.sampleRate == 48_000)
-        #expect(session.ioBufferDuration > 0)
-        #expect(session.currentRoute.outputs.count == 1)
-        try session.setPreferredSampleRate(44_100)
-        #expect(session.preferredSampleRate == 44_100)
-        #expect(throws: SoundstageError.self) { try session.setPreferredIOBufferDuration(.nan) }
-        try session.setCategory(.soloAmbient)
-        _ = rig
-    }
-
-    @Test func recorderSettingsMapTheIOSKeys() throws {
-        func format(_ settings: [String: Any], _ name: String) throws -> (OutputFormat, Int?) {
-            let recorder = try AVAudioRecorder(url: URL(fileURLWithPath: "/tmp/" + name), settings: settings)
-            let mapped = try AVAudioRecorder.recorderSettings(recorder.settings, url: recorder.url)
-            return (mapped.format, mapped.bitRate)
+        @Test func interruptionsPauseAndResumeTheMusicInBothSpellings() throws {
+            let rig = try Rig()
+            let legacy = LegacySession.shared
+            legacy.forget()
+            #expect(legacy.start() == kAudioSessionNoError)
+            let music = try AVAudioPlayer(contentsOf: try rig.file(Signals.sine(440, seconds: 3), "music.wav"))
+            let observer = InterruptionObserver(music: music)
+            #expect(music.play())
+            #expect(Signals.rms(try rig.render(0.2), channel: 0) > 0.1)
+            let session = try CompatOutput.session()
+            session.beginInterruption()
+            _ = try rig.render(0.05)
+            #expect(Signals.peak(try rig.render(0.2)) == 0, "silent while interrupted")
+            #expect(!music.isPlaying)
+            session.endInterruption(shouldResume: true)
+            _ = try rig.render(0.05)
+            #expect(Signals.rms(try rig.render(0.2), channel: 0) > 0.1, "resumed")
+            #expect(observer.began == 1 && observer.resumed == 1)
+            #expect(legacy.states == [kAudioSessionBeginInterruption, kAudioSessionEndInterruption])
+            #expect(!legacy.otherAudioIsPlaying())
+            music.stop()
         }
-        #expect(try format([AVFormatIDKey: Int(kAudioFormatMPEG4AAC), AVSampleRateKey: 44_100.0, AVNumberOfChannelsKey: 1,
-                            AVEncoderAudioQualityKey: AVAudioQuality.high.rawValue], "take.m4a") == (.m4aAAC, 192_000))
-        #expect(try format([AVFormatIDKey: kAudioFormatAppleLossless], "take.m4a").0 == .m4aALAC)
-        #expect(try format([AVFormatIDKey: kAudioFormatAppleLossless], "take.caf").0 == .cafALAC)
-        #expect(try format([AVFormatIDKey: kAudioFormatAppleIMA4], "take.caf").0 == .cafIMA4)
-        #expect(try format([AVFormatIDKey: kAudioFormatULaw], "take.caf").0 == .cafULaw)
-        #expect(try format([AVFormatIDKey: kAudioFormatALaw], "take.wav").0 == .wavALaw)
-        #expect(try format([AVFormatIDKey: kAudioFormatLinearPCM, AVLinearPCMBitDepthKey: 24], "take.wav").0 == .wavPCM24)
-        #expect(try format([AVFormatIDKey: kAudioFormatLinearPCM, AVLinearPCMBitDepthKey: 16], "take.caf").0 == .cafPCM16)
-        #expect(throws: SoundstageError.self) { _ = try AVAudioRecorder(url: URL(fileURLWithPath: "/tmp/x.wav"), settings: [AVFormatIDKey: 0x6D703320]) }
-        #expect(throws: SoundstageError.self) { _ = try AVAudioRecorder(url: URL(fileURLWithPath: "/tmp/x.wav"), settings: [AVLinearPCMBitDepthKey: 12]) }
+
+        @Test func theNotificationsCarryWhatIOSCodeReads() throws {
+            let rig = try Rig()
+            try AVAudioSession.sharedInstance().setCategory(.playback)
+            try AVAudioSession.sharedInstance().setActive(true)
+            let notes = Notes()
+            let tokens = [AVAudioSession.interruptionNotification, AVAudioSession.routeChangeNotification].map {
+                NotificationCenter.default.addObserver(forName: $0, object: nil, queue: nil) { notes.add($0) }
+            }
+            defer { tokens.forEach(NotificationCenter.default.removeObserver) }
+            try CompatOutput.session().beginInterruption()
+            try CompatOutput.session().endInterruption(shouldResume: false)
+            try AVAudioSession.sharedInstance().setCategory(.soloAmbient)
+            let all = notes.all
+            #expect(all.count == 3, "\(all.map(\.name))")
+            #expect(all[0].userInfo?[AVAudioSessionInterruptionTypeKey] as? UInt == 1)
+            #expect(all[1].userInfo?[AVAudioSessionInterruptionTypeKey] as? UInt == 0)
+            #expect(all[1].userInfo?[AVAudioSessionInterruptionOptionKey] as? UInt == 0)
+            #expect(all[2].name == AVAudioSession.routeChangeNotification)
+            #expect(all[2].userInfo?[AVAudioSessionRouteChangeReasonKey] as? UInt == AVAudioSession.RouteChangeReason.categoryChange.rawValue)
+            #expect(all[2].userInfo?[AVAudioSessionRouteChangePreviousRouteKey] is AVAudioSessionRouteDescription)
+            _ = rig
+        }
+
+        @Test func theSessionsSpellingsAndRefusals() throws {
+            let rig = try Rig()
+            let session = AVAudioSession.sharedInstance()
+            #expect(AVAudioSession.CategoryOptions.mixWithOthers.rawValue == 1 && AVAudioSession.CategoryOptions.duckOthers.rawValue == 2)
+            #expect(AVAudioSession.InterruptionType.began.rawValue == 1 && AVAudioSession.InterruptionOptions.shouldResume.rawValue == 1)
+            #expect(AVAudioSession.RouteChangeReason.oldDeviceUnavailable.rawValue == 2)
+            #expect(throws: SoundstageError.self) { try session.setCategory(.multiRoute) }
+            try session.setCategory(.playAndRecord, mode: .voiceChat, options: [.duckOthers, .allowBluetooth])
+            #expect(session.mode == .voiceChat)
+            #expect(try CompatOutput.session().category == .playAndRecord)
+            #expect(try CompatOutput.session().options == [.duckOthers])
+            #expect(session.sampleRate == 48_000)
+            #expect(session.ioBufferDuration > 0)
+            #expect(session.currentRoute.outputs.count == 1)
+            try session.setPreferredSampleRate(44_100)
+            #expect(session.preferredSampleRate == 44_100)
+            #expect(throws: SoundstageError.self) { try session.setPreferredIOBufferDuration(.nan) }
+            try session.setCategory(.soloAmbient)
+            _ = rig
+        }
+
+        @Test func recorderSettingsMapTheIOSKeys() throws {
+            func format(_ settings: [String: Any], _ name: String) throws -> (OutputFormat, Int?) {
+                let recorder = try AVAudioRecorder(url: URL(fileURLWithPath: "/tmp/" + name), settings: settings)
+                let mapped = try AVAudioRecorder.recorderSettings(recorder.settings, url: recorder.url)
+                return (mapped.format, mapped.bitRate)
+            }
+            #expect(try format([AVFormatIDKey: Int(kAudioFormatMPEG4AAC), AVSampleRateKey: 44_100.0, AVNumberOfChannelsKey: 1,
+                                AVEncoderAudioQualityKey: AVAudioQuality.high.rawValue], "take.m4a") == (.m4aAAC, 192_000))
+            #expect(try format([AVFormatIDKey: kAudioFormatAppleLossless], "take.m4a").0 == .m4aALAC)
+            #expect(try format([AVFormatIDKey: kAudioFormatAppleLossless], "take.caf").0 == .cafALAC)
+            #expect(try format([AVFormatIDKey: kAudioFormatAppleIMA4], "take.caf").0 == .cafIMA4)
+            #expect(try format([AVFormatIDKey: kAudioFormatULaw], "take.caf").0 == .cafULaw)
+            #expect(try format([AVFormatIDKey: kAudioFormatALaw], "take.wav").0 == .wavALaw)
+            #expect(try format([AVFormatIDKey: kAudioFormatLinearPCM, AVLinearPCMBitDepthKey: 24], "take.wav").0 == .wavPCM24)
+            #expect(try format([AVFormatIDKey: kAudioFormatLinearPCM, AVLinearPCMBitDepthKey: 16], "take.caf").0 == .cafPCM16)
+            #expect(throws: SoundstageError.self) { _ = try AVAudioRecorder(url: URL(fileURLWithPath: "/tmp/x.wav"), settings: [AVFormatIDKey: 0x6D703320]) }
+            #expect(throws: SoundstageError.self) { _ = try AVAudioRecorder(url: URL(fileURLWithPath: "/tmp/x.wav"), settings: [AVLinearPCMBitDepthKey: 12]) }
+        }
     }
 }
 

@@ -68,6 +68,8 @@ public final class Device: Sendable {
     let scheduledFrames = NIOLockedValueBox<[Int]>([])
     /// When a real output was opened, on the monotonic clock (seconds).
     let openedAt = Double(DispatchTime.now().uptimeNanoseconds) / 1e9
+    /// The meters ``metersForSnapshots`` turned on, to turn off again.
+    let snapshotMetering = NIOLockedValueBox(SnapshotMetering())
 
     struct DeviceState {
         var closed = false

@@ -31,6 +31,10 @@ struct VoiceManagerState {
     var handler: (@Sendable (VoiceEvent) -> Void)?
     /// Events waiting to be delivered outside the lock.
     var pending: [VoiceEvent] = []
+    /// The latest events with their mix times, oldest first (at most ``recentLimit``): what
+    /// ``Device/mixSnapshot(meters:)`` shows as recently stolen or virtualized.
+    var recent: [(event: VoiceEvent, time: Double)] = []
+    static let recentLimit = 16
 }
 
 extension Scene {
@@ -210,6 +214,11 @@ extension Scene {
     func takeVoiceEventsLocked(_ state: inout SceneState) -> (handler: (@Sendable (VoiceEvent) -> Void)?, events: [VoiceEvent]) {
         guard let voices = state.voices, !voices.pending.isEmpty else { return (nil, []) }
         state.voices!.pending = []
+        let now = device.mixTime
+        state.voices!.recent.append(contentsOf: voices.pending.suffix(VoiceManagerState.recentLimit).map { ($0, now) })
+        if state.voices!.recent.count > VoiceManagerState.recentLimit {
+            state.voices!.recent.removeFirst(state.voices!.recent.count - VoiceManagerState.recentLimit)
+        }
         return (voices.handler, voices.pending)
     }
 }
