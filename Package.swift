@@ -138,7 +138,7 @@ let package = Package(
         .executableTarget(
             name: "SoundstageCLI",
             dependencies: [
-                "Soundstage", "SoundstageScenes", "SoundstageServer", "SoundstageClient", "SoundstageProtocol",
+                "Soundstage", "SoundstageScenes", "SoundstageServer", "SoundstageClient", "SoundstageProtocol", "SoundstageLiveView",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

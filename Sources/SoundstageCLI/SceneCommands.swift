@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Soundstage
+import SoundstageLiveView
 import SoundstageScenes
 
 /// `soundstage run SCENE`: plays a scene file in real time.
@@ -30,6 +31,8 @@ struct RunCommand: ParsableCommand {
 
     @OptionGroup var outputOptions: OutputOptions
 
+    @OptionGroup(title: "Live view") var liveViewOptions: LiveViewOptions
+
     func run() throws {
         // A file-size limit (ulimit -f) on --record is a write error to report, not a signal that kills.
         signal(SIGXFSZ, SIG_IGN)
@@ -42,6 +45,8 @@ struct RunCommand: ParsableCommand {
                 if let record { try device.recordOutput(to: record, format: OutputFormat(pathExtensionOf: record) ?? .wavPCM16) }
                 let runner = try SceneRunner(description, device: device)
                 defer { runner.close() }
+                let liveView = try liveViewOptions.start(on: device, logger: outputOptions.logging.logger("soundstage.live-view", level: .info))
+                defer { liveView?.stop() }
                 try Interrupt.catching { try runner.playInRealTime(isCancelled: { Interrupt.wasRequested }) }
                 device.drain()
                 if let result = device.stopRecordingOutput() {

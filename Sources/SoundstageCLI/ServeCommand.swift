@@ -3,6 +3,7 @@ import Dispatch
 import Foundation
 import Soundstage
 import SoundstageProtocol
+import SoundstageLiveView
 import SoundstageServer
 
 /// `soundstage serve`: the daemon, in the foreground.
@@ -34,6 +35,8 @@ struct ServeCommand: ParsableCommand {
     @OptionGroup var outputOptions: OutputOptions
 
     @OptionGroup(title: "Per-client quotas") var quotaOptions: QuotaOptions
+
+    @OptionGroup(title: "Live view") var liveViewOptions: LiveViewOptions
 
     func validate() throws {
         guard coalescingWindow >= 0, coalescingWindow <= 10 else { throw ValidationError("--coalescing-window must be 0...10 s") }
@@ -83,6 +86,30 @@ struct ServeCommand: ParsableCommand {
                 Terminal.say("no audio output device could be opened; mixing on a silent real-time renderer"
                              + (record.map { ", recording to \($0)" } ?? ""))
             }
+            let liveView: LiveView?
+            do {
+                liveView = try liveViewOptions.start(on: device, logger: outputOptions.logging.logger("soundstage.live-view", level: .info))
+            } catch {
+                server.shutdown()
+                try renderer?.stop()
+                device.close()
+                throw error
+            }
+            if let liveView {
+                // The clients' sessions on the page, and their interruptions in its log.
+                liveView.sessionProvider = { [weak server] in
+                    server?.clientSessions.map { LiveSession(name: "client \($0.client)", session: $0.session) } ?? []
+                }
+                server.addSessionObserver { [weak liveView] client, event in
+                    switch event.kind {
+                    case let .interruptionBegan(reason): liveView?.log("client \(client): interrupted (\(reason.rawValue))")
+                    case let .interruptionEnded(resume): liveView?.log("client \(client): interruption ended\(resume ? ", resuming" : "")")
+                    case .activated: liveView?.log("client \(client): session active")
+                    case .deactivated: liveView?.log("client \(client): session inactive")
+                    case .ducked, .unducked: break
+                    }
+                }
+            }
             Terminal.say("serving on \(server.socketPath ?? path) (pid \(getpid())); stop with SIGTERM or Ctrl-C")
             let signals = [SIGTERM, SIGINT].map { number -> DispatchSourceSignal in
                 signal(number, SIG_IGN)
@@ -94,6 +121,7 @@ struct ServeCommand: ParsableCommand {
                 return source
             }
             server.waitUntilStopped()
+            liveView?.stop()
             for source in signals { source.cancel() }
             try renderer?.stop()
             device.close()

@@ -92,6 +92,7 @@ final class ClientConnection: ChannelInboundHandler {
                                 category: configuration.initialCategory, registryOptions: configuration.registryOptions,
                                 sharedScene: { try server.sharedSystemSoundScene() })
         self.audio = audio
+        server.noteSession(audio.session, of: number)
         let bound = NIOLoopBound(self, eventLoop: loop)
         let loop = self.loop
         audio.session.addObserver { event in loop.execute { bound.value.sessionEvent(event) } }
@@ -309,6 +310,7 @@ final class ClientConnection: ChannelInboundHandler {
         case .unducked: change = SessionChangeEvent(kind: .unducked, time: event.time)
         }
         push(.session, change)
+        server.sessionEvent(event, of: number)
         switch event.kind {
         case let .interruptionBegan(reason): logger.info("session interrupted", metadata: ["reason": "\(reason.rawValue)"])
         case let .interruptionEnded(resume): logger.info("interruption ended", metadata: ["resume": "\(resume)"])
@@ -339,6 +341,7 @@ final class ClientConnection: ChannelInboundHandler {
         closing = true
         guard let audio else { return }
         self.audio = nil
+        server.noteSession(nil, of: number)
         server.unregister(self)
         server.meterFeed.remove(self, of: server)
         if let routeObserver { server.device.removeRouteObserver(routeObserver) }

@@ -92,6 +92,9 @@ public final class SoundServer: Sendable {
     let meterFeed = MeterFeed()
     private let stopped = ConditionLock(value: false)
 
+    /// The clients' sessions, for ``clientSessions`` and ``addSessionObserver(_:)``.
+    private let watch = NIOLockedValueBox(SessionWatch())
+
     private struct ServerState {
         var listener: Channel?
         /// Why the server stopped by itself, if it did.
@@ -397,4 +400,31 @@ public final class SoundServer: Sendable {
         let removed = state.withLockedValue { $0.clients.removeValue(forKey: ObjectIdentifier(connection)) != nil }
         if removed { stats.withLockedValue { $0.clients -= 1 } }
     }
+
+    // MARK: Watching the clients' sessions (the live view)
+
+    /// The connected clients' audio sessions now, by client number (the order they connected).
+    public var clientSessions: [(client: Int, session: AudioSession)] {
+        watch.withLockedValue { $0.sessions.sorted { $0.key < $1.key }.map { ($0.key, $0.value) } }
+    }
+
+    /// Calls `handler` with every session event of every client (its number and the event), on
+    /// the client's thread, outside the server's locks.
+    public func addSessionObserver(_ handler: @escaping @Sendable (_ client: Int, _ event: SessionEvent) -> Void) {
+        watch.withLockedValue { $0.observers.append(handler) }
+    }
+
+    func noteSession(_ session: AudioSession?, of client: Int) {
+        watch.withLockedValue { $0.sessions[client] = session }
+    }
+
+    func sessionEvent(_ event: SessionEvent, of client: Int) {
+        for observer in watch.withLockedValue({ $0.observers }) { observer(client, event) }
+    }
+}
+
+/// The clients' sessions and who watches their events.
+struct SessionWatch {
+    var sessions: [Int: AudioSession] = [:]
+    var observers: [@Sendable (Int, SessionEvent) -> Void] = []
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// `soundstage serve` as a process: clients in other processes and languages, a second daemon,
 /// and shutting down on signals.
@@ -76,6 +77,49 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: socket), "the socket is removed")
     }
 
+    /// `serve --live-view 0` prints the view's URL; the view answers with its token only, and
+    /// shows each connected client's session.
+    @Test func theDaemonServesALiveView() throws {
+        let dir = try CLIRunner.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let socket = dir.path + "/run/socket"
+        let process = Process()
+        process.executableURL = CLIRunner.binary
+        process.arguments = ["serve", "--socket", socket, "--live-view", "0"]
+        process.environment = ProcessInfo.processInfo.environment.merging(CLIRunner.noSoundCard) { $1 }
+        let err = Pipe()
+        process.standardError = err
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        defer { if process.isRunning { process.terminate(); process.waitUntilExit() } }
+        var said = ""
+        while !said.contains("serving on"), process.isRunning {
+            let chunk = err.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            said += String(decoding: chunk, as: UTF8.self)
+        }
+        let line = try #require(said.split(separator: "\n").first { $0.hasPrefix("soundstage: live view: http://127.0.0.1:") }, "\(said)")
+        let url = try #require(URLComponents(string: String(line.dropFirst("soundstage: live view: ".count))))
+        let port = try #require(url.port), token = try #require(url.queryItems?.first { $0.name == "token" }?.value)
+        #expect(try PlainHTTP.get(port: port, path: "/state").status == 403)
+
+        // A client connects: its session is on the page.
+        let client = try UnixClient(path: socket)
+        defer { client.close() }
+        var sessions: [[String: Any]] = []
+        for _ in 0..<100 {
+            let state = try PlainHTTP.get(port: port, path: "/state?token=\(token)")
+            #expect(state.status == 200)
+            sessions = ((try JSONSerialization.jsonObject(with: Data(state.body.utf8)) as? [String: Any])?["sessions"] as? [[String: Any]]) ?? []
+            if !sessions.isEmpty { break }
+            usleep(20_000)
+        }
+        #expect(sessions.first?["name"] as? String == "client 1" && sessions.first?["category"] as? String == "ambient", "\(sessions)")
+        process.terminate()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+    }
+
     @Test func withoutADaemonSoundPlayRunsInProcessAndSaysSo() throws {
         let dir = try CLIRunner.directory()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -85,4 +129,29 @@ import Testing
         #expect(result.stderr.contains("no daemon answers on \(dir.path)/none; playing in this process"))
         #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent("button-pressed-render.wav").path))
     }
+}
+
+/// A connection to a Unix socket that stays open until closed (a daemon client that says nothing).
+final class UnixClient {
+    private let fd: Int32
+
+    init(path: String) throws {
+        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            let bytes = Array(path.utf8.prefix(raw.count - 1))
+            raw.copyBytes(from: bytes)
+            raw[bytes.count] = 0
+        }
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard connected == 0 else {
+            Glibc.close(fd)
+            throw CocoaError(.fileReadNoSuchFile)
+        }
+    }
+
+    func close() { Glibc.close(fd) }
 }
