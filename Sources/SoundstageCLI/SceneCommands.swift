@@ -120,6 +120,9 @@ struct RenderCommand: ParsableCommand {
     @Option(name: .long, help: "Also draw per-channel levels over time as an SVG picture.")
     var plot: String?
 
+    @Option(name: .long, help: "Also draw the scene's top-down map with the paths of its sources and listener as an SVG picture.")
+    var map: String?
+
     @Option(name: .long, help: "Begin an audio-session interruption at this time (seconds): the scene goes silent.")
     var interruptAt: Double?
 
@@ -158,6 +161,10 @@ struct RenderCommand: ParsableCommand {
                         session.endInterruption(shouldResume: true)
                     }
                 }
+            }
+            if let map {
+                let name = URL(fileURLWithPath: scene).lastPathComponent
+                try OutputDestination.write(Array(SceneMap(description).svg(title: "\(name): sources and listener over \(description.duration) s").utf8), to: map)
             }
             let target = format ?? (output.lowercased().hasSuffix(".wav") ? .wavFloat32 : OutputFormat(pathExtensionOf: output) ?? .wavFloat32)
             if let plot {

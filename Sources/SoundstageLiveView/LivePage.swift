@@ -53,6 +53,7 @@ enum LivePage {
   #log { font-family:ui-monospace, monospace; font-size:11px; color:var(--dim); max-height:140px; overflow:auto; }
   #details table td:first-child { color:var(--dim); }
   .tag { display:inline-block; padding:0 5px; border-radius:3px; font-size:11px; background:#2a2f38; }
+  .sceneRow { cursor:pointer; } .sceneRow:hover { color:var(--accent); }
   .tag.virtual { color:var(--warn); } .tag.paused { color:var(--dim); } .tag.playing { color:var(--ok); }
 </style>
 </head>
@@ -67,7 +68,7 @@ enum LivePage {
 </header>
 <main>
   <section id="mapPanel">
-    <h2>Map (top-down: x to the right, −z up; centred on the listener) <span class="dim" id="scale"></span></h2>
+    <h2>Map (top-down: x to the right, −z up; centred on the listener) <span id="mapScene"></span> <span class="dim" id="scale"></span></h2>
     <svg id="map" viewBox="-300 -300 600 600" preserveAspectRatio="xMidYMid meet">
       <g id="rings"></g><g id="zones"></g><g id="trails"></g><g id="sources"></g>
       <g id="listener"><path d="M0,-13 L8,9 L0,4 L-8,9 Z"/></g>
@@ -93,7 +94,7 @@ enum LivePage {
 const token = new URLSearchParams(location.search).get("token") || "";
 const svgNS = "http://www.w3.org/2000/svg";
 const $ = id => document.getElementById(id);
-let latest = null, drawn = null, selected = null, scale = 20;
+let latest = null, drawn = null, selected = null, scale = 20, mapScene = null;
 const trails = new Map();           // source id -> [[x, z], ...] of recent frames
 const loads = [];                   // recent render loads (share of a core)
 const underrunFrames = [];          // indices in `loads` where underruns happened
@@ -122,7 +123,11 @@ function base(file) { return file ? file.split("/").pop() : "(generated)"; }
 
 function draw(frame) {
   window.liveView.frames += 1; window.liveView.last = frame;
-  const snap = frame.snapshot, scene = snap.scenes[0];
+  const snap = frame.snapshot;
+  // The map shows one scene: the one clicked in Voices, else the first that has sources.
+  const shown = mapScene !== null && mapScene < snap.scenes.length ? mapScene : Math.max(0, snap.scenes.findIndex(s => s.sources.length > 0));
+  const scene = snap.scenes[shown];
+  $("mapScene").textContent = snap.scenes.length > 1 ? "scene " + (shown + 1) + " of " + snap.scenes.length : "";
   $("time").textContent = fmt(snap.time, 2) + " s";
   if (frame.renderLoad != null) { loads.push(frame.renderLoad); if (loads.length > 300) { loads.shift(); underrunFrames.forEach((v, i) => underrunFrames[i] = v - 1); } }
   if (frame.newUnderruns > 0) underrunFrames.push(loads.length - 1);
@@ -199,7 +204,7 @@ function drawMap(scene) {
 function latestTime() { return window.liveView.last ? window.liveView.last.snapshot.time : 0; }
 
 function drawVoices(scenes) {
-  const summary = scenes.map((s, i) => `<div class="row"><span>scene ${i + 1}</span><span><b id="real${i}">${s.realVoices}</b> real / ${s.sourceBudget} budget, <b id="virtual${i}">${s.virtualVoices}</b> virtual, ${s.steals} stolen</span></div>`).join("");
+  const summary = scenes.map((s, i) => `<div class="row sceneRow" data-scene="${i}" title="show it on the map"><span>scene ${i + 1}</span><span><b id="real${i}">${s.realVoices}</b> real / ${s.sourceBudget} budget, <b id="virtual${i}">${s.virtualVoices}</b> virtual, ${s.steals} stolen</span></div>`).join("");
   if ($("voiceSummary").innerHTML !== summary) $("voiceSummary").innerHTML = summary;
   const all = scenes.flatMap(s => s.sources).sort((a, b) => num(b.level) - num(a.level)).slice(0, 8);
   $("loudest").innerHTML = all.map(s => `<tr><td title="${escape(s.file || "")}">${escape(base(s.file))}</td><td>${fmt(s.level)}</td><td><span class="tag ${s.isVirtual ? "virtual" : s.state}">${s.isVirtual ? "virtual" : s.state}</span></td></tr>`).join("");
@@ -251,6 +256,7 @@ function drawDetails(scenes) {
   $("details").innerHTML = "<table>" + rows.map(r => `<tr><td>${r[0]}</td><td>${escape(String(r[1]))}</td></tr>`).join("") + "</table>";
 }
 function escape(text) { return text.replace(/[&<>"']/g, c => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]); }
+$("voiceSummary").addEventListener("click", event => { const row = event.target.closest(".sceneRow"); if (row) mapScene = Number(row.dataset.scene); });
 connect();
 requestAnimationFrame(tick);
 </script>

@@ -262,6 +262,29 @@ import TestSupport
         #expect(FileManager.default.contents(atPath: out) == FileManager.default.contents(atPath: again), "bit-identical")
     }
 
+    /// `render --map`: the orbit's bee is drawn on its path — 8 s at 50 points a second, every
+    /// point at the same distance from the listener's arrow (a circle around the head).
+    @Test func renderDrawsTheMapOfThePaths() throws {
+        let dir = try CLIRunner.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let scene = Self.root.appendingPathComponent("Examples/scenes/orbit.json").path
+        let map = dir.appendingPathComponent("orbit-map.svg").path
+        let result = try CLIRunner.run(["render", scene, "--output", dir.appendingPathComponent("o.wav").path, "--map", map])
+        #expect(result.status == 0, "\(result.stderr)")
+        let svg = try String(contentsOfFile: map, encoding: .utf8)
+        #expect(svg.hasPrefix("<svg") && svg.hasSuffix("</svg>\n"))
+        let listener = try #require(svg.firstMatch(of: /transform="translate\(([-0-9.]+),([-0-9.]+)\) rotate\(([-0-9.]+)\)"/))
+        let center = (Double(listener.1)!, Double(listener.2)!)
+        #expect(Double(listener.3)! == 0, "the listener faces ahead (−z, up)")
+        let bee = try #require(svg.firstMatch(of: /data-name="bee"[^>]*points="([^"]+)"/))
+        let points = bee.1.split(separator: " ").map { $0.split(separator: ",").map { Double($0)! } }
+        #expect(points.count == 401)
+        let distances = points.map { hypot($0[0] - center.0, $0[1] - center.1) }
+        #expect(distances.max()! / distances.min()! < 1.05, "a circle: \(distances.min()!)...\(distances.max()!) px")
+        // It starts ahead of the listener (0, 0, −2): straight above the arrow.
+        #expect(abs(points[0][0] - center.0) < 1 && points[0][1] < center.1)
+    }
+
     @Test func aMalformedSceneIsOneLineNamingTheProblem() throws {
         let dir = try CLIRunner.directory()
         defer { try? FileManager.default.removeItem(at: dir) }
