@@ -116,7 +116,7 @@ let package = Package(
         .target(
             name: "SoundstageC",
             dependencies: ["CSoundstage", "Soundstage", "SoundstageScenes", "SoundstageClient", "SoundstageProtocol",
-                           "SoundFile", "SoundstageErrors", .product(name: "NIOConcurrencyHelpers", package: "swift-nio")],
+                           "SoundFile", "SoundstageErrors", "SoundstageLiveView", .product(name: "NIOConcurrencyHelpers", package: "swift-nio")],
             swiftSettings: strict
         ),
         .target(
@@ -146,7 +146,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "soundstage-bench",
-            dependencies: ["Soundstage", "COpenAL", "TestSupport", "SoundstageServer", "SoundstageClient", "SoundstageJSON",
+            dependencies: ["Soundstage", "COpenAL", "TestSupport", "SoundstageServer", "SoundstageClient", "SoundstageJSON", "SoundstageLiveView",
                            "CSoundstage", "SoundstageC",
                            .product(name: "NIOConcurrencyHelpers", package: "swift-nio")],
             swiftSettings: strict

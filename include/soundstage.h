@@ -324,6 +324,21 @@ ss_result ss_device_get_output_status(ss_device *device, ss_output_status *out);
  */
 ss_result ss_device_drain(ss_device *device, double timeout);
 
+/**
+ * Starts a live view of the device's mix in a browser (docs/live-view.md): a local HTTP server
+ * on 127.0.0.1:`port` (0: any free port) that shows the listener and every source on a map,
+ * voices, meters, render load and underruns, 25 times a second while a browser watches. Writes
+ * its URL, with the random token every request needs, to `url` (`url_size` bytes, NUL
+ * included; 128 is enough). SS_ERROR_OUT_OF_RANGE for a port outside 0...65535,
+ * SS_ERROR_BUFFER_TOO_SMALL when the URL does not fit (the view is not started),
+ * SS_ERROR_INVALID_STATE when this device has a live view already, SS_ERROR_IO when the port
+ * cannot be bound. Destroying the device stops it.
+ */
+ss_result ss_device_start_live_view(ss_device *device, int port, char *url, size_t url_size);
+
+/** Stops the device's live view, if it has one (SS_OK either way). */
+ss_result ss_device_stop_live_view(ss_device *device);
+
 /** Route changes: why the output changed. */
 typedef enum ss_route_reason {
     SS_ROUTE_OLD_DEVICE_UNAVAILABLE = 0,

@@ -6,14 +6,15 @@
 # gcc, g++, binutils and python3 (the C API's tests and examples), and FFmpeg's runtime libraries
 # with the ffmpeg tool (AAC and ALAC: optional for Soundstage, which loads them at run time; the
 # tests make their fixtures with them, and the decode benchmark compares against the tool), and
-# pip (scripts/test-ffmpeg-versions.sh fetches FFmpeg 6.1 and 7.1 from PyAV's wheels on PyPI).
+# pip (scripts/test-ffmpeg-versions.sh fetches FFmpeg 6.1 and 7.1 from PyAV's wheels on PyPI), and
+# chromium (the live view's tests open its page in a real headless browser).
 # Needs a Swift 6.2+ toolchain on PATH (https://www.swift.org/install/linux/).
 set -euo pipefail
 
 packages=(libopenal-dev libsndfile1-dev libpulse-dev libopenal-data sound-theme-freedesktop pkg-config)
 if [ "${1:-}" = "--tests" ]; then
     packages+=(pulseaudio pulseaudio-utils pipewire pipewire-pulse wireplumber dbus libcanberra-dev tmux gcc g++ binutils python3
-          libavformat59 libavcodec59 ffmpeg python3-pip)
+          libavformat59 libavcodec59 ffmpeg python3-pip chromium)
 fi
 missing=()
 for package in "${packages[@]}"; do

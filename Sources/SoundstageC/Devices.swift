@@ -1,6 +1,7 @@
 import NIOConcurrencyHelpers
 import CSoundstage
 import Soundstage
+import SoundstageLiveView
 import SoundFile
 import Synchronization
 
@@ -35,9 +36,21 @@ final class CDevice: HandleObject {
     }
 
     func handleDestroyed() {
+        stopLiveView()
         setRouteObserver(nil)
         setOutputObserver(nil)
         device.close()
+    }
+
+    /// The device's live view, if one runs (``ss_device_start_live_view``).
+    let liveView = NIOLockedValueBox<LiveView?>(nil)
+
+    /// Stops the live view, if one runs.
+    func stopLiveView() {
+        liveView.withLockedValue { view in
+            defer { view = nil }
+            return view
+        }?.stop()
     }
 }
 

@@ -51,7 +51,8 @@ enum LivePage {
   .meter .peak { position:absolute; top:0; bottom:0; width:2px; background:#fff; }
   #graph { width:100%; height:70px; background:#101215; border-radius:4px; }
   #log { font-family:ui-monospace, monospace; font-size:11px; color:var(--dim); max-height:140px; overflow:auto; }
-  #details table td:first-child { color:var(--dim); }
+  #details table td:first-child { color:var(--dim); vertical-align:top; }
+  #details table td { white-space:normal; max-width:none; overflow-wrap:anywhere; }
   .tag { display:inline-block; padding:0 5px; border-radius:3px; font-size:11px; background:#2a2f38; }
   .sceneRow { cursor:pointer; } .sceneRow:hover { color:var(--accent); }
   .tag.virtual { color:var(--warn); } .tag.paused { color:var(--dim); } .tag.playing { color:var(--ok); }

@@ -9,6 +9,11 @@
 // raw OpenAL asking for the same context attributes, and with two (OpenAL's default; the
 // engine opened with `reverbZones: 2`). It also prints what the two extra sends cost raw OpenAL.
 //
+//   swift run -c release soundstage-bench live-view
+//
+// measures what the live view costs a game: the render's CPU without a view, with one no browser
+// watches, and with a headless Chromium watching (LiveViewBench.swift).
+//
 //   swift run -c release soundstage-bench system-sounds
 //
 // measures instead the time from SystemSoundRegistry.play to the sound playing (p50/p99 over
@@ -118,6 +123,10 @@ if mode == "frame" {
 }
 if mode == "capi" {
     try capiBench()
+    exit(0)
+}
+if mode == "live-view" {
+    try liveViewBench()
     exit(0)
 }
 if mode == "players" {

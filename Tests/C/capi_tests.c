@@ -19,6 +19,9 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 
 #define RATE 48000
 #define PI 3.14159265358979323846
@@ -1342,6 +1345,63 @@ static int test_aac_files(void) {
     return 1;
 }
 
+/* ---- Live view ------------------------------------------------------------------------------- */
+
+/* The HTTP status of GET `path` on 127.0.0.1:`port` (0 when nothing answers); `body` gets the start of the answer. */
+static int http_get(int port, const char *path, char *body, size_t body_size) {
+    struct sockaddr_in address;
+    char request[512];
+    size_t got = 0;
+    ssize_t count;
+    int status = 0, fd = socket(AF_INET, SOCK_STREAM, 0);
+    if (fd < 0) return 0;
+    memset(&address, 0, sizeof address);
+    address.sin_family = AF_INET;
+    address.sin_port = htons((unsigned short)port);
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (connect(fd, (struct sockaddr *)&address, sizeof address) != 0) { close(fd); return 0; }
+    snprintf(request, sizeof request, "GET %s HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n", path);
+    if (write(fd, request, strlen(request)) < 0) { close(fd); return 0; }
+    while (got + 1 < body_size && (count = read(fd, body + got, body_size - 1 - got)) > 0) got += (size_t)count;
+    body[got] = 0;
+    close(fd);
+    if (sscanf(body, "HTTP/1.1 %d", &status) != 1) return 0;
+    return status;
+}
+
+static int test_live_view(void) {
+    ss_device *device = loopback();
+    char url[128], tiny[16], path[256], answer[4096];
+    const char *token;
+    int port = 0;
+    CHECK(device != NULL);
+    EXPECT(SS_ERROR_NULL_ARGUMENT, ss_device_start_live_view(device, 0, NULL, 0));
+    EXPECT(SS_ERROR_OUT_OF_RANGE, ss_device_start_live_view(device, 70000, url, sizeof url));
+    EXPECT(SS_ERROR_BUFFER_TOO_SMALL, ss_device_start_live_view(device, 0, tiny, sizeof tiny));
+    OK(ss_device_start_live_view(device, 0, url, sizeof url));
+    EXPECT(SS_ERROR_INVALID_STATE, ss_device_start_live_view(device, 0, url, sizeof url));
+    CHECK(sscanf(url, "http://127.0.0.1:%d/?token=", &port) == 1 && port > 0);
+    token = strstr(url, "token=");
+    CHECK(token != NULL && strlen(token + 6) == 64);
+    /* Without the token: 403. With it: the page, and a frame of the mix as JSON. */
+    CHECK(http_get(port, "/", answer, sizeof answer) == 403);
+    snprintf(path, sizeof path, "/?%s", token);
+    CHECK(http_get(port, path, answer, sizeof answer) == 200);
+    CHECK(strstr(answer, "Soundstage live view") != NULL);
+    snprintf(path, sizeof path, "/state?%s", token);
+    CHECK(http_get(port, path, answer, sizeof answer) == 200);
+    CHECK(strstr(answer, "\"sampleRate\":48000") != NULL);
+    OK(ss_device_stop_live_view(device));
+    OK(ss_device_stop_live_view(device));
+    CHECK(http_get(port, path, answer, sizeof answer) == 0);
+    /* Destroying the device stops a running view. */
+    OK(ss_device_start_live_view(device, 0, url, sizeof url));
+    CHECK(sscanf(url, "http://127.0.0.1:%d/", &port) == 1);
+    OK(ss_device_destroy(device));
+    CHECK(http_get(port, "/", answer, sizeof answer) == 0);
+    return 1;
+}
+
 /* ---- Main ---------------------------------------------------------------------------------- */
 
 static const struct {
@@ -1375,6 +1435,7 @@ static const struct {
     {"destroy_while_in_use", test_destroy_while_in_use},
     {"random_calls", test_random_calls},
     {"handle_cycles", test_handle_cycles},
+    {"live_view", test_live_view},
 };
 
 int main(int argc, char **argv) {

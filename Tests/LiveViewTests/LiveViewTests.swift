@@ -168,7 +168,7 @@ final class RealTimeLoopback: @unchecked Sendable {
         #expect(first[7] as! Double != second[7] as! Double, "the meter moves: \(first[7]) dB, then \(second[7]) dB")
         #expect((second[8] as! Double) - (first[8] as! Double) > 8, "frames keep coming: \(first[8]) then \(second[8])")
         if let directory = ProcessInfo.processInfo.environment["SOUNDSTAGE_SCREENSHOTS"] {
-            try tab.screenshot().write(to: URL(fileURLWithPath: directory).appendingPathComponent("live-view.png"))
+            try tab.screenshot().write(to: URL(fileURLWithPath: directory).appendingPathComponent("live-view-orbit.png"))
         }
 
         let refused = try browser.open("http://127.0.0.1:\(view.port)/")
@@ -181,40 +181,61 @@ final class RealTimeLoopback: @unchecked Sendable {
         #expect(view.frameCounts.sent > 0)
     }
 
-    /// A scene with a budget of one voice and two playing sources, in a real browser: the far
-    /// one is drawn hollow (virtual) and its details say why; the near one is drawn solid.
+    /// A game's scene in a real browser: a budget of two voices for three playing sources in two
+    /// groups, a reverb zone, the game's session. The far source is drawn hollow (virtual), and
+    /// clicking it says why; the near ones are drawn solid; the session and the log are shown.
     @Test(.enabled(if: HeadlessBrowser.isInstalled)) func aVirtualVoiceIsDrawnAsVirtual() throws {
         let device = try Device.loopback()
-        let scene = try device.makeScene(sourceBudget: 1)
+        let center = AudioSessionCenter(device: device)
+        let session = center.makeSession(category: .soloAmbient)
+        try session.setActive(true)
+        let scene = try device.makeScene(sourceBudget: 2)
+        session.attach(scene)
         scene.virtualizesVoices = true
+        let npc = scene.makeGroup("npc"), ambience = scene.makeGroup("ambience")
+        _ = try scene.makeReverbZone("hall", preset: .hallway, region: .sphere(center: Vector3(0, 0, -6), radius: 3, fade: 2))
         let buffer = try device.makeBuffer(Signals.sine(440, seconds: 1))
-        let near = scene.makeSource(buffer: buffer), far = scene.makeSource(buffer: buffer)
-        near.position = Vector3(2, 0, 0)
-        far.position = Vector3(-20, 0, -20)
-        for source in [near, far] {
+        var sources: [Source] = []
+        for (position, group) in [(Vector3(2, 0, 0), npc), (Vector3(0, 0, -5), npc), (Vector3(-20, 0, -20), ambience)] {
+            let source = scene.makeSource(buffer: buffer)
+            source.position = position
+            source.group = group
             source.isLooping = true
             try source.play()
+            sources.append(source)
         }
         let mixer = RealTimeLoopback(device)
         mixer.start()
         let view = try device.startLiveView()
+        view.sessionProvider = { [LiveSession(name: "the game", session: session)] }
+        view.log("level loaded")
         let browser = try HeadlessBrowser()
         defer { browser.quit(); view.stop(); mixer.stop(); device.close() }
         let tab = try browser.open(view.url)
-        try tab.wait(until: "document.querySelectorAll('#map circle.source').length == 2")
+        try tab.wait(until: "document.querySelectorAll('#map circle.source').length == 3 && document.querySelector('#meterList [data-key=output] .meter')")
         let drawn = try #require(try tab.evaluate("""
             [...document.querySelectorAll('#map circle.source')].map(c => [Number(c.dataset.x), c.getAttribute('class'),
                 getComputedStyle(c).fill])
             """) as? [[Any]])
         let farDot = try #require(drawn.first { $0[0] as? Double == -20 })
-        let nearDot = try #require(drawn.first { $0[0] as? Double == 2 })
-        #expect(farDot[1] as? String == "source virtual" && farDot[2] as? String == "none", "\(farDot)")
-        #expect(nearDot[1] as? String == "source" && nearDot[2] as? String != "none", "\(nearDot)")
+        #expect(farDot[1] as? String == "source virtual" && farDot[2] as? String == "none", "hollow: \(farDot)")
+        for dot in drawn where dot[0] as? Double != -20 {
+            #expect(dot[1] as? String == "source" && dot[2] as? String != "none", "solid: \(dot)")
+        }
         #expect(try tab.evaluate("document.getElementById('virtual0').textContent") as? String == "1")
+        #expect(try tab.evaluate("document.getElementById('real0').textContent") as? String == "2")
+        #expect((try tab.evaluate("document.getElementById('sessions').innerText") as? String)?.contains("the game") == true)
+        #expect((try tab.evaluate("document.getElementById('log').innerText") as? String)?.contains("level loaded") == true)
+        #expect(try tab.evaluate("document.querySelectorAll('#zones circle.zone').length") as? Int == 1)
         // Click the virtual one: its details say why it is virtual.
         _ = try tab.evaluate("""
             [...document.querySelectorAll('#map circle.source')].find(c => c.dataset.x == '-20').dispatchEvent(new MouseEvent('click'))
             """)
         try tab.wait(until: "document.getElementById('details').innerText.includes('outranked')")
+        if let directory = ProcessInfo.processInfo.environment["SOUNDSTAGE_SCREENSHOTS"] {
+            usleep(1_500_000)   // trails and the load graph fill in
+            try tab.screenshot().write(to: URL(fileURLWithPath: directory).appendingPathComponent("live-view.png"))
+        }
+        withExtendedLifetime(sources) {}
     }
 }
