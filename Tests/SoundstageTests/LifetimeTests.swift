@@ -73,6 +73,32 @@ import TestSupport
         #expect(weakSource == nil)
     }
 
+    /// A closed scene whose voices were virtualized is freed: the recent voice events the
+    /// snapshots show do not hold the sources (each holds its scene). LeakSanitizer found the
+    /// cycle through the C tests.
+    @Test func aSceneWithVoiceEventsIsFreed() throws {
+        let device = try Device.loopback()
+        defer { device.close() }
+        weak var weakScene: Scene?
+        do {
+            let scene = try device.makeScene(sourceBudget: 1)
+            scene.virtualizesVoices = true
+            let buffer = try device.makeBuffer(Signals.sine(440, seconds: 0.5))
+            let far = scene.makeSource(buffer: buffer), near = scene.makeSource(buffer: buffer)
+            far.position = Vector3(0, 0, -30)
+            for source in [far, near] {
+                source.isLooping = true
+                try source.play()
+            }
+            _ = try device.render(frames: 4_800)
+            #expect(device.mixSnapshot().scenes.first?.recentVoiceEvents.isEmpty == false)
+            scene.close()
+            weakScene = scene
+        }
+        #expect(weakScene == nil)
+        #expect(device.liveObjects.sources == 0)
+    }
+
     @Test func droppedScenesAndBuffersAreFreed() throws {
         let device = try Device.loopback()
         defer { device.close() }

@@ -20,10 +20,7 @@ extension Scene {
             }
             sources.sort { $0.id < $1.id }
             let zones = state.effects.zones.compactMap { $0 }.map { $0.snapshotLocked(listener: listener.position) }
-            let recent = (state.voices?.recent ?? []).map {
-                VoiceEventSnapshot(kind: $0.event.kind.rawValue, source: $0.event.source.snapshotID,
-                                   file: $0.event.source.fileLocked, time: $0.time)
-            }
+            let recent = state.voices?.recent ?? []
             return SceneSnapshot(id: Int(bitPattern: ObjectIdentifier(self)), listener: ListenerSnapshot(
                                      position: listener.position, at: listener.at, up: listener.up, gain: listener.gain * listener.duck),
                                  distanceModel: model.rawValue, sourceBudget: sourceBudget, virtualizesVoices: state.voices != nil,

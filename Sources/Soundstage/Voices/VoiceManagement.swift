@@ -31,9 +31,10 @@ struct VoiceManagerState {
     var handler: (@Sendable (VoiceEvent) -> Void)?
     /// Events waiting to be delivered outside the lock.
     var pending: [VoiceEvent] = []
-    /// The latest events with their mix times, oldest first (at most ``recentLimit``): what
-    /// ``Device/mixSnapshot(meters:)`` shows as recently stolen or virtualized.
-    var recent: [(event: VoiceEvent, time: Double)] = []
+    /// The latest events, oldest first (at most ``recentLimit``): what ``Device/mixSnapshot(meters:)``
+    /// shows as recently stolen or virtualized. Kept as snapshots, not sources: a source holds its
+    /// scene, so holding sources here would keep the scene alive.
+    var recent: [VoiceEventSnapshot] = []
     static let recentLimit = 16
 }
 
@@ -215,7 +216,9 @@ extension Scene {
         guard let voices = state.voices, !voices.pending.isEmpty else { return (nil, []) }
         state.voices!.pending = []
         let now = device.mixTime
-        state.voices!.recent.append(contentsOf: voices.pending.suffix(VoiceManagerState.recentLimit).map { ($0, now) })
+        state.voices!.recent.append(contentsOf: voices.pending.suffix(VoiceManagerState.recentLimit).map {
+            VoiceEventSnapshot(kind: $0.kind.rawValue, source: $0.source.snapshotID, file: $0.source.fileLocked, time: now)
+        })
         if state.voices!.recent.count > VoiceManagerState.recentLimit {
             state.voices!.recent.removeFirst(state.voices!.recent.count - VoiceManagerState.recentLimit)
         }
