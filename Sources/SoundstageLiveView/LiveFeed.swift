@@ -98,6 +98,7 @@ final class LiveFeed: @unchecked Sendable {
             return
         }
         clients[ObjectIdentifier(channel)] = channel
+        sinceFull = Int.max          // the newcomer gets everything in its first frame
         lock.withLock { counts.clients = clients.count }
         logger.info("live view: a browser connected (\(clients.count) now)")
         guard timer == nil else { return }
@@ -128,8 +129,7 @@ final class LiveFeed: @unchecked Sendable {
                 dropped += 1
                 continue
             }
-            var buffer = channel.allocator.buffer(capacity: data.count)
-            buffer.writeBytes(data)
+            let buffer = channel.allocator.buffer(bytes: data)
             channel.writeAndFlush(WebSocketFrame(fin: true, opcode: .text, data: buffer), promise: nil)
             sent += 1
         }
@@ -141,9 +141,17 @@ final class LiveFeed: @unchecked Sendable {
         }
     }
 
-    /// The JSON of one frame (also what `GET /state` answers).
-    func encodedFrame() -> Data {
-        let snapshot = device.mixSnapshot()
+    /// Frames since the last full one, and whether a browser that just came needs one now.
+    private var sinceFull = Int.max
+    private var lastSize = 4_096
+    /// One frame in ten carries everything; the others only what changes every frame.
+    static let fullEvery = 10
+
+    /// The JSON of one frame (`GET /state` asks for a full one).
+    func encodedFrame(full forced: Bool = false) -> [UInt8] {
+        let full = forced || sinceFull >= Self.fullEvery - 1
+        sinceFull = full ? 0 : sinceFull + 1
+        let snapshot = device.mixSnapshot(meters: true, details: full)
         var load: Double?
         if let previous, snapshot.audioSeconds > previous.audio {
             load = max(0, snapshot.busySeconds - previous.busy) / (snapshot.audioSeconds - previous.audio)
@@ -153,10 +161,12 @@ final class LiveFeed: @unchecked Sendable {
         let newUnderruns = previousUnderruns.map { max(0, underrunsNow - $0) } ?? 0
         previousUnderruns = underrunsNow
         let (provider, log, counts, busy) = lock.withLock { (self.provider, lines, self.counts, busyNanoseconds) }
-        let frame = LiveFrame(snapshot: snapshot, renderLoad: load, newUnderruns: newUnderruns, sessions: provider?() ?? [],
-                              log: log, view: .init(browsers: counts.clients, sent: counts.sent, dropped: counts.dropped,
-                                                    busySeconds: Double(busy) / 1e9, framesPerSecond: LiveView.framesPerSecond))
-        return (try? LiveFrame.encoder.encode(frame)) ?? Data("{}".utf8)
+        var writer = LiveFrameWriter(capacity: lastSize + lastSize / 4)
+        writer.frame(snapshot, full: full, renderLoad: load, newUnderruns: newUnderruns, sessions: full ? provider?() ?? [] : [],
+                     log: full ? log : [], view: .init(browsers: counts.clients, sent: counts.sent, dropped: counts.dropped,
+                                                       busySeconds: Double(busy) / 1e9, framesPerSecond: LiveView.framesPerSecond))
+        if full { lastSize = writer.bytes.count }
+        return writer.bytes
     }
 }
 
@@ -167,29 +177,16 @@ struct LiveLogLine: Codable, Sendable {
     var text: String
 }
 
-/// What the page gets 25 times a second.
-struct LiveFrame: Encodable {
-    struct View: Encodable {
+/// What the page gets 25 times a second (written by ``LiveFrameWriter``): the snapshot, the
+/// render's share of a core since the previous frame, underruns since then, the sessions and the
+/// log (in full frames), and the view's own counters.
+enum LiveFrame {
+    /// The view's own counters.
+    struct View {
         var browsers: Int
         var sent: Int
         var dropped: Int
         var busySeconds: Double
         var framesPerSecond: Int
     }
-
-    var snapshot: MixSnapshot
-    /// The render's share of a core since the previous frame.
-    var renderLoad: Double?
-    /// Underruns since the previous frame.
-    var newUnderruns: Int
-    var sessions: [LiveSession]
-    var log: [LiveLogLine]
-    var view: View
-
-    static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        // Infinite max distances and −∞ levels must not make a frame fail to encode.
-        encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "Infinity", negativeInfinity: "-Infinity", nan: "NaN")
-        return encoder
-    }()
 }

@@ -68,7 +68,7 @@ final class LiveHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
         case "/", "/index.html":
             send(.ok, "text/html; charset=utf-8", LivePage.html, head: head, context: context)
         case "/state":
-            send(.ok, "application/json", feed.encodedFrame(), head: head, context: context)
+            send(.ok, "application/json", Data(feed.encodedFrame(full: true)), head: head, context: context)
         case "/ws":
             send(.badRequest, "text/plain; charset=utf-8", Data("400: /ws is a WebSocket\n".utf8), head: head, context: context)
         default:

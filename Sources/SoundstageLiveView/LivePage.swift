@@ -104,13 +104,14 @@ window.liveView = { frames: 0, last: null };
 function connect() {
   const ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws?token=" + encodeURIComponent(token));
   ws.onopen = () => { $("status").textContent = "live"; $("status").className = "up"; };
-  ws.onmessage = event => { latest = event.data; };
+  // Every frame is merged as it comes (a full one must not be skipped); only the latest is drawn.
+  ws.onmessage = event => { try { latest = merge(JSON.parse(event.data)); } catch (error) { console.error(error); } };
   ws.onclose = () => { $("status").textContent = "disconnected: retrying"; $("status").className = "down"; setTimeout(connect, 1000); };
 }
 function tick() {
   if (latest !== null && latest !== drawn) {
     drawn = latest;
-    try { draw(JSON.parse(latest)); } catch (error) { console.error(error); }
+    try { draw(latest); } catch (error) { console.error(error); }
   }
   requestAnimationFrame(tick);
 }
@@ -121,6 +122,29 @@ function el(tag, attrs, parent) { const e = document.createElementNS(svgNS, tag)
 function keyed(parent, key, make) { let e = parent.querySelector(`[data-key="${key}"]`); if (!e) { e = make(); e.dataset.key = key; parent.appendChild(e); } e.dataset.seen = "1"; return e; }
 function sweep(parent) { for (const e of [...parent.children]) { if (e.dataset.seen) delete e.dataset.seen; else e.remove(); } }
 function base(file) { return file ? file.split("/").pop() : "(generated)"; }
+
+// One frame in ten is full; the others leave out what changes rarely, kept here from the last full one.
+const kept = { sources: new Map(), scenes: [], sessions: [], log: [] };
+function merge(frame) {
+  if (frame.full) { kept.sessions = frame.sessions; kept.log = frame.log; kept.sources = new Map(); }
+  frame.snapshot.scenes.forEach((scene, i) => {
+    if (frame.full) {
+      kept.scenes[i] = { zones: scene.zones, recentVoiceEvents: scene.recentVoiceEvents };
+      for (const s of scene.sources) kept.sources.set(s.id, s);
+    } else {
+      const k = kept.scenes[i] || { zones: [], recentVoiceEvents: [] };
+      scene.zones = k.zones; scene.recentVoiceEvents = k.recentVoiceEvents;
+      scene.sources = scene.sources.map(s => {
+        const merged = Object.assign({}, kept.sources.get(s.id) || {}, s);
+        if (!s.isVirtual) merged.virtualReason = null;
+        else if (!merged.virtualReason) merged.virtualReason = "(the reason comes with the next full frame)";
+        return merged;
+      });
+    }
+  });
+  frame.sessions = kept.sessions; frame.log = kept.log;
+  return frame;
+}
 
 function draw(frame) {
   window.liveView.frames += 1; window.liveView.last = frame;

@@ -229,13 +229,15 @@ extension Device {
 
     /// A snapshot of the mix now: each scene read under its lock once, no OpenAL call, no
     /// allocation on the render's path. With `meters`, it also reads (and so resets) the
-    /// output's, scenes' and groups' meters where their metering is on.
-    public func mixSnapshot(meters: Bool = true) -> MixSnapshot {
+    /// output's, scenes' and groups' meters where their metering is on. Without `details` it is
+    /// quicker: virtual voices carry no ``SourceSnapshot/virtualReason``, and reverb zones and
+    /// recent voice events are left out (what changes every frame is all there).
+    public func mixSnapshot(meters: Bool = true, details: Bool = true) -> MixSnapshot {
         if meters && metersForSnapshots { turnOnSnapshotMeters() }
         let load = renderLoad
         let scenes = state.withLock { $0.scenes.compactMap(\.scene) }.filter { !$0.isClosed }
         return MixSnapshot(time: mixTime, sampleRate: sampleRate, busySeconds: load.busySeconds, audioSeconds: load.audioSeconds,
                            output: outputStatus, outputLevels: meters ? outputLevels().map(MixSnapshot.Levels.init) : nil,
-                           scenes: scenes.map { $0.snapshot(meters: meters) })
+                           scenes: scenes.map { $0.snapshot(meters: meters, details: details) })
     }
 }

@@ -3,24 +3,26 @@ import Foundation
 extension Scene {
     /// The scene's part of a ``MixSnapshot``: read under the scene's lock once, without OpenAL
     /// calls (states are the engine's own; levels are computed as ``Source/audibility`` does).
-    func snapshot(meters: Bool) -> SceneSnapshot {
+    /// Without `details`, virtual voices carry no reason, and zones and voice events are left out.
+    func snapshot(meters: Bool, details: Bool = true) -> SceneSnapshot {
         var snapshot = withState { state, _ -> SceneSnapshot in
             let listener = self.listener.propertiesLocked
             let model = state.distanceModel
             let virtual = Array(state.voices?.virtual.values ?? [:].values)
             let real = state.active.values.filter(\.isPlayingLocked).count
-            var sources = state.active.values.map { $0.snapshotLocked(model, listener, reason: nil) }
+            var sources = state.active.values.map { $0.snapshotLocked(model, listener, isVirtual: false, reason: nil) }
+            sources.reserveCapacity(sources.count + virtual.count)
             if !virtual.isEmpty {
                 // The weakest real voice's rank: what a virtual one would have to beat.
-                let weakest = state.active.values.filter(\.isPlayingLocked).map { $0.rankKeyLocked(model, listener) }.min()
+                let weakest = details ? state.active.values.filter(\.isPlayingLocked).map { $0.rankKeyLocked(model, listener) }.min() : nil
                 for source in virtual {
-                    sources.append(source.snapshotLocked(model, listener, reason: Self.virtualReason(
-                        source, model, listener, real: real, budget: sourceBudget, weakest: weakest)))
+                    let reason = details ? Self.virtualReason(source, model, listener, real: real, budget: sourceBudget, weakest: weakest) : nil
+                    sources.append(source.snapshotLocked(model, listener, isVirtual: true, reason: reason))
                 }
             }
             sources.sort { $0.id < $1.id }
-            let zones = state.effects.zones.compactMap { $0 }.map { $0.snapshotLocked(listener: listener.position) }
-            let recent = state.voices?.recent ?? []
+            let zones = details ? state.effects.zones.compactMap { $0 }.map { $0.snapshotLocked(listener: listener.position) } : []
+            let recent = details ? state.voices?.recent ?? [] : []
             return SceneSnapshot(id: Int(bitPattern: ObjectIdentifier(self)), listener: ListenerSnapshot(
                                      position: listener.position, at: listener.at, up: listener.up, gain: listener.gain * listener.duck),
                                  distanceModel: model.rawValue, sourceBudget: sourceBudget, virtualizesVoices: state.voices != nil,
@@ -65,11 +67,11 @@ extension Source {
     var fileLocked: String? { state.audioStream?.path ?? state.buffer?.name }
 
     /// The source's part of a snapshot (scene lock held).
-    func snapshotLocked(_ model: DistanceModel, _ listener: Listener.Properties, reason: String?) -> SourceSnapshot {
+    func snapshotLocked(_ model: DistanceModel, _ listener: Listener.Properties, isVirtual: Bool, reason: String?) -> SourceSnapshot {
         let p = state.properties
         let audibility = audibilityLocked(model, listener)
         return SourceSnapshot(id: snapshotID, file: fileLocked, state: state.playback == .paused ? "paused" : "playing",
-                              isVirtual: reason != nil, virtualReason: reason, group: state.group?.name,
+                              isVirtual: isVirtual, virtualReason: reason, group: state.group?.name,
                               position: p.position, velocity: p.velocity, gain: p.gain, pitch: p.openALPitch, looping: p.looping,
                               headRelative: p.headRelative, spatialized: state.spatialized, streaming: state.audioStream != nil,
                               referenceDistance: p.referenceDistance, maxDistance: p.maxDistance, rolloffFactor: p.rolloffFactor,
