@@ -120,8 +120,16 @@ final class LiveFeed: @unchecked Sendable {
     }
 
     /// One frame: a snapshot, encoded once, to every browser ready for it (on the loop).
+    /// CPU time of the calling thread, in nanoseconds (what the view's work costs, not how long
+    /// the thread waited for a core).
+    private static func threadCPUNanoseconds() -> UInt64 {
+        var time = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
+    }
+
     private func frame() {
-        let started = DispatchTime.now().uptimeNanoseconds
+        let started = Self.threadCPUNanoseconds()
         let data = encodedFrame()
         var sent = 0, dropped = 0
         for channel in clients.values {
@@ -133,7 +141,7 @@ final class LiveFeed: @unchecked Sendable {
             channel.writeAndFlush(WebSocketFrame(fin: true, opcode: .text, data: buffer), promise: nil)
             sent += 1
         }
-        let spent = DispatchTime.now().uptimeNanoseconds - started
+        let spent = Self.threadCPUNanoseconds() - started
         lock.withLock {
             counts.sent += sent
             counts.dropped += dropped
@@ -148,8 +156,8 @@ final class LiveFeed: @unchecked Sendable {
     static let fullEvery = 10
 
     /// The JSON of one frame (`GET /state` asks for a full one).
-    func encodedFrame(full forced: Bool = false) -> [UInt8] {
-        let full = forced || sinceFull >= Self.fullEvery - 1
+    func encodedFrame(full forced: Bool = false, fast: Bool = false) -> [UInt8] {
+        let full = forced || (!fast && sinceFull >= Self.fullEvery - 1)
         sinceFull = full ? 0 : sinceFull + 1
         let snapshot = device.mixSnapshot(meters: true, details: full)
         var load: Double?

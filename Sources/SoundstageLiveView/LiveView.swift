@@ -118,6 +118,13 @@ public final class LiveView: Sendable {
         feed.start(on: group.next())
     }
 
+    /// The frame a browser would get now, as JSON (full: with everything; otherwise only what
+    /// changes every frame), made on the view's thread as the frames are: for scripts and
+    /// benchmarks. Call it from any thread but the view's own.
+    public func frame(full: Bool) throws -> [UInt8] {
+        try group.next().submit { [feed] in feed.encodedFrame(full: full, fast: !full) }.wait()
+    }
+
     /// Stops the server: browsers are disconnected, the port is freed.
     public func stop() {
         feed.stop()

@@ -19,6 +19,7 @@ func liveViewBench() throws {
     enum Mode: String, CaseIterable { case none = "no live view", idle = "live view, no browser", watched = "live view, a browser watching" }
     struct Round { var render: Double; var metering: Double; var view: Double; var process: Double; var frames: Int; var dropped: Int }
 
+    var parts = (snapshot: [Double](), fast: [Double](), full: [Double](), bytes: (0, 0))
     func round(_ mode: Mode, browser: HeadlessBrowser?) throws -> Round {
         let device = try Device.loopback(sampleRate: rate)
         defer { device.close() }
@@ -63,6 +64,18 @@ func liveViewBench() throws {
         let result = Round(render: load.busySeconds - loadBefore.busySeconds, metering: load.meteringSeconds - loadBefore.meteringSeconds,
                            view: (view?.busySeconds ?? 0) - viewBefore, process: cpu, frames: frames.sent - framesBefore.sent,
                            dropped: frames.dropped - framesBefore.dropped)
+        if mode == .watched, let view {
+            // The parts of a frame, on this scene: the snapshot alone, and whole frames.
+            func perCall(_ body: () throws -> Void) rethrows -> Double {
+                let start = DispatchTime.now().uptimeNanoseconds
+                for _ in 0..<500 { try body() }
+                return Double(DispatchTime.now().uptimeNanoseconds - start) / 500 / 1_000
+            }
+            parts.snapshot.append(perCall { _ = device.mixSnapshot(meters: false, details: false) })
+            parts.fast.append(try perCall { _ = try view.frame(full: false) })
+            parts.full.append(try perCall { _ = try view.frame(full: true) })
+            parts.bytes = try (view.frame(full: false).count, view.frame(full: true).count)
+        }
         if tab != nil { _ = try? tab?.evaluate("window.close()") }
         view?.stop()
         try renderer.stop()
@@ -88,6 +101,10 @@ func liveViewBench() throws {
         if mode == .watched {
             print(String(format: "  the view's cost with a browser: %.2f %% of the render's CPU (its own thread %.2f %%, meters %.2f %%); %.3f %% of a core",
                          (view + metering) / render * 100, view / render * 100, metering / render * 100, (view + metering) / seconds * 100))
+        }
+        if mode == .watched {
+            print(String(format: "  one frame on the view's thread: snapshot %.1f µs; a frame %.1f µs (%d bytes), a full one %.1f µs (%d bytes; one in %d)",
+                         median(parts.snapshot), median(parts.fast), parts.bytes.0, median(parts.full), parts.bytes.1, 10))
         }
         if mode == .idle {
             print(String(format: "  without a browser: view %.4f s, frames %d: nothing to measure beyond the render's noise (×%.3f)",

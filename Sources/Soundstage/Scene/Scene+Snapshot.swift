@@ -48,14 +48,15 @@ extension Scene {
         if audibility <= 0 {
             return "inaudible where it is (out of range, or its gain is 0): it costs no voice until it can be heard"
         }
-        let level = String(format: "%.1f", 20 * log10(Double(audibility)))
+        // Rounded by hand: String(format:) cost more than the rest of a snapshot.
+        let level = (200 * log10(Double(audibility))).rounded() / 10
         let rank = "priority \(source.state.priority), \(level) dB at the listener"
         guard let weakest, real >= budget else {
             return "waiting for a voice: \(real) of \(budget) are real (\(rank))"
         }
-        let key = source.rankKeyLocked(model, listener)
+        let key = (source.rankKeyLocked(model, listener) * 1_000).rounded() / 1_000
         return "outranked: the \(real) real voices fill the budget of \(budget), and it ranks below the weakest of them "
-            + "(\(rank); ranking \(String(format: "%.3f", key)) against \(String(format: "%.3f", weakest)))"
+            + "(\(rank); ranking \(key) against \((weakest * 1_000).rounded() / 1_000))"
     }
 }
 
