@@ -192,7 +192,7 @@ struct LiveFrameWriter {
         guard value.isFinite else {
             return raw(value.isNaN ? "\"NaN\"" : value > 0 ? "\"Infinity\"" : "\"-Infinity\"")
         }
-        let scale = [1.0, 10, 100, 1_000, 10_000, 100_000][decimals]
+        let scale = Self.powersOfTen[decimals]
         guard abs(value) * scale < 9e15 else {
             // Beyond what an integer holds exactly (a max distance of 3.4e38): the shortest form.
             return bytes.append(contentsOf: Array("\(value)".utf8))
@@ -212,12 +212,15 @@ struct LiveFrameWriter {
             places -= 1
         }
         bytes.append(UInt8(ascii: "."))
-        var divisor = [1, 10, 100, 1_000, 10_000, 100_000][places - 1]
+        var divisor = Int(Self.powersOfTen[places - 1])
         while divisor > 0 {
             bytes.append(UInt8(ascii: "0") + UInt8(fraction / divisor % 10))
             divisor /= 10
         }
     }
+
+    private static let powersOfTen: [Double] = [1, 10, 100, 1_000, 10_000, 100_000]
+    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
     mutating func string(_ text: String) {
         bytes.append(UInt8(ascii: "\""))
@@ -230,9 +233,8 @@ struct LiveFrameWriter {
             case UInt8(ascii: "\t"): raw("\\t")
             case 0..<0x20:
                 raw("\\u00")
-                let hex: [UInt8] = Array("0123456789abcdef".utf8)
-                bytes.append(hex[Int(byte >> 4)])
-                bytes.append(hex[Int(byte & 0xF)])
+                bytes.append(Self.hexDigits[Int(byte >> 4)])
+                bytes.append(Self.hexDigits[Int(byte & 0xF)])
             default: bytes.append(byte)
             }
         }

@@ -15,13 +15,21 @@ func liveViewBench() throws {
         print("soundstage-bench live-view: needs chromium (apt-get install chromium)")
         return
     }
+    let browser = try HeadlessBrowser()
+    defer { browser.quit() }
+    for hrtf in [false, true] { try liveViewBench(hrtf: hrtf, browser: browser) }
+}
+
+/// One configuration of ``liveViewBench()``: a plain stereo render, or a binaural (HRTF) one,
+/// which costs a game about eighteen times more.
+private func liveViewBench(hrtf: Bool, browser: HeadlessBrowser) throws {
     let seconds = 6.0, count = 64
     enum Mode: String, CaseIterable { case none = "no live view", idle = "live view, no browser", watched = "live view, a browser watching" }
     struct Round { var render: Double; var metering: Double; var view: Double; var process: Double; var frames: Int; var dropped: Int }
 
     var parts = (snapshot: [Double](), fast: [Double](), full: [Double](), bytes: (0, 0))
     func round(_ mode: Mode, browser: HeadlessBrowser?) throws -> Round {
-        let device = try Device.loopback(sampleRate: rate)
+        let device = try Device.loopback(sampleRate: rate, hrtf: hrtf)
         defer { device.close() }
         let scene = try device.makeScene(sourceBudget: 32)
         scene.virtualizesVoices = true
@@ -82,13 +90,12 @@ func liveViewBench() throws {
         return result
     }
 
-    let browser = try HeadlessBrowser()
-    defer { browser.quit() }
     var rounds: [Mode: [Round]] = [:]
     for _ in 0..<3 {
         for mode in Mode.allCases { rounds[mode, default: []].append(try round(mode, browser: browser)) }
     }
-    print("soundstage-bench live-view: \(count) moving sources (32 real voices), \(Int(seconds)) s in real time per round, medians of 3")
+    print("soundstage-bench live-view, \(hrtf ? "binaural (HRTF)" : "plain stereo") render: \(count) moving sources (32 real voices), "
+          + "\(Int(seconds)) s in real time per round, medians of 3")
     let base = median(rounds[.none]!.map(\.render))
     for mode in Mode.allCases {
         let r = rounds[mode]!
