@@ -236,7 +236,13 @@ function drawVoices(scenes) {
   const events = scenes.flatMap(s => s.recentVoiceEvents).sort((a, b) => b.time - a.time).slice(0, 6);
   $("stolen").innerHTML = events.length ? events.map(e => `<tr><td>${e.kind}</td><td>${escape(base(e.file))}</td><td class="dim">${fmt(e.time, 2)} s</td></tr>`).join("") : `<tr><td class="dim">none</td></tr>`;
 }
+// A meter with nothing new since the previous frame (scene and group meters update with the
+// engine, not every frame) holds its last levels for half a second instead of flickering to −∞.
+const heldLevels = new Map();
 function meterRow(parent, key, name, levels) {
+  const now = performance.now(), held = heldLevels.get(key);
+  if (levels) heldLevels.set(key, { levels, at: now });
+  else if (held && now - held.at < 500) levels = held.levels;
   const row = keyed(parent, key, () => { const d = document.createElement("div"); d.className = "meterRow"; d.innerHTML = `<span class="name"></span><span class="bars"></span><span class="db dim"></span>`; return d; });
   row.querySelector(".name").textContent = name;
   const bars = row.querySelector(".bars"), avg = levels ? levels.average : [], peak = levels ? levels.peak : [];

@@ -263,6 +263,16 @@ final class RealTimeLoopback: @unchecked Sendable {
         #expect((try tab.evaluate("document.getElementById('sessions').innerText") as? String)?.contains("the game") == true)
         #expect((try tab.evaluate("document.getElementById('log').innerText") as? String)?.contains("level loaded") == true)
         #expect(try tab.evaluate("document.querySelectorAll('#zones circle.zone').length") as? Int == 1)
+        // The scene's and the groups' meters (updated ten times a second) hold between updates:
+        // never blank in any of ten reads; the group that only holds the virtual source is silent.
+        let meterScript = "['scene0', 'g0npc', 'g0ambience'].map(k => Math.max(...[...document.querySelectorAll("
+            + "`#meterList [data-key=\"${k}\"] .meter`)].map(m => Number(m.dataset.db))))"
+        try tab.wait(until: "(\(meterScript))[0] > -160")
+        for _ in 0..<10 {
+            let meters = try #require(try tab.evaluate(meterScript) as? [Double])
+            #expect(meters[0] > -40 && meters[1] > -40 && meters[2] < -100, "scene, npc, ambience: \(meters) dB")
+            usleep(30_000)
+        }
         // Click the virtual one: its details say why it is virtual.
         _ = try tab.evaluate("""
             [...document.querySelectorAll('#map circle.source')].find(c => c.dataset.x == '-20').dispatchEvent(new MouseEvent('click'))
