@@ -260,6 +260,25 @@ import TestSupport
         #expect(try SoundFile(path: wav).codecDetails == nil)
     }
 
+    /// An `.mp4` as other tools write it (the `ffmpeg` command, brand `mp42`, not the `M4A ` of
+    /// Soundstage's own writer) is found by content and decodes to exactly its frames.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/ffmpeg"), "needs the ffmpeg tool"))
+    func anMP4FromTheFFmpegToolDecodesToItsFrames() throws {
+        let dir = try Fixtures.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("clip.mp4").path
+        let made = try ChildProcess.run("/usr/bin/ffmpeg", ["-loglevel", "error", "-y", "-f", "lavfi", "-i", "sine=frequency=440:duration=1",
+                                                            "-c:a", "aac", "-b:a", "128k", "-f", "mp4", "-brand", "mp42", path],
+                                        environment: ProcessInfo.processInfo.environment)
+        #expect(made.status == 0, "\(made.output)")
+        let file = try SoundFile(path: path)
+        #expect(file.format.container == .mp4 && file.format.encoding == .aac)
+        #expect(file.format.frames == 44_100, "the tool's 1 s at 44.1 kHz, priming and remainder trimmed")
+        let audio = try file.readAll()
+        #expect(audio.frames == 44_100)
+        #expect(abs(Signals.frequency(Array(audio.channel(0)[4_410..<39_690]), rate: 44_100) - 440) < 0.5)
+    }
+
     @Test func cafAACIsRefusedByName() throws {
         let dir = try Fixtures.directory()
         defer { try? FileManager.default.removeItem(at: dir) }
