@@ -58,25 +58,25 @@ final class LiveHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
     private func respond(to head: HTTPRequestHead, context: ChannelHandlerContext) {
         let request = LiveRequest(head.uri)
         guard request.token.map({ LiveRequest.constantTimeEqual($0, token) }) == true else {
-            return send(.forbidden, "text/plain; charset=utf-8", Data("403: the live view needs its token (?token=... from the URL it printed)\n".utf8),
+            return send(.forbidden, "text/plain; charset=utf-8", Array("403: the live view needs its token (?token=... from the URL it printed)\n".utf8),
                         head: head, context: context)
         }
         guard head.method == .GET || head.method == .HEAD else {
-            return send(.methodNotAllowed, "text/plain; charset=utf-8", Data("405: GET only\n".utf8), head: head, context: context)
+            return send(.methodNotAllowed, "text/plain; charset=utf-8", Array("405: GET only\n".utf8), head: head, context: context)
         }
         switch request.path {
         case "/", "/index.html":
             send(.ok, "text/html; charset=utf-8", LivePage.html, head: head, context: context)
         case "/state":
-            send(.ok, "application/json", Data(feed.encodedFrame(full: true)), head: head, context: context)
+            send(.ok, "application/json", feed.encodedFrame(full: true), head: head, context: context)
         case "/ws":
-            send(.badRequest, "text/plain; charset=utf-8", Data("400: /ws is a WebSocket\n".utf8), head: head, context: context)
+            send(.badRequest, "text/plain; charset=utf-8", Array("400: /ws is a WebSocket\n".utf8), head: head, context: context)
         default:
-            send(.notFound, "text/plain; charset=utf-8", Data("404\n".utf8), head: head, context: context)
+            send(.notFound, "text/plain; charset=utf-8", Array("404\n".utf8), head: head, context: context)
         }
     }
 
-    private func send(_ status: HTTPResponseStatus, _ type: String, _ body: Data, head request: HTTPRequestHead,
+    private func send(_ status: HTTPResponseStatus, _ type: String, _ body: [UInt8], head request: HTTPRequestHead,
                       context: ChannelHandlerContext) {
         var headers = HTTPHeaders()
         headers.add(name: "Content-Type", value: type)
