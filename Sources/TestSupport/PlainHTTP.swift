@@ -5,17 +5,8 @@ import Foundation
 public enum PlainHTTP {
     /// Sends `GET path` to 127.0.0.1:`port` and reads the answer until the server closes.
     public static func get(port: Int, path: String, headers: [String: String] = [:]) throws -> (status: Int, headers: String, body: String) {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw AudioServerFixture.Unavailable(description: "socket failed") }
+        let fd = try connected(port: port)
         defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else { throw AudioServerFixture.Unavailable(description: "cannot connect to port \(port)") }
         // A switch of protocols (101) leaves the connection open: stop at the end of the head then,
         // and never wait more than 5 s for a byte.
         var timeout = timeval(tv_sec: 5, tv_usec: 0)
@@ -43,24 +34,29 @@ public enum PlainHTTP {
     /// browser): the socket's receive buffer is made small, so the server's writes back up
     /// quickly. Returns the descriptor, to close when done.
     public static func stalledWebSocket(port: Int, path: String) throws -> Int32 {
+        let fd = try connected(port: port, receiveBuffer: 4_096)
+        let request = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+            + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+        _ = request.withCString { send(fd, $0, strlen($0), 0) }
+        return fd
+    }
+
+    /// A TCP socket connected to 127.0.0.1:`port` (with a receive buffer of `receiveBuffer` bytes, if given).
+    private static func connected(port: Int, receiveBuffer: Int32? = nil) throws -> Int32 {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw AudioServerFixture.Unavailable(description: "socket failed") }
-        var small: Int32 = 4_096
-        setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &small, socklen_t(MemoryLayout<Int32>.size))
+        if var size = receiveBuffer { setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size)) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
+        let result = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        guard connected == 0 else {
+        guard result == 0 else {
             close(fd)
             throw AudioServerFixture.Unavailable(description: "cannot connect to port \(port)")
         }
-        let request = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-            + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
-        _ = request.withCString { send(fd, $0, strlen($0), 0) }
         return fd
     }
 }

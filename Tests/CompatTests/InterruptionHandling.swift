@@ -5,11 +5,15 @@ import Foundation
 import SoundstageCompat
 
 /// Pauses the music when an interruption begins and resumes it when it ends with shouldResume.
+/// The notification comes on a thread of the audio system, so the counts are behind a lock.
 final class InterruptionObserver: @unchecked Sendable {  // (Swift 6 asks this on iOS too: the observer closure is @Sendable)
     let music: AVAudioPlayer
-    private(set) var began = 0
-    private(set) var resumed = 0
+    private let lock = NSLock()
+    private var counts = (began: 0, resumed: 0)
     private var token: NSObjectProtocol?
+
+    var began: Int { lock.withLock { counts.began } }
+    var resumed: Int { lock.withLock { counts.resumed } }
 
     init(music: AVAudioPlayer) {
         self.music = music
@@ -27,12 +31,12 @@ final class InterruptionObserver: @unchecked Sendable {  // (Swift 6 asks this o
               let type = AVAudioSession.InterruptionType(rawValue: typeValue) else { return }
         switch type {
         case .began:
-            began += 1
+            lock.withLock { counts.began += 1 }
             music.pause()
         case .ended:
             guard let optionsValue = info[AVAudioSessionInterruptionOptionKey] as? UInt else { return }
             if AVAudioSession.InterruptionOptions(rawValue: optionsValue).contains(.shouldResume) {
-                resumed += 1
+                lock.withLock { counts.resumed += 1 }
                 music.play()
             }
         }
@@ -43,15 +47,19 @@ final class InterruptionObserver: @unchecked Sendable {  // (Swift 6 asks this o
 /// One per app, for its lifetime, as `AudioSessionInitialize` may be called only once.
 final class LegacySession: @unchecked Sendable {  // (one per app; Swift 6 asks for this on iOS too)
     static let shared = LegacySession()
-    private(set) var states: [UInt32] = []
+    private let lock = NSLock()
+    private var seen: [UInt32] = []
 
-    func forget() { states.removeAll() }
+    /// The interruption states the listener was called with (on the audio system's thread).
+    var states: [UInt32] { lock.withLock { seen } }
+    func forget() { lock.withLock { seen.removeAll() } }
+    fileprivate func note(_ state: UInt32) { lock.withLock { seen.append(state) } }
 
     func start() -> OSStatus {
         let me = Unmanaged.passUnretained(self).toOpaque()
         var status = AudioSessionInitialize(nil, nil, { clientData, state in
             guard let clientData else { return }
-            Unmanaged<LegacySession>.fromOpaque(clientData).takeUnretainedValue().states.append(state)
+            Unmanaged<LegacySession>.fromOpaque(clientData).takeUnretainedValue().note(state)
         }, me)
         guard status == kAudioSessionNoError || status == kAudioSessionAlreadyInitialized else { return status }
         var category = kAudioSessionCategory_AmbientSound

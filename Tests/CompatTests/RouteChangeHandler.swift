@@ -3,12 +3,17 @@
 import Foundation
 import SoundstageCompat
 
-/// Pauses the music when the output it played on goes away.
+/// Pauses the music when the output it played on goes away. Route changes arrive on a thread
+/// of the audio system (on iOS too), so what it counts is behind a lock.
 final class HeadphoneWatcher: @unchecked Sendable {  // (Swift 6 asks this on iOS too: the observer closure is @Sendable)
     let music: AVAudioPlayer
-    private(set) var pausedForRoute = 0
-    private(set) var reasons: [AVAudioSession.RouteChangeReason] = []
+    private let lock = NSLock()
+    private var paused = 0
+    private var seen: [AVAudioSession.RouteChangeReason] = []
     private var token: NSObjectProtocol?
+
+    var pausedForRoute: Int { lock.withLock { paused } }
+    var reasons: [AVAudioSession.RouteChangeReason] { lock.withLock { seen } }
 
     init(music: AVAudioPlayer) {
         self.music = music
@@ -22,13 +27,13 @@ final class HeadphoneWatcher: @unchecked Sendable {  // (Swift 6 asks this on iO
     private func routeChanged(_ notification: Notification) {
         guard let value = notification.userInfo?[AVAudioSessionRouteChangeReasonKey] as? UInt,
               let reason = AVAudioSession.RouteChangeReason(rawValue: value) else { return }
-        reasons.append(reason)
+        lock.withLock { seen.append(reason) }
         switch reason {
         case .oldDeviceUnavailable:
             if let previous = notification.userInfo?[AVAudioSessionRouteChangePreviousRouteKey] as? AVAudioSessionRouteDescription,
                !previous.outputs.isEmpty {
                 music.pause()
-                pausedForRoute += 1
+                lock.withLock { paused += 1 }
             }
         default:
             break
