@@ -30,8 +30,20 @@ public final class AVAudioPlayer: NSObject, @unchecked Sendable {
     public let data: Data?
     /// Called when it finishes or fails to decode (held weakly, as on iOS).
     public weak var delegate: AVAudioPlayerDelegate?
-    /// Accepted for the iOS spelling; ``rate`` applies either way.
-    public var enableRate = false
+    /// Whether ``rate`` changes the playback, as on iOS: off by default, and while off a rate set
+    /// is kept but the player plays at 1. Turning it on applies the rate kept.
+    public var enableRate: Bool {
+        get { rateLock.withLock { rateState.enabled } }
+        set {
+            let rate = rateLock.withLock { () -> Float in
+                rateState.enabled = newValue
+                return newValue ? rateState.requested : 1
+            }
+            player.rate = rate
+        }
+    }
+    private let rateLock = NSLock()
+    private var rateState = (enabled: false, requested: Float(1))
 
     /// Opens the file at `url`.
     /// - Throws: the file's errors (`SoundstageError`: `.notFound`, `.unsupportedFormat`,
@@ -117,10 +129,21 @@ public final class AVAudioPlayer: NSObject, @unchecked Sendable {
         get { player.pan }
         set { player.pan = newValue }
     }
-    /// 0.5…2.
+    /// 0.5…2; heard only while ``enableRate`` is on (as on iOS). A value outside the range, or
+    /// not finite, is refused and the rate stays as it was.
     public var rate: Float {
-        get { player.rate }
-        set { player.rate = newValue }
+        get { rateLock.withLock { rateState.requested } }
+        set {
+            guard newValue.isFinite, (0.5...2).contains(newValue) else {
+                player.rate = newValue        // refused and counted by the engine, as a direct set is
+                return
+            }
+            let enabled = rateLock.withLock { () -> Bool in
+                rateState.requested = newValue
+                return rateState.enabled
+            }
+            if enabled { player.rate = newValue }
+        }
     }
     /// Whether ``updateMeters()`` measures.
     public var isMeteringEnabled: Bool {

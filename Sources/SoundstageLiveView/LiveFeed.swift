@@ -130,7 +130,7 @@ final class LiveFeed: @unchecked Sendable {
 
     private func frame() {
         let started = Self.threadCPUNanoseconds()
-        let data = encodedFrame()
+        let data = encodedFrame(pushed: true)
         var sent = 0, dropped = 0
         for channel in clients.values {
             guard channel.isWritable else {
@@ -155,19 +155,23 @@ final class LiveFeed: @unchecked Sendable {
     /// One frame in ten carries everything; the others only what changes every frame.
     static let fullEvery = 10
 
-    /// The JSON of one frame (`GET /state` asks for a full one).
-    func encodedFrame(full forced: Bool = false, fast: Bool = false) -> [UInt8] {
+    /// The JSON of one frame. The browsers' frames (`pushed`) move the load, underrun and
+    /// full-frame counters on; a frame asked for apart (`GET /state`, ``LiveView/frame(full:)``)
+    /// leaves them as they are, so a script polling the view takes nothing from the page.
+    func encodedFrame(full forced: Bool = false, fast: Bool = false, pushed: Bool = false) -> [UInt8] {
         let full = forced || (!fast && sinceFull >= Self.fullEvery - 1)
-        sinceFull = full ? 0 : sinceFull + 1
+        if pushed { sinceFull = full ? 0 : sinceFull + 1 }
         let snapshot = device.mixSnapshot(meters: true, details: full)
         var load: Double?
         if let previous, snapshot.audioSeconds > previous.audio {
             load = max(0, snapshot.busySeconds - previous.busy) / (snapshot.audioSeconds - previous.audio)
         }
-        previous = (snapshot.busySeconds, snapshot.audioSeconds)
         let underrunsNow = snapshot.output.underruns
         let newUnderruns = previousUnderruns.map { max(0, underrunsNow - $0) } ?? 0
-        previousUnderruns = underrunsNow
+        if pushed {
+            previous = (snapshot.busySeconds, snapshot.audioSeconds)
+            previousUnderruns = underrunsNow
+        }
         let (provider, log, counts, busy) = lock.withLock { (self.provider, lines, self.counts, busyNanoseconds) }
         var writer = LiveFrameWriter(capacity: lastSize + lastSize / 4)
         writer.frame(snapshot, full: full, renderLoad: load, newUnderruns: newUnderruns, sessions: full ? provider?() ?? [] : [],

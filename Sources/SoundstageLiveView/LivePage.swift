@@ -121,7 +121,7 @@ function num(value) { return typeof value === "number" ? value : Number(value); 
 function fmt(value, digits = 1) { const n = num(value); return Number.isFinite(n) ? n.toFixed(digits) : String(value); }
 function hue(name) { let h = 0; for (const c of name || "") h = (h * 31 + c.charCodeAt(0)) % 360; return name ? h : 200; }
 function el(tag, attrs, parent) { const e = document.createElementNS(svgNS, tag); for (const k in attrs) e.setAttribute(k, attrs[k]); if (parent) parent.appendChild(e); return e; }
-function keyed(parent, key, make) { let e = parent.querySelector(`[data-key="${key}"]`); if (!e) { e = make(); e.dataset.key = key; parent.appendChild(e); } e.dataset.seen = "1"; return e; }
+function keyed(parent, key, make) { let e = parent.querySelector(`[data-key="${CSS.escape(String(key))}"]`); if (!e) { e = make(); e.dataset.key = key; parent.appendChild(e); } e.dataset.seen = "1"; return e; }
 function sweep(parent) { for (const e of [...parent.children]) { if (e.dataset.seen) delete e.dataset.seen; else e.remove(); } }
 function base(file) { return file ? file.split("/").pop() : "(generated)"; }
 
@@ -214,7 +214,7 @@ function drawMap(scene) {
     const color = `hsl(${hue(s.group)},70%,60%)`;
     const trail = trails.get(s.id) || []; trail.push(p); if (trail.length > 60) trail.shift(); trails.set(s.id, trail);
     keyed(trailsLayer, s.id, () => el("polyline", { class: "trail" })).setAttribute("points", trail.map(q => q.join(",")).join(" "));
-    trailsLayer.querySelector(`[data-key="${s.id}"]`).setAttribute("stroke", color);
+    trailsLayer.querySelector(`[data-key="${CSS.escape(String(s.id))}"]`).setAttribute("stroke", color);
     const dot = keyed(sourcesLayer, s.id, () => { const c = el("circle", {}); c.addEventListener("click", () => { selected = Number(c.dataset.id); }); return c; });
     const level = Math.max(0, Math.min(1, (num(s.level) + 60) / 60));
     dot.setAttribute("cx", p[0]); dot.setAttribute("cy", p[1]); dot.setAttribute("r", 4 + 9 * level);

@@ -55,6 +55,23 @@ extension CompatPrograms {
             game.player?.stop()
         }
 
+        /// `rate` is heard only with `enableRate` on, as on iOS: off, the tone stays at 440 Hz
+        /// (and the rate set is kept); on, it plays at 880 Hz.
+        @Test func rateNeedsEnableRate() throws {
+            let rig = try Rig()
+            let player = try AVAudioPlayer(contentsOf: try rig.file(Signals.sine(440, seconds: 2), "tone.wav"))
+            player.rate = 2
+            #expect(player.rate == 2)
+            #expect(player.play())
+            #expect(abs(Signals.frequency(try rig.render(0.3).slice(frames: 2_400..<12_000)) - 440) < 2)
+            player.enableRate = true
+            _ = try rig.render(0.05)
+            #expect(abs(Signals.frequency(try rig.render(0.2).slice(frames: 0..<9_600)) - 880) < 3)
+            player.rate = .nan
+            #expect(player.rate == 2)
+            player.stop()
+        }
+
         @Test func uiClicksThroughSystemSoundServices() throws {
             let rig = try Rig()
             let clicks = ClickSounds()

@@ -228,7 +228,8 @@ final class RealTimeLoopback: @unchecked Sendable {
         let scene = try device.makeScene(sourceBudget: 2)
         session.attach(scene)
         scene.virtualizesVoices = true
-        let npc = scene.makeGroup("npc"), ambience = scene.makeGroup("ambience")
+        // A group name with quotes (the page must not build selectors from it unescaped).
+        let npc = scene.makeGroup("npc"), ambience = scene.makeGroup("ambience \"far\"")
         _ = try scene.makeReverbZone("hall", preset: .hallway, region: .sphere(center: Vector3(0, 0, -6), radius: 3, fade: 2))
         let buffer = try device.makeBuffer(Signals.sine(440, seconds: 1))
         var sources: [Source] = []
@@ -265,8 +266,8 @@ final class RealTimeLoopback: @unchecked Sendable {
         #expect(try tab.evaluate("document.querySelectorAll('#zones circle.zone').length") as? Int == 1)
         // The scene's and the groups' meters (updated ten times a second) hold between updates:
         // never blank in any of ten reads; the group that only holds the virtual source is silent.
-        let meterScript = "['scene0', 'g0npc', 'g0ambience'].map(k => Math.max(...[...document.querySelectorAll("
-            + "`#meterList [data-key=\"${k}\"] .meter`)].map(m => Number(m.dataset.db))))"
+        let meterScript = "['scene0', 'g0npc', 'g0ambience \"far\"'].map(k => Math.max(...[...document.querySelectorAll("
+            + "`#meterList [data-key=\"${CSS.escape(k)}\"] .meter`)].map(m => Number(m.dataset.db))))"
         try tab.wait(until: "(\(meterScript))[0] > -160")
         for _ in 0..<10 {
             let meters = try #require(try tab.evaluate(meterScript) as? [Double])
