@@ -519,7 +519,8 @@ ss_result ss_buffer_load_memory(ss_device *device, const void *data, size_t size
  * Makes a buffer from raw PCM: `frames` frames of interleaved 32-bit floats, `channels` (1, 2, 4,
  * 6, 7 or 8) per frame, at `sample_rate` Hz. The samples are copied. More samples than the
  * device's decode limit (ss_device_set_max_decoded_bytes, 512 MiB of floats by default) is
- * SS_ERROR_TOO_LARGE; NaN or infinite samples are SS_ERROR_NOT_FINITE.
+ * SS_ERROR_TOO_LARGE; NaN or infinite samples are SS_ERROR_NOT_FINITE, and samples beyond +-65536
+ * (96 dB over full scale: one FLT_MAX would overflow the mix) SS_ERROR_OUT_OF_RANGE.
  */
 ss_result ss_buffer_create_pcm(ss_device *device, const float *samples, size_t frames, int channels, int sample_rate,
                                ss_buffer **out_buffer);

@@ -85,7 +85,13 @@ public func ss_buffer_create_pcm(_ device: OpaquePointer?, _ samples: UnsafePoin
                                  _ sampleRate: Int32, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> ss_result {
     capi {
         try makePCMBuffer(device, samples, frames, channels, sampleRate, out) { samples in
-            guard samples.allSatisfy(\.isFinite) else { throw CAPIError(SS_ERROR_NOT_FINITE, "samples hold NaN or an infinity") }
+            if let bad = PlayableSamples.firstUnplayable(samples) {
+                guard let index = samples.firstIndex(where: { !$0.isFinite }) else {
+                    throw CAPIError(SS_ERROR_OUT_OF_RANGE, "sample \(bad.index) is \(bad.value): samples must be within "
+                                    + "±\(Int(PlayableSamples.maximumMagnitude))")
+                }
+                throw CAPIError(SS_ERROR_NOT_FINITE, "sample \(index) is \(samples[index]): samples must be finite")
+            }
             return Array(samples)
         }
     }

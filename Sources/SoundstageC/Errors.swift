@@ -40,7 +40,7 @@ struct CAPIError: Error {
         .sessionUnavailable: SS_ERROR_SESSION_UNAVAILABLE, .invalidScene: SS_ERROR_INVALID_SCENE,
         .sourceBudgetExhausted: SS_ERROR_SOURCE_BUDGET_EXHAUSTED, .voiceLimitReached: SS_ERROR_VOICE_LIMIT_REACHED,
         .audioServer: SS_ERROR_AUDIO_SERVER, .noInputDevice: SS_ERROR_NO_INPUT_DEVICE,
-        .categoryForbids: SS_ERROR_CATEGORY_FORBIDS, .released: SS_ERROR_RELEASED, .codecUnavailable: SS_ERROR_CODEC_UNAVAILABLE,
+        .categoryForbids: SS_ERROR_CATEGORY_FORBIDS, .released: SS_ERROR_RELEASED, .codecUnavailable: SS_ERROR_CODEC_UNAVAILABLE, .invalidState: SS_ERROR_INVALID_STATE,
         .connection: SS_ERROR_CONNECTION, .internalError: SS_ERROR_INTERNAL,
     ]
 

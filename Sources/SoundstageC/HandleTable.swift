@@ -91,7 +91,14 @@ final class HandleTable: @unchecked Sendable {
     /// Publishes `object` under a new handle of `kind`, a child of `parent` (destroyed with it).
     func insert(_ object: HandleObject, kind: HandleKind, parent: OpaquePointer? = nil) throws(CAPIError) -> OpaquePointer {
         let retained = Unmanaged<AnyObject>.passRetained(object)
-        let result: OpaquePointer? = lock.withLockedValue { state in
+        let result: Result<OpaquePointer, CAPIError> = lock.withLockedValue { state in
+            // A child whose parent died while it was being made is never published: destroying
+            // the parent has already destroyed every child it had, and this one would be orphaned.
+            var parentIndex: Int32 = -1
+            if let parent {
+                guard let live = liveIndex(parent, &state) else { return .failure(Self.deadParent(parent)) }
+                parentIndex = live
+            }
             let index: Int32
             if state.freeHead < state.free.count {
                 index = state.free[state.freeHead]
@@ -102,7 +109,9 @@ final class HandleTable: @unchecked Sendable {
                 }
             } else {
                 let next = highWater.load(ordering: .relaxed)
-                guard next < Self.capacity else { return nil }
+                guard next < Self.capacity else {
+                    return .failure(CAPIError(SS_ERROR_OUT_OF_HANDLES, "more than \(Self.capacity) live handles"))
+                }
                 (words + next).initialize(to: Synchronization.Atomic(0))
                 highWater.store(next + 1, ordering: .releasing)
                 index = Int32(next)
@@ -113,7 +122,7 @@ final class HandleTable: @unchecked Sendable {
             links.kind = kind
             links.parent = -1
             links.children = []
-            if let parent, let parentIndex = liveIndex(parent, &state) {
+            if parentIndex >= 0 {
                 links.parent = parentIndex
                 state.links[parentIndex]?.children.insert(index)
             }
@@ -123,13 +132,22 @@ final class HandleTable: @unchecked Sendable {
             objects[Int(index)] = retained
             let word = UInt64(links.generation) << 40 | UInt64(kind.rawValue) << 32
             words[Int(index)].store(word, ordering: .releasing)
-            return Self.pointer(Self.bits(kind: kind, generation: links.generation, index: index))
+            return .success(Self.pointer(Self.bits(kind: kind, generation: links.generation, index: index)))
         }
-        guard let result else {
+        switch result {
+        case let .success(handle): return handle
+        case let .failure(error):
             retained.release()
-            throw CAPIError(SS_ERROR_OUT_OF_HANDLES, "more than \(Self.capacity) live handles")
+            throw error
         }
-        return result
+    }
+
+    /// The error for a parent handle that is no longer live (destroyed, or never one of ours).
+    private static func deadParent(_ parent: OpaquePointer) -> CAPIError {
+        let bits = UInt64(UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(parent))))
+        let kind = HandleKind(rawValue: UInt8(truncatingIfNeeded: bits >> 56)) ?? .device
+        return CAPIError(SS_ERROR_STALE_HANDLE,
+                         "the \(kind.cName) was destroyed while this object was being made in it (nothing was created)")
     }
 
     /// The slot of a live handle (lock held), or nil.
@@ -147,8 +165,10 @@ final class HandleTable: @unchecked Sendable {
     /// children go before their parents.
     func destroy(_ handle: OpaquePointer?, kind: HandleKind) throws(CAPIError) {
         let resolved = try resolveIndex(handle, kind: kind)
-        let toFree: [Int32] = lock.withLockedValue { state in
-            guard liveIndex(handle!, &state) == resolved else { return [] }
+        let toFree: [Int32]? = lock.withLockedValue { state in
+            // Another thread destroyed it between the check above and this lock: that thread's
+            // destroy did the work, this one is a use of a stale handle.
+            guard liveIndex(handle!, &state) == resolved else { return nil }
             // Depth first: children before parents.
             var order: [Int32] = []
             func visit(_ index: Int32) {
@@ -176,6 +196,7 @@ final class HandleTable: @unchecked Sendable {
             }
             return freeNow
         }
+        guard let toFree else { throw CAPIError.problem(.stale, kind) }
         for index in toFree { free(index) }
     }
 
@@ -212,6 +233,7 @@ final class HandleTable: @unchecked Sendable {
         guard index < highWater.load(ordering: .acquiring), (bits >> 32) & 0xFF_FFFF != 0 else { throw CAPIError.problem(.invalid, kind) }
         let word = words[index].load(ordering: .acquiring)
         guard word >> 40 == (bits >> 32) & 0xFF_FFFF, word & Self.deadBit == 0 else { throw CAPIError.problem(.stale, kind) }
+        guard UInt8(truncatingIfNeeded: word >> 32) == kind.rawValue else { throw CAPIError.problem(.invalid, kind) }
         return Int32(index)
     }
 
@@ -255,6 +277,11 @@ final class HandleTable: @unchecked Sendable {
         guard handleKind == kind else { return .problem(.wrongKind(handleKind), kind) }
         let index = Int(bits & 0xFFFF_FFFF)
         guard index < highWater.load(ordering: .acquiring), (bits >> 32) & 0xFF_FFFF != 0 else { return .problem(.invalid, kind) }
+        // The slot's generation matches but it holds another kind: the kind byte was forged.
+        let word = words[index].load(ordering: .acquiring)
+        if word >> 40 == (bits >> 32) & 0xFF_FFFF, UInt8(truncatingIfNeeded: word >> 32) != kind.rawValue {
+            return .problem(.invalid, kind)
+        }
         return .problem(.stale, kind)
     }
 }

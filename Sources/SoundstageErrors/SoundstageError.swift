@@ -70,6 +70,9 @@ public struct SoundstageError: Error, Sendable, Equatable, CustomStringConvertib
         /// The audio needs an optional codec library that is not installed (FFmpeg, for AAC and
         /// MPEG-4 files); the message names the packages to install.
         public static let codecUnavailable = Code(rawValue: "codecUnavailable")
+        /// Not now: the call cannot run in the state the object is in (e.g. rendering a device
+        /// from a completion handler that its own render is running).
+        public static let invalidState = Code(rawValue: "invalidState")
 
         // The daemon's protocol (docs/protocol.md#errors): the same vocabulary on the wire.
 
@@ -96,7 +99,7 @@ public struct SoundstageError: Error, Sendable, Equatable, CustomStringConvertib
         public static let connection = Code(rawValue: "connection")
 
         /// The engine's codes, as a library call throws them.
-        public static let engineCodes: [Code] = [.notFound, .permissionDenied, .unsupportedFormat, .corruptData, .io, .invalidArgument, .tooLarge, .noOutputDevice, .extensionMissing, .openAL, .exceededMaximumDuration, .unknownSoundID, .sessionNotActive, .sessionUnavailable, .invalidScene, .sourceBudgetExhausted, .voiceLimitReached, .audioServer, .noInputDevice, .categoryForbids, .released, .codecUnavailable]
+        public static let engineCodes: [Code] = [.notFound, .permissionDenied, .unsupportedFormat, .corruptData, .io, .invalidArgument, .tooLarge, .noOutputDevice, .extensionMissing, .openAL, .exceededMaximumDuration, .unknownSoundID, .sessionNotActive, .sessionUnavailable, .invalidScene, .sourceBudgetExhausted, .voiceLimitReached, .audioServer, .noInputDevice, .categoryForbids, .released, .codecUnavailable, .invalidState]
         /// The daemon's own codes: a request it refused before or instead of the engine.
         public static let protocolCodes: [Code] = [.badJSON, .badRequest, .unknownCommand, .unsupportedVersion, .lineTooLong, .busy, .quotaExceeded, .shuttingDown, .internalError, .connection]
     }

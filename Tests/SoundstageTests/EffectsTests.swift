@@ -320,17 +320,20 @@ import TestSupport
         try source.play()
         _ = try device.render(frames: 4_800)
         #expect(device.liveObjects.effectSlots == 2 && device.liveObjects.effects == 1 && device.liveObjects.filters == 1)
-        // Removing a zone a playing source sends to: its reverb goes, the source plays on.
+        // Removing a zone a playing source sends to: its reverb goes, the source plays on. Its
+        // slot is parked for the scene's next zone (deleting it would crash OpenAL Soft 1.19.1's
+        // next alcCreateContext on this device: HostileInputTests).
         cave.remove()
-        #expect(device.liveObjects.effectSlots == 1)
+        #expect(device.liveObjects.effectSlots == 2)
         #expect(scene.reverbZones.map(\.name) == ["hall"])
         _ = try device.render(frames: 4_800)
         #expect(source.playbackState == .playing)
         // A pooled OpenAL source that once sent to a zone does not keep its slot alive.
         source.stop()
         hall.remove()
-        #expect(device.liveObjects.effectSlots == 0)
+        #expect(device.liveObjects.effectSlots == 2)
         try scene.makeReverbZone("again", preset: .room)
+        #expect(device.liveObjects.effectSlots == 2, "a parked slot is reused")
         try source.play()
         _ = try device.render(frames: 4_800)
         scene.close()

@@ -1,4 +1,5 @@
 import Foundation
+import SoundFile
 
 // Rendering: the engine update, render(frames:), render to a file.
 extension Device {
@@ -39,6 +40,12 @@ extension Device {
             throw SoundstageError(.invalidArgument, "the output holds \(output.count) samples, not a whole number of \(channels)-channel frames")
         }
         let frames = output.count / channels
+        // A completion handler (it runs inside the render, on the render's thread) that renders
+        // the same device would wait forever on the lock its own render holds: refuse it.
+        guard renderingThread.load(ordering: .relaxed) != pthread_self() else {
+            throw SoundstageError(.invalidState, "the device is rendering on this thread already: a completion handler "
+                                  + "cannot render its own device (render again after the render returns)")
+        }
         let began = DispatchTime.now().uptimeNanoseconds
         defer { renderBusyNanoseconds.add(Int(DispatchTime.now().uptimeNanoseconds - began), ordering: .relaxed) }
         try renderLock.withTypedLock { () throws(SoundstageError) in
@@ -74,8 +81,9 @@ extension Device {
                     try handle.render(into: output.baseAddress! + (done + sliced) * channels, frames: slice)
                     sliced += slice
                 }
-                let mixed = UnsafeBufferPointer(rebasing: output[(done * channels)..<((done + count) * channels)])
-                recordMix(mixed)
+                let mixed = UnsafeMutableBufferPointer(rebasing: output[(done * channels)..<((done + count) * channels)])
+                if !PlayableSamples.allFinite(UnsafeBufferPointer(mixed)) { silenceNonFiniteMix(mixed, scenes) }
+                recordMix(UnsafeBufferPointer(mixed))
                 done += count
                 renderedFrames.add(count, ordering: .relaxed)
                 update()
@@ -90,6 +98,20 @@ extension Device {
         }
         checkRoute()
     }
+
+    /// A mixed chunk held NaN or an infinity: it never leaves the engine (the sink, a file and the
+    /// mix recording get silence instead), it is counted (``nonFiniteMixCount``), and every
+    /// scene's reverb gets a fresh state, so the poison does not outlive its cause.
+    private func silenceNonFiniteMix(_ mixed: UnsafeMutableBufferPointer<Float>, _ scenes: [Scene]) {
+        mixed.update(repeating: 0)
+        nonFiniteMixes.add(1, ordering: .relaxed)
+        for scene in scenes { scene.resetEffectStates() }
+    }
+
+    /// How many mixed chunks (of at most ``updateFrames`` frames) held NaN or an infinity and were
+    /// replaced with silence before reaching the output, a file or a recording. 0 in a healthy
+    /// engine: every input is checked, so a count here means a path that was not (please report it).
+    public var nonFiniteMixCount: Int { nonFiniteMixes.load(ordering: .relaxed) }
 
     /// Starts every scheduled play whose frame has come, in every scene, before the next sample.
     func startScheduled(upTo frame: Int) {

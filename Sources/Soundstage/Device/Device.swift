@@ -53,6 +53,8 @@ public final class Device: Sendable {
     let renderedFrames = Atomic<Int>(0)
     /// Wall-clock nanoseconds spent in ``renderForOutput(into:inRealTime:)`` (``renderLoad``).
     let renderBusyNanoseconds = Atomic<Int>(0)
+    /// Mixed chunks that held NaN or an infinity and were silenced (``nonFiniteMixCount``).
+    let nonFiniteMixes = Atomic<Int>(0)
     /// Of those, the nanoseconds spent metering (the output's meter and the scenes' meter updates).
     let meteringBusyNanoseconds = Atomic<Int>(0)
     /// Levels of the mix, when metered (``isOutputMeteringEnabled``).

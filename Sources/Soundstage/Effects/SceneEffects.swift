@@ -13,12 +13,14 @@ struct SceneEffects {
     var effect: ALName = 0
     /// The zones, by auxiliary send index (nil: a free send).
     var zones: [ReverbZone?] = []
+    /// Slots of removed zones, parked for the next zone (see ``ALCalls/parkEffectSlot(_:)``).
+    var spareSlots: [ALName] = []
     /// Auxiliary sends per source on this device.
     var sendCount = 0
 
     /// EFX objects alive: (effect slots, effects, filters).
     var objectCounts: (slots: Int, effects: Int, filters: Int) {
-        (zones.count(where: { $0 != nil }), effect != 0 ? 1 : 0, filter != 0 ? 1 : 0)
+        (zones.count(where: { $0 != nil }) + spareSlots.count, effect != 0 ? 1 : 0, filter != 0 ? 1 : 0)
     }
 }
 
@@ -68,14 +70,16 @@ extension Scene {
                                       "the scene already has \(sends) reverb zones, as many as a source can send to; remove one first")
             }
             let zone = ReverbZone(name: name, scene: self, preset: preset, region: region, gain: gain, sendIndex: index)
-            let slot = try al.makeEffectSlot()
-            do throws(SoundstageError) {
-                try Self.loadPresetLocked(preset, effect: state.effects.effect, into: slot, al)
-            } catch {
-                al.deleteEffectSlot(slot)
-                throw error
+            // The preset first (it may refuse a value): a refused zone takes no slot.
+            try preset.load(into: state.effects.effect, al)
+            let slot: ALName
+            if let spare = state.effects.spareSlots.popLast() {
+                slot = spare
+            } else {
+                slot = try al.makeEffectSlot()
+                LiveObjects.effectSlots.add(1, ordering: .relaxed)
             }
-            LiveObjects.effectSlots.add(1, ordering: .relaxed)
+            al.load(state.effects.effect, into: slot)
             zone.state.slot = slot
             while state.effects.zones.count <= index { state.effects.zones.append(nil) }
             state.effects.zones[index] = zone
@@ -152,20 +156,23 @@ extension Scene {
             lock.ifOpen { al in
                 // Every OpenAL source (pooled ones too) holds a reference on the slot: they let go first.
                 for name in state.allNames { al.clearSend(index, of: name) }
-                al.deleteUnusedEffectSlot(zone.state.slot)
-                LiveObjects.effectSlots.subtract(1, ordering: .relaxed)
+                al.parkEffectSlot(zone.state.slot)
+                state.effects.spareSlots.append(zone.state.slot)
             }
             zone.state.slot = 0
         }
     }
 
-    /// Deletes every EFX object (the scene's sources already deleted). With `forget`, the zones
-    /// are marked removed (the scene closes); otherwise they keep their settings for
-    /// ``rebuildEffectsLocked(_:_:)`` on a new context.
+    /// Deletes every EFX object (the scene's sources already deleted) just before the context is
+    /// destroyed: the effect and the filter (device objects) here, the slots with the context
+    /// (deleting them first would leave holes another thread's `alcCreateContext` trips on).
+    /// With `forget`, the zones are marked removed (the scene closes); otherwise they keep their
+    /// settings for ``rebuildEffectsLocked(_:_:)`` on a new context.
     func deleteEffectsLocked(_ state: inout SceneState, _ al: borrowing ALCalls, forget: Bool) {
         guard state.effects.inUse else { return }
+        LiveObjects.effectSlots.subtract(state.effects.spareSlots.count, ordering: .relaxed)
+        state.effects.spareSlots = []
         for zone in state.effects.zones.compactMap({ $0 }) {
-            al.deleteEffectSlot(zone.state.slot)
             LiveObjects.effectSlots.subtract(1, ordering: .relaxed)
             zone.state.slot = 0
             zone.state.appliedGain = -1
@@ -192,6 +199,20 @@ extension Scene {
             zone.state.slot = slot
             try Self.loadPresetLocked(zone.state.preset, effect: state.effects.effect, into: slot, al)
             applyZoneGainLocked(zone, al)
+        }
+    }
+
+    /// Gives every zone a fresh effect state (its preset loaded again): after the output's guard
+    /// found a non-finite mix, so a reverb that heard it does not ring NaN for good.
+    func resetEffectStates() {
+        withState { state, lock in
+            guard state.effects.inUse else { return }
+            lock.ifOpen { al in
+                for zone in state.effects.zones.compactMap({ $0 }) where zone.state.slot != 0 {
+                    al.clearEffectState(of: zone.state.slot)
+                    try? Self.loadPresetLocked(zone.state.preset, effect: state.effects.effect, into: zone.state.slot, al)
+                }
+            }
         }
     }
 

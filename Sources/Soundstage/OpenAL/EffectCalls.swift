@@ -9,16 +9,15 @@ extension ALCalls {
         return slot
     }
 
-    /// Deletes an effect slot on the way out (it is gone whatever OpenAL says).
-    func deleteEffectSlot(_ slot: ALuint) {
-        var slot = slot
-        freeing { alDeleteAuxiliaryEffectSlots(1, &slot) }
-    }
-
-    /// Deletes an effect slot no source refers to any more; an error is an engine bug.
-    func deleteUnusedEffectSlot(_ slot: ALuint) {
-        var slot = slot
-        must("alDeleteAuxiliaryEffectSlots") { alDeleteAuxiliaryEffectSlots(1, &slot) }
+    /// Parks a slot no zone uses any more: no effect (its state, and anything it held, is
+    /// dropped) and no gain, ready for the scene's next zone. Slots are never deleted while their
+    /// context lives: OpenAL Soft 1.19.1 leaves a NULL hole in the context's slot list for a
+    /// deleted slot, and `alcCreateContext` (any new scene on the device) dereferences it while
+    /// it re-initializes the device's contexts (`UpdateDeviceParams`): a crash. The context's
+    /// destruction frees its slots.
+    func parkEffectSlot(_ slot: ALuint) {
+        must("alAuxiliaryEffectSloti(AL_EFFECTSLOT_EFFECT)") { alAuxiliaryEffectSloti(slot, AL_EFFECTSLOT_EFFECT, AL_EFFECT_NULL) }
+        must("alAuxiliaryEffectSlotf(AL_EFFECTSLOT_GAIN)") { alAuxiliaryEffectSlotf(slot, AL_EFFECTSLOT_GAIN, 0) }
     }
 
     /// Makes the scene's scratch objects: a low-pass filter and an EAX reverb effect.
@@ -48,6 +47,13 @@ extension ALCalls {
     /// Copies `effect` (loaded with a preset) into `slot`.
     func load(_ effect: ALuint, into slot: ALuint) {
         must("alAuxiliaryEffectSloti(AL_EFFECTSLOT_EFFECT)") { alAuxiliaryEffectSloti(slot, AL_EFFECTSLOT_EFFECT, ALint(bitPattern: effect)) }
+    }
+
+    /// Drops what a slot's effect holds (its delay lines and filters, after a non-finite sample
+    /// poisoned them): OpenAL Soft makes a new effect state only when the slot's effect type
+    /// changes, so the slot goes to no effect; the caller loads the effect again.
+    func clearEffectState(of slot: ALuint) {
+        must("alAuxiliaryEffectSloti(AL_EFFECTSLOT_EFFECT)") { alAuxiliaryEffectSloti(slot, AL_EFFECTSLOT_EFFECT, AL_EFFECT_NULL) }
     }
 
     /// Sets a slot's output gain.

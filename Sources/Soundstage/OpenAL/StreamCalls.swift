@@ -1,4 +1,5 @@
 import COpenAL
+import SoundFile
 
 /// An OpenAL sample format (`AL_FORMAT_*`), for code outside this folder.
 typealias ALFormat = ALenum
@@ -17,8 +18,14 @@ extension ALCalls {
         freeing { ids.withUnsafeBufferPointer { alDeleteBuffers(ALsizei($0.count), $0.baseAddress) } }
     }
 
-    /// Copies float samples into buffer `id`.
+    /// Copies float samples into buffer `id`. A stream's samples come from a file as it plays:
+    /// any NaN, infinity or absurd value is made playable here (see ``PlayableSamples``) rather
+    /// than failing the stream halfway.
     func fill(_ id: ALuint, format: ALFormat, samples: [Float], sampleRate: Int) throws(SoundstageError) {
+        var samples = samples
+        if samples.withUnsafeBufferPointer(PlayableSamples.firstUnplayable) != nil {
+            _ = samples.withUnsafeMutableBufferPointer { PlayableSamples.sanitize($0) }
+        }
         try call("alBufferData") {
             samples.withUnsafeBytes { alBufferData(id, format, $0.baseAddress, ALsizei($0.count), ALsizei(sampleRate)) }
         }

@@ -171,8 +171,9 @@ extension Device {
             return current
         }
         isRecordingMix.store(false, ordering: .releasing)
-        // Wait out a render that holds the recorder, so its last chunk is in the file.
-        renderLock.withLock {}
+        // Wait out a render that holds the recorder, so its last chunk is in the file (unless
+        // this is that render's thread — a completion handler — which has appended its chunk).
+        if renderingThread.load(ordering: .relaxed) != pthread_self() { renderLock.withLock {} }
         return recorder?.finish()
     }
 

@@ -45,7 +45,9 @@ public final class Buffer: Sendable {
     /// Whether sources playing this buffer are positioned in 3D (only mono buffers are).
     public var isSpatialized: Bool { channels == 1 }
 
-    init(device: Device, audio: AudioBuffer, name: String?) throws {
+    /// - Parameter checkingSamples: false only in tests that must get a poisoned sample past
+    ///   the check, to prove the output's own guard.
+    init(device: Device, audio: AudioBuffer, name: String?, checkingSamples: Bool = true) throws {
         guard Self.alFormat(channels: audio.channels) != nil else {
             throw SoundstageError(.unsupportedFormat,
                                   "\(audio.channels)-channel audio cannot be played; use 1, 2, 4, 6, 7 or 8 channels",
@@ -61,6 +63,10 @@ public final class Buffer: Sendable {
         guard audio.samples.count * MemoryLayout<Float>.size < Int(Int32.max) else {
             throw SoundstageError(.tooLarge, "\(audio.samples.count * 4) bytes exceed OpenAL's 2 GiB buffer limit; stream it instead",
                                   subject: name)
+        }
+        if checkingSamples, let bad = audio.samples.withUnsafeBufferPointer(PlayableSamples.firstUnplayable) {
+            throw SoundstageError(.invalidArgument, "sample \(bad.index) is \(bad.value): samples must be finite and within "
+                                  + "±\(Int(PlayableSamples.maximumMagnitude))", subject: name)
         }
         let newID = try Self.upload(audio, name: name, into: device.resourceContext)
         self.device = device
