@@ -583,7 +583,7 @@ typedef enum ss_source_float {
     SS_SOURCE_MIN_GAIN = 2,             /**< 0 ... 1 (AL_MIN_GAIN). */
     SS_SOURCE_MAX_GAIN = 3,             /**< 0 ... 1 (AL_MAX_GAIN). */
     SS_SOURCE_REFERENCE_DISTANCE = 4,   /**< >= 0, default 1. */
-    SS_SOURCE_MAX_DISTANCE = 5,         /**< >= 0, default FLT_MAX. */
+    SS_SOURCE_MAX_DISTANCE = 5,         /**< >= 0, default FLT_MAX (no limit; an infinity is SS_ERROR_NOT_FINITE). */
     SS_SOURCE_ROLLOFF_FACTOR = 6,       /**< >= 0, default 1. */
     SS_SOURCE_CONE_INNER_ANGLE = 7,     /**< Degrees, 0 ... 360, default 360. */
     SS_SOURCE_CONE_OUTER_ANGLE = 8,     /**< Degrees, 0 ... 360, default 360. */

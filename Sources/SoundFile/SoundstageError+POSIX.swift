@@ -14,7 +14,7 @@ extension SoundstageError {
         case EACCES, EPERM, EROFS:
             kind = .permissionDenied; what = "permission denied"
         case EISDIR:
-            kind = .io; what = "is a directory, not an audio file"
+            kind = .io; what = "is a directory, not a file"
         default:
             kind = .io; what = "cannot \(action) the file"
         }

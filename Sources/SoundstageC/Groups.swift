@@ -13,8 +13,9 @@ func withGroup<R>(_ handle: OpaquePointer?, _ body: (SoundGroup) throws -> R) th
 
 /// Runs a setter on a group and reports a value its scene refused.
 @inline(__always)
-private func settingGroup(_ handle: OpaquePointer?, finite: Bool, _ body: (SoundGroup) throws -> Void) throws {
-    try withGroup(handle) { g in try setting(finite: finite) { try body(g) } }
+private func settingGroup(_ handle: OpaquePointer?, finite: Bool, function: StaticString = #function,
+                          _ body: (SoundGroup) throws -> Void) throws {
+    try withGroup(handle) { g in try setting(finite: finite, function: function) { try body(g) } }
 }
 
 @c @implementation
@@ -102,6 +103,9 @@ public func ss_scene_add_ducking(_ scene: OpaquePointer?, _ target: OpaquePointe
         try withGroup(target) { targetGroup in
             try withGroup(trigger) { triggerGroup in
                 try withScene(scene) { s in
+                    guard targetGroup.scene === s, triggerGroup.scene === s else {
+                        throw CAPIError(SS_ERROR_INVALID_ARGUMENT, "the groups must belong to the scene (\(targetGroup.scene === s ? "trigger" : "target") does not)")
+                    }
                     try setting(finite: gain.isFinite && attack.isFinite && release.isFinite) {
                         s.addDucking(of: targetGroup, whileSounding: triggerGroup, to: gain, attack: attack, release: release)
                     }

@@ -128,11 +128,11 @@ public func ss_reverb_zone_get_weight(_ zone: OpaquePointer?, _ out: UnsafeMutab
 @c @implementation
 public func ss_source_set_zone_send(_ source: OpaquePointer?, _ zone: OpaquePointer?, _ level: Float) -> ss_result {
     capi {
-        guard !level.isNaN else { throw CAPIError(SS_ERROR_NOT_FINITE, "level = nan") }
         try withZone(zone) { z in
             try withSource(source) { s in
                 guard z.scene === s.scene else { throw CAPIError(SS_ERROR_INVALID_ARGUMENT, "the zone belongs to another scene") }
-                try setting(finite: level.isFinite) { s.setReverbSend(level < 0 ? nil : level, to: z) }
+                // A negative level removes the override, but -infinity is refused (NaN: refused and counted).
+                try setting(finite: level.isFinite) { s.setReverbSend(!level.isFinite ? .nan : level < 0 ? nil : level, to: z) }
             }
         }
     }

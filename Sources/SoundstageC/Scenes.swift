@@ -23,11 +23,23 @@ func withScene<R>(_ handle: OpaquePointer?, _ body: (Scene) throws -> R) throws 
 /// Runs a setter on a scene's object and reports a value it refused. The flag is cleared first:
 /// a refusal some other call met on this thread (an engine-internal setter, a scene file's
 /// motion) must not be taken for this setter's.
+///
+/// `finite` false (some argument is NaN or an infinity) is always SS_ERROR_NOT_FINITE, as the
+/// header promises: the engine refuses and counts such a value itself (so its message names the
+/// property), and should a setter ever accept one (the Swift API takes `maxDistance = .infinity`
+/// for no limit: callers pass NaN for it), the call still reports it.
 @inline(__always)
-func setting(finite: Bool, _ body: () throws -> Void) throws {
+func setting(finite: Bool, function: StaticString = #function, _ body: () throws -> Void) throws {
     soundstage_internal_clear_refusal()
     try body()
     try checkRefusal(finite: finite)
+    if !finite { throw notFinite(function) }
+}
+
+@inline(never)
+private func notFinite(_ function: StaticString) -> CAPIError {
+    let name = "\(function)".prefix { $0 != "(" }
+    return CAPIError(SS_ERROR_NOT_FINITE, "\(name): an argument is NaN or an infinity (every value must be finite)")
 }
 
 extension Vector3 {

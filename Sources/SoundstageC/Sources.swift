@@ -56,7 +56,7 @@ public func ss_source_create_streaming(_ scene: OpaquePointer?, _ path: UnsafePo
             stream.bufferCount = try checked(c.buffer_count, 2...64, "buffer_count")
             stream.loops = flag(c.loops)
             stream.loopStart = try checked(c.loop_start, 0...1e7, "loop_start")
-            stream.loopEnd = c.loop_end < 0 ? nil : try checked(c.loop_end, 0...1e7, "loop_end")
+            stream.loopEnd = c.loop_end.isFinite && c.loop_end < 0 ? nil : try checked(c.loop_end, 0...1e7, "loop_end")
         }
         let source = try withScene(scene) { try $0.makeStreamingSource(file: path, options: stream) }
         try publish(source, .source, parent: scene, to: out)
@@ -81,7 +81,8 @@ public func ss_source_set_float(_ source: OpaquePointer?, _ property: ss_source_
                 case SS_SOURCE_MIN_GAIN: s.minGain = value
                 case SS_SOURCE_MAX_GAIN: s.maxGain = value
                 case SS_SOURCE_REFERENCE_DISTANCE: s.referenceDistance = value
-                case SS_SOURCE_MAX_DISTANCE: s.maxDistance = value
+                // Swift takes an infinity as no limit; C refuses it (FLT_MAX is no limit): NaN is refused and counted.
+                case SS_SOURCE_MAX_DISTANCE: s.maxDistance = value.isFinite ? value : .nan
                 case SS_SOURCE_ROLLOFF_FACTOR: s.rolloffFactor = value
                 case SS_SOURCE_CONE_INNER_ANGLE: s.cone.innerAngle = value
                 case SS_SOURCE_CONE_OUTER_ANGLE: s.cone.outerAngle = value
@@ -213,7 +214,12 @@ public func ss_source_set_buffer(_ source: OpaquePointer?, _ buffer: OpaquePoint
     capi {
         try withSource(source) { s in
             guard buffer != nil else { try setting(finite: true) { s.buffer = nil }; return }
-            try withBuffer(buffer) { b in try setting(finite: true) { s.buffer = b } }
+            try withBuffer(buffer) { b in
+                guard b.device === s.scene.device else {
+                    throw CAPIError(SS_ERROR_INVALID_ARGUMENT, "the buffer belongs to another device than the source's scene")
+                }
+                try setting(finite: true) { s.buffer = b }
+            }
         }
     }
 }
@@ -244,7 +250,13 @@ public func ss_source_rewind(_ source: OpaquePointer?) -> ss_result {
 public func ss_source_seek(_ source: OpaquePointer?, _ seconds: Double) -> ss_result {
     capi {
         guard seconds.isFinite else { throw CAPIError(SS_ERROR_NOT_FINITE, "seconds = \(seconds) (must be finite)") }
-        try withSource(source) { try $0.seek(to: seconds) }
+        try withSource(source) { s in
+            // A time outside the sound is a value out of range (the header's code for it), not a bad argument.
+            guard seconds >= 0, seconds < max(s.seekableDuration, .leastNonzeroMagnitude) else {
+                throw CAPIError(SS_ERROR_OUT_OF_RANGE, "cannot seek to \(seconds) s; the sound is \(s.seekableDuration) s long")
+            }
+            try s.seek(to: seconds)
+        }
     }
 }
 

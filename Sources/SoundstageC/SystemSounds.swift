@@ -135,8 +135,15 @@ private func completion(_ registry: OpaquePointer?, _ callback: ss_sound_callbac
 private func play(_ registry: OpaquePointer?, _ id: UInt32, alert: Bool, _ callback: ss_sound_callback?,
                   _ userData: UnsafeMutableRawPointer?) throws {
     let done = completion(registry, callback, userData) { id }
-    try withRegistry(registry) { r in
-        if alert { try r.playAlert(SystemSoundID(rawValue: id), completion: done) } else { try r.play(SystemSoundID(rawValue: id), completion: done) }
+    do {
+        try withRegistry(registry) { r in
+            if alert { try r.playAlert(SystemSoundID(rawValue: id), completion: done) } else { try r.play(SystemSoundID(rawValue: id), completion: done) }
+        }
+    } catch let error as CAPIError {
+        // The handle did not resolve, so the registry never saw the play: its callback still runs
+        // exactly once, as the header promises. (The registry's own failures call it themselves.)
+        done?(.failed(SoundstageError(.invalidArgument, error.message)))
+        throw error
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import SoundFile
 import SoundstageJSON
 import Soundstage
 
@@ -9,21 +10,14 @@ extension SceneDescription {
     ///   (e.g. `sources[1].path[0].t`) and what was expected; `.notFound` etc. for the file itself.
     public static func load(path: String) throws -> SceneDescription {
         let url = URL(fileURLWithPath: path)
-        let data: Data
-        do {
-            data = try Data(contentsOf: url)
-        } catch {
-            let code = (error as NSError).code
-            if FileManager.default.fileExists(atPath: path) {
-                throw SoundstageError(code == NSFileReadNoPermissionError ? .permissionDenied : .io,
-                                      "cannot read the scene file", subject: path)
-            }
-            throw SoundstageError(.notFound, "no such scene file", subject: path)
-        }
+        let data = Data(try FileBytes.read(path: path, limit: maximumFileSize, what: "scene file"))
         var scene = try parse(data, name: path, baseDirectory: url.deletingLastPathComponent().path)
         scene.file = path
         return scene
     }
+
+    /// The largest scene file ``load(path:)`` reads: 16 MiB (the examples are a few KB).
+    public static let maximumFileSize = 16 << 20
 
     /// Parses and validates scene-file JSON. `name` appears in errors.
     public static func parse(_ data: Data, name: String = "<scene>", baseDirectory: String = ".") throws -> SceneDescription {

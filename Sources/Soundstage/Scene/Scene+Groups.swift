@@ -36,7 +36,10 @@ extension Scene {
         }
         let group = SoundGroup(name: name, parent: parent, scene: self)
         withState { state, _ in
-            state.groups.removeAll { $0.group == nil }
+            if state.groups.count >= state.groupsPruneMark {
+                state.groups.removeAll { $0.group == nil }
+                state.groupsPruneMark = max(64, state.groups.count * 2)
+            }
             state.groups.append(WeakGroup(group: group))
         }
         return group

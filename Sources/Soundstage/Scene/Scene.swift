@@ -79,6 +79,9 @@ public final class Scene: @unchecked Sendable {
         var streaming: [ObjectIdentifier: Source] = [:]
         /// The scene's groups (weak: sources and the game keep them alive).
         var groups: [WeakGroup] = []
+        /// When `groups` grows to this many entries, freed groups are dropped from it (then the
+        /// mark doubles past what is left): amortized O(1) per group made, not O(groups).
+        var groupsPruneMark = 64
         var duckings: [Ducking] = []
         /// The device time of the last engine update (for ramp steps).
         var lastUpdate: Double?

@@ -158,13 +158,21 @@ extension Source {
         }
     }
 
+    /// How far ``seek(to:)`` may go, in seconds: the stream's length, or the buffer's times its
+    /// plays (once when looping).
+    public var seekableDuration: Double { locked { s, _, _ in Self.seekableDuration(s) } }
+
+    private static func seekableDuration(_ s: SourceState) -> Double {
+        s.audioStream?.duration ?? (s.buffer?.duration ?? 0) * Double(s.properties.looping ? 1 : s.repeatCount + 1)
+    }
+
     /// Moves the play position to `seconds` (to the nearest frame). On a stopped or initial source
     /// the next ``play()`` starts there.
     ///
     /// - Throws: `.invalidArgument` when `seconds` is outside the buffer (or the repeat queue).
     public func seek(to seconds: Double) throws {
         try locked { s, _, lock throws(SoundstageError) in
-            let length = s.audioStream?.duration ?? (s.buffer?.duration ?? 0) * Double(s.properties.looping ? 1 : s.repeatCount + 1)
+            let length = Self.seekableDuration(s)
             guard seconds.isFinite, seconds >= 0, seconds < max(length, .leastNonzeroMagnitude) else {
                 throw SoundstageError(.invalidArgument, "cannot seek to \(seconds) s; the sound is \(length) s long")
             }
