@@ -228,6 +228,19 @@ let package = Package(
                            .product(name: "NIOConcurrencyHelpers", package: "swift-nio")],
             swiftSettings: strict
         ),
+        // Coverage-guided fuzz targets (issue 35). Built plainly they replay inputs (the corpus and
+        // the regressions, as tests); scripts/fuzz.sh builds them with -DFUZZING and libFuzzer.
+        .target(name: "FuzzSupport", path: "Tests/Fuzz/Support", swiftSettings: strict),
+        .executableTarget(name: "fuzz-capi", dependencies: ["FuzzSupport", "CSoundstage", "SoundstageC"],
+                          path: "Tests/Fuzz/CAPISequence", swiftSettings: strict),
+        .executableTarget(name: "fuzz-scene-file", dependencies: ["FuzzSupport", "Soundstage", "SoundstageScenes"],
+                          path: "Tests/Fuzz/SceneFile", swiftSettings: strict),
+        .executableTarget(name: "fuzz-daemon-request", dependencies: ["FuzzSupport", "Soundstage", "SoundstageServer", "SoundstageJSON"],
+                          path: "Tests/Fuzz/DaemonRequest", swiftSettings: strict),
+        .executableTarget(name: "fuzz-sound-file", dependencies: ["FuzzSupport", "SoundFile", "Soundstage"],
+                          path: "Tests/Fuzz/SoundFileData", swiftSettings: strict),
+        .executableTarget(name: "fuzz-json", dependencies: ["FuzzSupport", "SoundstageJSON"],
+                          path: "Tests/Fuzz/JSON", swiftSettings: strict),
         .testTarget(
             name: "CLITests",
             dependencies: ["SoundFile", "TestSupport"],

@@ -295,6 +295,13 @@ ss_result ss_device_render_to_file(ss_device *device, double seconds, const char
  */
 ss_result ss_device_get_mix_time(ss_device *device, double *out_seconds);
 
+/**
+ * How many mixed chunks held NaN or an infinity and were replaced with silence before reaching the
+ * output, a file or a recording (every reverb zone is then reset). 0 in a healthy engine: every
+ * input is checked, so a count here is a bug to report. Desktop and loopback devices.
+ */
+ss_result ss_device_get_non_finite_mix_count(ss_device *device, int64_t *out);
+
 /** Limits how much audio ss_buffer_load_file() decodes (bytes of float samples); default 512 MiB. */
 ss_result ss_device_set_max_decoded_bytes(ss_device *device, size_t bytes);
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Sets up and runs the whole test suite: once normally (tests run in parallel), then the C API's
-# tests (scripts/test-c.sh), the FFmpeg versions check (scripts/test-ffmpeg-versions.sh), then the
+# tests (scripts/test-c.sh), the fuzz targets (scripts/fuzz.sh: replayed, then 30 s each), the FFmpeg
+# versions check (scripts/test-ffmpeg-versions.sh), then the
 # Swift suite again under ThreadSanitizer, then the README's
 # demo command end to end. Each time the tests on a real
 # desktop server run after the others, alone. Fails if anything fails.
@@ -43,9 +44,14 @@ run_tests
 # The C API as a C game meets it: the shipped library (self-contained, exports), C tests, leak
 # check, the C/C++/Python examples (scripts/test-c.sh).
 scripts/test-c.sh
+# The fuzz targets: every seed and regression once, then each target for 30 s from its corpus
+# with AddressSanitizer (scripts/fuzz.sh; docs/testing.md).
+scripts/fuzz.sh --replay
+scripts/fuzz.sh --all 30
 # Decoding through FFmpeg 6.1 and 7.1 (from PyAV's wheels) as well as Debian 12's 5.1.
 scripts/test-ffmpeg-versions.sh
 run_tests --sanitize=thread --scratch-path .build-tsan
+scripts/fuzz.sh --replay --tsan
 
 # The quick start's demo, end to end: it must play or render the scene.
 demo_dir=$(mktemp -d)

@@ -257,6 +257,14 @@ public func ss_device_get_mix_time(_ device: OpaquePointer?, _ out: UnsafeMutabl
 }
 
 @c @implementation
+public func ss_device_get_non_finite_mix_count(_ device: OpaquePointer?, _ out: UnsafeMutablePointer<Int64>?) -> ss_result {
+    capi {
+        let out = try require(out)
+        out.pointee = Int64(try withDevice(device) { $0.device.nonFiniteMixCount })
+    }
+}
+
+@c @implementation
 public func ss_device_set_max_decoded_bytes(_ device: OpaquePointer?, _ bytes: Int) -> ss_result {
     capi {
         let bytes = try checked(bytes, 1...Int.max, "bytes")

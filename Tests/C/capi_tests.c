@@ -1656,6 +1656,12 @@ static int test_poison_samples(void) {
     for (i = 0; i < frames * 2; i++) finite = finite && isfinite(samples[i]);
     free(samples);
     CHECK(finite);
+    {
+        int64_t silenced = -1;
+        OK(ss_device_get_non_finite_mix_count(device, &silenced));
+        CHECK(silenced == 0);
+        EXPECT(SS_ERROR_NULL_ARGUMENT, ss_device_get_non_finite_mix_count(device, NULL));
+    }
     OK(ss_device_destroy(device));
     return 1;
 }

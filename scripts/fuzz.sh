@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# Coverage-guided fuzzing (libFuzzer, with AddressSanitizer) of the C API and every parser.
+#
+#   scripts/fuzz.sh --list                  the targets, one a line
+#   scripts/fuzz.sh TARGET SECONDS [ARGS]   builds TARGET and fuzzes it for SECONDS from its corpus
+#                                           (ARGS go to libFuzzer, e.g. -jobs=2 -workers=2)
+#   scripts/fuzz.sh --all SECONDS           every target in turn (what CI runs, from the corpus)
+#   scripts/fuzz.sh --replay [--tsan]       replays every corpus and regression input once through
+#                                           a plain build (or one under ThreadSanitizer): no fuzzing
+#
+# Targets live in Tests/Fuzz/<Name>/FuzzTarget.swift; seeds in Tests/Fuzz/corpus/TARGET/ and every
+# input that once broke something in Tests/Fuzz/regressions/TARGET/ (replayed by scripts/test.sh).
+# What a run finds is in .build-fuzz/artifacts/TARGET/ (crash-*, timeout-*, leak-*, oom-*); replay
+# one with `.build-fuzz/release/fuzz-TARGET FILE`, fix it, and add the file to the regressions.
+# The growing corpus of local runs is kept in .build-fuzz/corpus/TARGET/ (not committed).
+# Exits 1 when a target found something; prints "N passed, N failed" over the targets run.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+targets=(capi scene-file daemon-request sound-file json)
+scratch=.build-fuzz
+export ALSOFT_LOGLEVEL=0
+
+usage() { sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 64; }
+
+known() { local t; for t in "${targets[@]}"; do [ "$t" = "$1" ] && return 0; done; return 1; }
+
+build() {   # build TARGET...: the fuzzing build (libFuzzer + AddressSanitizer, optimized)
+    local products=() t
+    for t in "$@"; do products+=(--product "fuzz-$t"); done
+    for t in "$@"; do
+        swift build -c release --scratch-path "$scratch" --product "fuzz-$t" \
+            -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING -Xswiftc -use-ld=lld -Xcc -fsanitize=address >&2 \
+            || { echo "fuzz.sh: fuzz-$t did not build" >&2; return 1; }
+    done
+}
+
+fuzz() {    # fuzz TARGET SECONDS [ARGS]: one run; 0 when it found nothing
+    local target=$1 seconds=$2
+    shift 2
+    local work="$scratch/corpus/$target" artifacts="$scratch/artifacts/$target"
+    mkdir -p "$work" "$artifacts"
+    echo "fuzz.sh: fuzz-$target for $seconds s"
+    # The first folder collects what the run discovers; the seeds and regressions are read too.
+    ASAN_OPTIONS="detect_leaks=1:allocator_may_return_null=1:${ASAN_OPTIONS:-}" \
+        "$scratch/release/fuzz-$target" "$work" "Tests/Fuzz/corpus/$target" "Tests/Fuzz/regressions/$target" \
+        -max_total_time="$seconds" -timeout=30 -rss_limit_mb=6144 -max_len=65536 \
+        -artifact_prefix="$artifacts/" -print_final_stats=1 "$@" 2>&1 | tee "$artifacts/last-run.log" \
+        | grep -E '^(#[0-9]+ +(INITED|DONE)|stat::number_of_executed_units|stat::peak_rss|==[0-9]+==ERROR|FUZZ RULE BROKEN|SUMMARY|artifact_prefix|Test unit written|.*deadly signal)' 
+    local status=${PIPESTATUS[0]}
+    [ "$status" -eq 0 ] || echo "fuzz.sh: fuzz-$target found something (exit $status): $artifacts/ and $artifacts/last-run.log"
+    return "$status"
+}
+
+replay() {  # replay [--tsan]: every seed and regression once, through a plain build
+    local flags=() t passed=0 failed=0
+    [ "${1:-}" = "--tsan" ] && flags=(--scratch-path .build-tsan --sanitize=thread)
+    for t in "${targets[@]}"; do swift build ${flags[@]+"${flags[@]}"} --product "fuzz-$t" >&2 || return 1; done
+    local bin
+    bin=$(swift build ${flags[@]+"${flags[@]}"} --show-bin-path)
+    for t in "${targets[@]}"; do
+        if "$bin/fuzz-$t" "Tests/Fuzz/corpus/$t" $(ls -A "Tests/Fuzz/regressions/$t" | grep -q . && echo "Tests/Fuzz/regressions/$t"); then
+            passed=$((passed + 1))
+        else
+            failed=$((failed + 1)); echo "FAIL fuzz-$t replay"
+        fi
+    done
+    echo "fuzz replay: $passed passed, $failed failed"
+    [ "$failed" -eq 0 ]
+}
+
+case "${1:-}" in
+    --list) printf '%s\n' "${targets[@]}" ;;
+    --replay) shift; replay "$@" ;;
+    --all)
+        [ $# -eq 2 ] || usage
+        build "${targets[@]}" || exit 1
+        passed=0 failed=0
+        for t in "${targets[@]}"; do
+            if fuzz "$t" "$2"; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+        done
+        echo "fuzz: $passed passed, $failed failed"
+        [ "$failed" -eq 0 ] ;;
+    ""|-h|--help) usage ;;
+    *)
+        [ $# -ge 2 ] || usage
+        known "$1" || { echo "fuzz.sh: no target '$1' (scripts/fuzz.sh --list)" >&2; exit 64; }
+        target=$1 seconds=$2
+        shift 2
+        build "$target" || exit 1
+        fuzz "$target" "$seconds" "$@" ;;
+esac
