@@ -42,6 +42,7 @@ fuzz() {    # fuzz TARGET SECONDS [ARGS]: one run; 0 when it found nothing
     echo "fuzz.sh: fuzz-$target for $seconds s"
     # The first folder collects what the run discovers; the seeds and regressions are read too.
     ASAN_OPTIONS="detect_leaks=1:allocator_may_return_null=1:${ASAN_OPTIONS:-}" \
+    LSAN_OPTIONS="suppressions=$PWD/Tests/Fuzz/lsan-suppressions.txt:print_suppressions=0:${LSAN_OPTIONS:-}" \
         "$scratch/release/fuzz-$target" "$work" "Tests/Fuzz/corpus/$target" "Tests/Fuzz/regressions/$target" \
         -max_total_time="$seconds" -timeout=30 -rss_limit_mb=6144 -max_len=65536 \
         -artifact_prefix="$artifacts/" -print_final_stats=1 "$@" 2>&1 | tee "$artifacts/last-run.log" \

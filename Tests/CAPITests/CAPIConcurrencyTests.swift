@@ -92,6 +92,39 @@ private func bits(_ handle: OpaquePointer?) -> UInt { UInt(bitPattern: Int(bitPa
         #expect(unexpected.load(ordering: .relaxed) == 0)
     }
 
+    /// Two threads destroying the same handle: exactly one gets SS_OK (both did, issue 35); and
+    /// children made while another thread destroys their device never outlive it.
+    @Test func racingDestroysAndOrphansUnderThreadSanitizer() throws {
+        let (device, scene, buffer) = try world()
+        for _ in 0..<50 {
+            let source = bits(playingSource(scene, buffer))
+            let results = NIOLockedValueBox<[ss_result]>([])
+            onThreads(2) { _ in
+                let result = ss_source_destroy(OpaquePointer(bitPattern: source))
+                results.withLockedValue { $0.append(result) }
+            }
+            let seen = results.withLockedValue { $0 }
+            #expect(seen.filter { $0 == SS_OK }.count == 1 && seen.filter { $0 == SS_ERROR_STALE_HANDLE }.count == 1, "\(seen)")
+        }
+        let handles = Handles(bits: [bits(scene), bits(device)])
+        let made = Synchronization.Atomic<Int>(0)
+        let last = Synchronization.Atomic<UInt>(0)
+        onThreads(2) { thread in
+            if thread == 0 {
+                while made.load(ordering: .acquiring) < 20 { sched_yield() }
+                #expect(ss_device_destroy(handles.handle(1)) == SS_OK)
+            } else {
+                var source: OpaquePointer?
+                while ss_source_create(handles.handle(0), nil, &source) == SS_OK {
+                    last.store(bits(source), ordering: .releasing)
+                    made.add(1, ordering: .releasing)
+                }
+            }
+        }
+        // The last source made before the device went is gone with it (it stayed live, answering SS_OK).
+        #expect(ss_source_set_gain(OpaquePointer(bitPattern: last.load(ordering: .acquiring)), 1) == SS_ERROR_STALE_HANDLE)
+    }
+
     @Test func aDeviceDestroyedWhileAnotherThreadRendersIt() throws {
         let (device, scene, buffer) = try world()
         _ = playingSource(scene, buffer)

@@ -46,7 +46,8 @@ final class FFmpegDecoder: FrameDecoder {
 
     /// Opens `bytes`, which ``MPEG4Detection`` found to be `kind`.
     init(_ bytes: RandomAccessBytes, kind: MPEG4Detection.Kind, subject: String) throws {
-        ff = try FFmpegLibrary.load()
+        let ff = try FFmpegLibrary.load()
+        self.ff = ff
         self.subject = subject
         input = try FFmpegInput(bytes, library: ff)
         FFmpegLog.clearLastLine()
@@ -64,6 +65,11 @@ final class FFmpegDecoder: FrameDecoder {
                              "not a readable \(kind.container.rawValue.uppercased()) file", subject: subject)
         }
         formatContext = opened
+        // Until every stored property is set, a throw does not run deinit: the opened context is
+        // closed here instead (a file refused after opening leaked FFmpeg's demuxer state; found
+        // by the sound-file fuzzer).
+        var closeOnThrow: UnsafeMutableRawPointer? = opened
+        defer { if closeOnThrow != nil { ff.avformat_close_input(&closeOnThrow) } }
         // ADTS states its format only in its frames; MPEG-4 and CAF in their headers.
         if kind == .adts {
             let found = ff.avformat_find_stream_info(opened, nil)
@@ -105,6 +111,9 @@ final class FFmpegDecoder: FrameDecoder {
 
         codec = decoder
         self.parameters = parameters
+        // That was the last stored property without a default: from here on a throw runs deinit,
+        // which closes the context (closing it here too would free it twice).
+        closeOnThrow = nil
         codecContext = try Self.openCodec(ff, decoder, parameters: parameters, name: codecName, subject: subject)
         packet = ff.av_packet_alloc()
         frame = ff.av_frame_alloc()

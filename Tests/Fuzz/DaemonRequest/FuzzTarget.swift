@@ -36,6 +36,22 @@ private final class Daemon: @unchecked Sendable {
 
 nonisolated(unsafe) private var daemon: Daemon? = nil
 
+/// Starts the daemon once, before libFuzzer runs any input (so its long-lived state is not taken
+/// for a leak of the first input); a replay starts it at its first input.
+private func startDaemon() {
+    guard daemon == nil else { return }
+    do { daemon = try Daemon() } catch {
+        Fuzzing.require(false, "the daemon did not start: \(error)")
+    }
+}
+
+@_cdecl("LLVMFuzzerInitialize")
+public func initialize(_ argc: UnsafeMutablePointer<CInt>?,
+                       _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>?) -> CInt {
+    startDaemon()
+    return 0
+}
+
 /// A connection to the daemon's socket, with a deadline on every read.
 private struct Connection {
     let fd: Int32
@@ -103,11 +119,7 @@ public func testOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     // the repository's sounds and scenes by absolute path, as the protocol wants.
     let bytes = Array(String(decoding: Fuzzing.bytes(data, size), as: UTF8.self)
         .replacingOccurrences(of: "@ROOT@", with: FileManager.default.currentDirectoryPath).utf8)
-    if daemon == nil {
-        do { daemon = try Daemon() } catch {
-            Fuzzing.require(false, "the daemon did not start: \(error)")
-        }
-    }
+    startDaemon()
     guard let daemon, let connection = Connection(path: daemon.socketPath) else {
         Fuzzing.require(false, "the daemon does not accept connections")
         return 0
