@@ -71,6 +71,8 @@ final class Program {
     var live: [Held] = []
     var dead: [UInt] = []
     var threadRunning = false
+    /// FUZZ_TRACE=1 prints every call and its result (for reading what a finding did).
+    static let tracing = getenv("FUZZ_TRACE") != nil
 
     init(_ input: FuzzInput) { self.input = input }
 
@@ -139,13 +141,16 @@ final class Program {
             break
         }
         guard !ofKind.isEmpty else { return (nil, .null) }
-        return (OpaquePointer(bitPattern: ofKind[Int(input.byte()) % ofKind.count].bits), .live)
+        let chosen = ofKind[Int(input.byte()) % ofKind.count]
+        if Program.tracing { Fuzzing.printError("    \(kind) #\(chosen.bits & 0xFFFF_FFFF) (parent #\(chosen.parent & 0xFFFF_FFFF))") }
+        return (OpaquePointer(bitPattern: chosen.bits), .live)
     }
 
     // MARK: Rules
 
     /// Checks a call's result: a code of the header, never SS_OK for a bad handle.
     func check(_ result: ss_result, _ what: String, _ picks: [Pick] = []) {
+        if Program.tracing { Fuzzing.printError("  \(what) \(picks) -> \(result.rawValue)") }
         Fuzzing.require(validResults.contains(result.rawValue), "\(what) returned \(result.rawValue), not a code of the header")
         let bad = picks.first { $0 == .dead || $0 == .wrongKind || $0 == .forged || $0 == .garbage }
         Fuzzing.require(bad == nil || result != SS_OK, "\(what) succeeded with a \(bad.map { "\($0)" } ?? "") handle")
@@ -186,6 +191,7 @@ final class Program {
     }
 
     func step(_ opcode: UInt8) {
+        if Program.tracing { Fuzzing.printError("step \(opcode % 32)") }
         switch opcode % 32 {
         case 0, 1: openDevice()
         case 2: destroy(.device) { ss_device_destroy($0) }
@@ -234,7 +240,7 @@ final class Program {
         let rate = Int32(input.choice([8_000, 22_050, 44_100, 48_000, 96_000, 0, -1, 192_001]))
         let layout = ss_channel_layout(rawValue: numericCast(input.choice([1, 2, 4, 6, 7, 8, 3, 0])))
         let zones = Int32(input.choice([-1, 0, 1, 4, 5]))
-        create(.device, parent: 0, "ss_device_open_loopback", []) { ss_device_open_loopback(rate, layout, SS_OFF, zones, $0) }
+        create(.device, parent: 0, "ss_device_open_loopback(\(rate), \(layout.rawValue), zones \(zones))", []) { ss_device_open_loopback(rate, layout, SS_OFF, zones, $0) }
     }
 
     func createScene() {
@@ -253,7 +259,7 @@ final class Program {
             samples[index] = kind == 0 ? input.float() : Float(sin(Double(index) * 0.3)) * 0.5
         }
         let rate = Int32(input.choice([48_000, 22_050, 8_000, 0, 768_001]))
-        create(.buffer, parent: bits(device), "ss_buffer_create_pcm", [pick]) {
+        create(.buffer, parent: bits(device), "ss_buffer_create_pcm(frames \(frames), channels \(channels), rate \(rate))", [pick]) {
             ss_buffer_create_pcm(device, samples, frames, channels, rate, $0)
         }
     }
@@ -271,7 +277,7 @@ final class Program {
         case 0:
             let property = ss_source_float(rawValue: numericCast(input.byte() % 16))
             let value = input.float()
-            check(ss_source_set_float(source, property, value), "ss_source_set_float", [pick])
+            check(ss_source_set_float(source, property, value), "ss_source_set_float(\(property.rawValue), \(value))", [pick])
             var read: Float = 12345
             let result = ss_source_get_float(source, property, &read)
             if result == SS_OK { Fuzzing.require(read.isFinite, "a source float property reads \(read)") }
@@ -343,7 +349,8 @@ final class Program {
         region.fade = input.float()
         let withRegion = input.byte() % 2 == 0
         let gain = input.float()
-        create(.reverbZone, parent: bits(scene), "ss_reverb_zone_create", [pick]) { out in
+        let described = Program.tracing ? "ss_reverb_zone_create(\(String(cString: preset!)), region \(withRegion ? "\(region)" : "nil"), gain \(gain))" : ""
+        create(.reverbZone, parent: bits(scene), described, [pick]) { out in
             withRegion ? ss_reverb_zone_create(scene, "z", preset, &region, gain, out) : ss_reverb_zone_create(scene, "z", preset, nil, gain, out)
         }
     }
@@ -368,7 +375,7 @@ final class Program {
         if result == SS_OK {
             Fuzzing.require(samples.allSatisfy { $0.isFinite }, "a render was not finite")
         }
-        check(result, "ss_device_render", [pick])
+        check(result, "ss_device_render(\(frames))", [pick])
     }
 
     func setCompletion() {
