@@ -119,6 +119,32 @@ import TestSupport
         #expect(device.nonFiniteMixCount == counted, "nothing more was silenced once the poison was gone")
     }
 
+    /// OpenAL Soft 1.19.1's reverb crashed `alcRenderSamplesSOFT` on calls of fewer than 128
+    /// frames that are not a multiple of 4 during its cross-fade (the capi fuzzer found it). Renders
+    /// of any size now work on a device with a zone, and hand out exactly the samples one big
+    /// render does: the frames mixed ahead are neither lost nor repeated.
+    @Test func renderSizesThatAreNotMultiplesOfFourWithAReverbZone() throws {
+        func world() throws -> Device {
+            let device = try Device.loopback()
+            let scene = try device.makeScene()
+            try scene.makeReverbZone("room", preset: .stoneRoom)
+            let tone = scene.makeSource(buffer: try device.makeBuffer(Signals.sine(700, seconds: 0.05)))
+            tone.position = Vector3(1, 0, -1)
+            try tone.play()
+            return device
+        }
+        let sizes = [95, 58, 7, 3, 1, 2, 33, 127, 5, 6, 250, 13]
+        let pieces = try world()
+        defer { pieces.close() }
+        var assembled: [Float] = []
+        for round in 0..<40 { assembled += try pieces.render(frames: sizes[round % sizes.count]).samples }
+        let whole = try world()
+        defer { whole.close() }
+        let reference = try whole.render(frames: assembled.count / 2).samples
+        #expect(Signals.rms(reference) > 0.01, "the tone and its reverb are heard")
+        #expect(Signals.difference(assembled, reference) == nil, "odd-sized renders deliver the same samples as one render")
+    }
+
     /// A stream whose file holds NaN, infinities and absurd values plays them as silence and
     /// ±65536 (made playable as they are queued), never as a non-finite mix.
     @Test func aStreamedFileOfBadFloatsPlaysFinite() throws {

@@ -78,7 +78,7 @@ extension Device {
                         }
                         slice = min(slice, next - now)
                     }
-                    try handle.render(into: output.baseAddress! + (done + sliced) * channels, frames: slice)
+                    try renderAligned(into: output.baseAddress! + (done + sliced) * channels, frames: slice)
                     sliced += slice
                 }
                 let mixed = UnsafeMutableBufferPointer(rebasing: output[(done * channels)..<((done + count) * channels)])
@@ -97,6 +97,33 @@ extension Device {
             }
         }
         checkRoute()
+    }
+
+    /// Mixes `frames` frames into `output` (`alcRenderSamplesSOFT`). Once the device has a reverb
+    /// zone, OpenAL Soft 1.19.1 is only asked for multiples of 4 frames: its reverb crashes on
+    /// calls of fewer than 128 frames that are not, during its 128-frame cross-fade (found by the
+    /// capi fuzzer; Tests/Fuzz/regressions/capi/openal-reverb-odd-render-size, docs/testing.md). The 1–3 frames
+    /// a call needs beyond a multiple of 4 come from a 4-frame mix whose rest is kept for the
+    /// next call, so the mixer runs up to 3 frames (62 µs at 48 kHz) ahead of the output, and a
+    /// change or scheduled start lands up to 3 frames late on such a device.
+    func renderAligned(into output: UnsafeMutablePointer<Float>, frames: Int) throws(SoundstageError) {
+        let channels = layout.channelCount
+        var output = output
+        var frames = frames
+        let carried = renderCarry.take(into: output, frames: frames, channels: channels)
+        output += carried * channels
+        frames -= carried
+        guard frames > 0 else { return }
+        guard usesReverb.load(ordering: .relaxed) else {
+            try handle.render(into: output, frames: frames)
+            return
+        }
+        let whole = frames & ~3
+        if whole > 0 { try handle.render(into: output, frames: whole) }
+        let rest = frames - whole
+        guard rest > 0 else { return }
+        try renderCarry.fill(channels: channels) { scratch throws(SoundstageError) in try handle.render(into: scratch, frames: 4) }
+        _ = renderCarry.take(into: output + whole * channels, frames: rest, channels: channels)
     }
 
     /// A mixed chunk held NaN or an infinity: it never leaves the engine (the sink, a file and the

@@ -55,6 +55,11 @@ public final class Device: Sendable {
     let renderBusyNanoseconds = Atomic<Int>(0)
     /// Mixed chunks that held NaN or an infinity and were silenced (``nonFiniteMixCount``).
     let nonFiniteMixes = Atomic<Int>(0)
+    /// Whether a scene of this device has had a reverb zone: from then on the mixer is only ever
+    /// asked for multiples of 4 frames (see ``RenderCarry``).
+    let usesReverb = Atomic<Bool>(false)
+    /// Frames mixed ahead of the output for that alignment (render thread, under `renderLock`).
+    let renderCarry = RenderCarry()
     /// Of those, the nanoseconds spent metering (the output's meter and the scenes' meter updates).
     let meteringBusyNanoseconds = Atomic<Int>(0)
     /// Levels of the mix, when metered (``isOutputMeteringEnabled``).

@@ -70,6 +70,8 @@ extension Scene {
                                       "the scene already has \(sends) reverb zones, as many as a source can send to; remove one first")
             }
             let zone = ReverbZone(name: name, scene: self, preset: preset, region: region, gain: gain, sendIndex: index)
+            // From the first zone on, the device mixes in multiples of 4 frames (OpenAL Soft's reverb).
+            device.usesReverb.store(true, ordering: .relaxed)
             // The preset first (it may refuse a value): a refused zone takes no slot.
             try preset.load(into: state.effects.effect, al)
             let slot: ALName
