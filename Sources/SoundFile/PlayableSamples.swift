@@ -12,6 +12,7 @@ public enum PlayableSamples {
 
     /// The first sample that may not be played (NaN, an infinity, or beyond ±``maximumMagnitude``),
     /// with its index; nil when all may.
+    @_optimize(speed)   // every buffer and every mixed chunk passes here, in debug builds too
     public static func firstUnplayable(_ samples: UnsafeBufferPointer<Float>) -> (index: Int, value: Float)? {
         // One integer max over the magnitude bits (vectorized); the index only when it failed.
         let raw = UnsafeRawBufferPointer(samples).bindMemory(to: UInt32.self)
@@ -36,6 +37,7 @@ public enum PlayableSamples {
     }
 
     /// Whether every sample is finite: the check a mix passes before it leaves the engine.
+    @_optimize(speed)
     public static func allFinite(_ samples: UnsafeBufferPointer<Float>) -> Bool {
         // An exponent of all ones (infinity or NaN) carries into bit 31 when 0x0080_0000 is added
         // to the exponent bits; OR-ing every result vectorizes.
