@@ -263,10 +263,12 @@ final class HandleTable: @unchecked Sendable {
 
     @inline(__always)
     private func unpin(_ index: Int) {
-        let after = words[index].subtract(Self.pinUnit, ordering: .releasing).newValue
+        // Acquire-release, not release plus a separate acquire fence: the thread that frees must
+        // see every other user's reads of the slot, and ThreadSanitizer does not model fences
+        // (it reported the free racing an earlier user's read).
+        let after = words[index].subtract(Self.pinUnit, ordering: .acquiringAndReleasing).newValue
         if after & (Self.pinMask | Self.deadBit) == Self.deadBit {
             // Dead and no pins left: this call was the last user. Only one thread sees this.
-            atomicMemoryFence(ordering: .acquiring)
             free(Int32(index))
         }
     }
