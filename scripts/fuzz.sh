@@ -25,8 +25,7 @@ usage() { sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 64; }
 known() { local t; for t in "${targets[@]}"; do [ "$t" = "$1" ] && return 0; done; return 1; }
 
 build() {   # build TARGET...: the fuzzing build (libFuzzer + AddressSanitizer, optimized)
-    local products=() t
-    for t in "$@"; do products+=(--product "fuzz-$t"); done
+    local t
     for t in "$@"; do
         swift build -c release --scratch-path "$scratch" --product "fuzz-$t" \
             -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING -Xswiftc -use-ld=lld -Xcc -fsanitize=address >&2 \

@@ -102,8 +102,8 @@ extension Device {
     /// Mixes `frames` frames into `output` (`alcRenderSamplesSOFT`). Once the device has a reverb
     /// zone, OpenAL Soft 1.19.1 is only asked for multiples of 4 frames: its reverb crashes on
     /// calls of fewer than 128 frames that are not, during its 128-frame cross-fade (found by the
-    /// capi fuzzer; Tests/Fuzz/regressions/capi/openal-reverb-odd-render-size, docs/testing.md). The 1–3 frames
-    /// a call needs beyond a multiple of 4 come from a 4-frame mix whose rest is kept for the
+    /// capi fuzzer; Tests/Fuzz/regressions/capi/openal-reverb-odd-render-size, docs/testing.md).
+    /// The 1–3 frames a call needs beyond a multiple of 4 come from a 4-frame mix whose rest is kept for the
     /// next call, so the mixer runs up to 3 frames (62 µs at 48 kHz) ahead of the output, and a
     /// change or scheduled start lands up to 3 frames late on such a device.
     func renderAligned(into output: UnsafeMutablePointer<Float>, frames: Int) throws(SoundstageError) {
