@@ -42,11 +42,12 @@ struct RunCommand: ParsableCommand {
                 let device = try outputOptions.open(role: .game, hrtf: hrtf ? true : nil)
                 if hrtf { try Self.reportHRTF(device) }
                 defer { device.close() }
-                if let record { try device.recordOutput(to: record, format: OutputFormat(pathExtensionOf: record) ?? .wavPCM16) }
                 let runner = try SceneRunner(description, device: device)
                 defer { runner.close() }
                 let liveView = try liveViewOptions.start(on: device, logger: outputOptions.logging.logger("soundstage.live-view", level: .info))
                 defer { liveView?.stop() }
+                // Recording starts with the scene, so the file is the scene's mix, not the setup's silence too.
+                if let record { try device.recordOutput(to: record, format: OutputFormat(pathExtensionOf: record) ?? .wavPCM16) }
                 try Interrupt.catching { try runner.playInRealTime(isCancelled: { Interrupt.wasRequested }) }
                 device.drain()
                 if let result = device.stopRecordingOutput() {
