@@ -46,6 +46,11 @@ let package = Package(
             name: "CPulse",
             providers: [.apt(["libpulse-dev"])]
         ),
+        // Numbers as text without Foundation's internationalization (String(format:) pulls in ICU).
+        .target(
+            name: "NumberText",
+            swiftSettings: strict
+        ),
         // The one error type and its codes, shared by the engine, the daemon and the client
         // (which links neither libsndfile nor OpenAL).
         .target(
@@ -59,7 +64,8 @@ let package = Package(
         ),
         .target(
             name: "SoundFile",
-            dependencies: ["CSndFile", "CFFmpegSupport", "SoundstageErrors"],
+            dependencies: ["CSndFile", "CFFmpegSupport", "SoundstageErrors", "NumberText",
+                           .product(name: "NIOConcurrencyHelpers", package: "swift-nio")],
             swiftSettings: strict
         ),
         .target(
@@ -102,7 +108,7 @@ let package = Package(
         ),
         .target(
             name: "SoundstageScenes",
-            dependencies: ["Soundstage", "SoundstageJSON"],
+            dependencies: ["Soundstage", "SoundstageJSON", "NumberText"],
             swiftSettings: strict
         ),
         // include/soundstage.h (the C API's contract) and the C parts of the API: the thread's
@@ -126,7 +132,7 @@ let package = Package(
         ),
         .target(
             name: "SoundstageLiveView",
-            dependencies: ["Soundstage",
+            dependencies: ["Soundstage", "NumberText",
                            .product(name: "NIOCore", package: "swift-nio"),
                            .product(name: "NIOPosix", package: "swift-nio"),
                            .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -138,8 +144,9 @@ let package = Package(
         .executableTarget(
             name: "SoundstageCLI",
             dependencies: [
-                "Soundstage", "SoundstageScenes", "SoundstageServer", "SoundstageClient", "SoundstageProtocol", "SoundstageLiveView",
+                "Soundstage", "SoundstageScenes", "SoundstageServer", "SoundstageClient", "SoundstageProtocol", "SoundstageLiveView", "NumberText",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
@@ -241,6 +248,11 @@ let package = Package(
                           path: "Tests/Fuzz/SoundFileData", swiftSettings: strict),
         .executableTarget(name: "fuzz-json", dependencies: ["FuzzSupport", "SoundstageJSON"],
                           path: "Tests/Fuzz/JSON", swiftSettings: strict),
+        .testTarget(
+            name: "NumberTextTests",
+            dependencies: ["NumberText"],
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "CLITests",
             dependencies: ["SoundFile", "TestSupport"],

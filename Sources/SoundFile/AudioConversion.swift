@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 
 extension AudioBuffer {
     /// The buffer resampled to `rate` frames per second with a windowed-sinc filter

@@ -1,4 +1,10 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
+import NumberText
 
 /// Per-channel level over time, and an SVG picture of it: a reader can *see* a sound move from
 /// ear to ear.
@@ -64,7 +70,7 @@ public struct LevelPlot: Sendable {
         let step = duration > 20 ? 5.0 : (duration > 5 ? 1.0 : 0.5)
         for t in stride(from: 0.0, through: duration, by: step) {
             out += "<line x1=\"\(f(x(t)))\" y1=\"\(bottom)\" x2=\"\(f(x(t)))\" y2=\"\(bottom + 4)\" stroke=\"#333\"/>"
-            out += "<text x=\"\(f(x(t)))\" y=\"\(bottom + 16)\" text-anchor=\"middle\">\(step < 1 ? String(format: "%.1f", t) : String(Int(t))) s</text>\n"
+            out += "<text x=\"\(f(x(t)))\" y=\"\(bottom + 16)\" text-anchor=\"middle\">\(step < 1 ? t.fixed(1) : String(Int(t))) s</text>\n"
         }
         out += "<line x1=\"\(left)\" y1=\"\(bottom)\" x2=\"\(right)\" y2=\"\(bottom)\" stroke=\"#333\"/>\n"
         let names = Self.channelNames(levels.count)
@@ -77,10 +83,9 @@ public struct LevelPlot: Sendable {
         return out + "</svg>\n"
     }
 
-    private func f(_ value: Double) -> String { String(format: "%.1f", value) }
+    private func f(_ value: Double) -> String { value.fixed(1) }
 
     private func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;")
+        text.replacing("&", with: "&amp;").replacing("<", with: "&lt;").replacing(">", with: "&gt;")
     }
 }

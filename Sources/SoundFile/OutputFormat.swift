@@ -1,4 +1,5 @@
 import SoundstageErrors
+import NumberText
 /// A container and encoding to write, with a short name for command lines (`wav-pcm16`, `caf-ima4`, ...).
 public struct OutputFormat: Sendable, Hashable, CustomStringConvertible {
     /// The container to write.
@@ -133,8 +134,8 @@ public struct OutputFormat: Sendable, Hashable, CustomStringConvertible {
         let fits = Double(limit) / (Double(sampleRate) * perFrame)
         throw SoundstageError(.tooLarge,
                               "\(name) holds at most \(Int(fits)) s of \(channels)-channel \(sampleRate) Hz audio "
-                              + String(format: "(%.1f GB)", Double(limit) / 1e9) + ", and \(Int(seconds.rounded(.up))) s needs "
-                              + String(format: "%.1f GB", bytes / 1e9) + "; write a .w64 or .caf file, or use --format w64-f32, caf-pcm16 or flac",
+                              + "(\((Double(limit) / 1e9).fixed(1)) GB)" + ", and \(Int(seconds.rounded(.up))) s needs "
+                              + "\((bytes / 1e9).fixed(1)) GB" + "; write a .w64 or .caf file, or use --format w64-f32, caf-pcm16 or flac",
                               subject: path)
     }
 

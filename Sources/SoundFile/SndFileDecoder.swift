@@ -3,6 +3,7 @@ import CSndFile
 import Glibc
 #endif
 import SoundstageErrors
+import NumberText
 
 /// A source of decoded frames behind ``SoundFile``: libsndfile, or a built-in codec for what
 /// libsndfile lacks (Apple IMA4 in CAF).
@@ -156,7 +157,7 @@ final class SndFileDecoder: FrameDecoder {
     private static func openError(subject: String, prefix: [UInt8]) -> SoundstageError {
         let code = Int(sf_error(nil))
         var message = String(cString: sf_strerror(nil))
-        let shown = prefix.map { (0x20..<0x7F).contains($0) ? String(UnicodeScalar($0)) : String(format: "\\x%02x", $0) }.joined()
+        let shown = prefix.map { (0x20..<0x7F).contains($0) ? String(UnicodeScalar($0)) : "\\x" + $0.hex(digits: 2) }.joined()
         if message.contains("not a regular file") {
             // libsndfile's message for a regular file none of its parsers could read.
             message = "no format libsndfile reads matches the data, which begins \"\(shown)\""

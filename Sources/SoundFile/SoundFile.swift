@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import NumberText
 @_exported import SoundstageErrors
 
 /// An audio file open for decoding: from a path or from bytes in memory.
@@ -229,7 +230,7 @@ public final class SoundFile {
 
     /// `1.3 GB`, `512 MB`.
     static func describe(bytes: Double) -> String {
-        bytes >= 1e9 ? String(format: "%.1f GB", bytes / 1e9) : String(format: "%.0f MB", bytes / 1e6)
+        bytes >= 1e9 ? "\((bytes / 1e9).fixed(1)) GB" : "\((bytes / 1e6).fixed(0)) MB"
     }
 
     /// The decoder for the regular file `fd` of `size` bytes, chosen by its first bytes; `fd`

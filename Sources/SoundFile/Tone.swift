@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 
 /// A generated test tone: the `tone` sound of a scene file.
 public struct Tone: Sendable, Equatable, Codable {

@@ -1,5 +1,10 @@
 import CSoundstage
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 import Soundstage
 import SoundstageLiveView
 

@@ -2,12 +2,20 @@ import CSoundstage
 import Soundstage
 import SoundstageScenes
 import SoundFile
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
+import NIOConcurrencyHelpers
 
 /// What a scene-file handle holds: the runner, behind a lock (it is not thread-safe itself).
 final class CSceneFile: HandleObject, @unchecked Sendable {
     // @unchecked: `runner` is only touched with `lock` held; the rest is immutable.
-    private let lock = NSLock()
+    private let lock = NIOLock()
+    /// Whether a call holds the runner (a second one is refused rather than kept waiting).
+    private let busy = NIOLockedValueBox(false)
     private let runner: SceneRunner
     let duration: Double
     let device: Device
@@ -24,11 +32,15 @@ final class CSceneFile: HandleObject, @unchecked Sendable {
     /// Runs `body` with the runner, or refuses at once while another call holds it (a real-time
     /// play lasts as long as the scene): no caller's thread waits for a scene to end.
     func with<R>(_ body: (SceneRunner) throws -> R) throws -> R {
-        guard lock.try() else {
+        let claimed = busy.withLockedValue { busy in
+            defer { busy = true }
+            return !busy
+        }
+        guard claimed else {
             throw CAPIError(SS_ERROR_INVALID_STATE, "the scene file is busy (playing or rendering on another thread)")
         }
-        defer { lock.unlock() }
-        return try body(runner)
+        defer { busy.withLockedValue { $0 = false } }
+        return try lock.withLock { try body(runner) }
     }
 
     /// Closes the runner. A play still running ends within 10 ms once its handle is dead, so this

@@ -1,6 +1,12 @@
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 import Soundstage
+import NumberText
 
 /// `soundstage info`: the output in use and its latency, OpenAL version and renderer, devices,
 /// extensions, HRTFs, source limit.
@@ -59,7 +65,7 @@ struct InfoCommand: ParsableCommand {
     }
 
     private static func milliseconds(_ seconds: Double?) -> String {
-        seconds.map { String(format: "%.1f ms", $0 * 1_000) } ?? "unknown"
+        seconds.map { "\(($0 * 1_000).fixed(1)) ms" } ?? "unknown"
     }
 
     private func printText(_ report: Report) {

@@ -1,6 +1,12 @@
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 import Soundstage
+import NumberText
 
 /// `soundstage inspect FILE`: the file's format, like `afinfo`.
 struct InspectCommand: ParsableCommand {
@@ -52,7 +58,7 @@ struct InspectCommand: ParsableCommand {
                 print("Sample rate: \(format.sampleRate) Hz")
                 print("Channels:    \(format.channels)")
                 print("Frames:      \(format.frames)")
-                print("Duration:    \(String(format: "%.3f", format.duration)) s")
+                print("Duration:    \(format.duration.fixed(3)) s")
                 print("Spatialized: \(format.channels == 1 ? "yes (mono: positioned in 3D)" : "no (multi-channel plays unspatialized)")")
                 if let codec = sound.codecDetails {
                     print("Codec:       \(codec.codec)\(codec.profile.map { " (\($0))" } ?? "")")

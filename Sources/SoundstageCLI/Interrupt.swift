@@ -3,6 +3,7 @@ import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
+import NumberText
 
 /// Ctrl-C during a render: the first SIGINT asks the render to stop and complete its file with
 /// what it has; a second one ends the process as usual.
@@ -39,7 +40,7 @@ enum Interrupt {
     static func finishRender(wrote seconds: Double, of total: Double, to path: String) throws {
         guard wasRequested else { return }
         Terminal.writeLine("")
-        Terminal.say(String(format: "interrupted: %.2f s of %.2f s rendered to %@ (a complete, playable file)", seconds, total, path))
+        Terminal.say("interrupted: \(seconds.fixed(2)) s of \(total.fixed(2)) s rendered to \(path) (a complete, playable file)")
         throw ExitCode(130)
     }
 }

@@ -1,7 +1,14 @@
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
+import NIOConcurrencyHelpers
 import Soundstage
 import SoundstageScenes
+import NumberText
 
 /// `soundstage play FILE`: plays a file on the default device and waits for the end.
 struct PlayCommand: ParsableCommand {
@@ -148,7 +155,7 @@ struct Playback {
             }
         }
         try Interrupt.finishRender(wrote: rendered, of: total, to: output)
-        Terminal.say("rendered \(String(format: "%.2f", seconds + tail)) s to \(output)")
+        Terminal.say("rendered \((seconds + tail).fixed(2)) s to \(output)")
     }
 
     /// Renders a sound of unknown length (standard input) until it ends, then its tail; Ctrl-C
@@ -171,7 +178,7 @@ struct Playback {
         if let error = source.streamError { throw error }
         let seconds = Double(writer.framesWritten) / Double(device.sampleRate)
         try Interrupt.finishRender(wrote: seconds, of: seconds, to: output)
-        Terminal.say("rendered \(String(format: "%.2f", seconds)) s to \(output)")
+        Terminal.say("rendered \(seconds.fixed(2)) s to \(output)")
     }
 
     private func start(on device: Device) throws -> Source {
@@ -200,7 +207,7 @@ struct Playback {
 /// A count shared with a completion handler (which runs on the engine's thread).
 final class Countdown: @unchecked Sendable {
     // @unchecked: `count` is only touched with `lock` held.
-    private let lock = NSLock()
+    private let lock = NIOLock()
     private var count = 0
 
     func set(_ value: Int) { lock.withLock { count = value } }

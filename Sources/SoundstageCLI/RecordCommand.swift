@@ -1,10 +1,15 @@
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Soundstage
 import SoundFile
 #if canImport(Glibc)
 import Glibc
 #endif
+import NumberText
 
 /// `soundstage record`: records an input of the desktop audio server to a file.
 struct RecordCommand: ParsableCommand {
@@ -82,13 +87,13 @@ struct RecordCommand: ParsableCommand {
 
     private func showProgress(_ recorder: AudioRecorder) {
         let levels = recorder.meterLevels().map { meter in
-            meter.peakPower.map { String(format: "%6.1f", $0) }.joined(separator: " ") + " dBFS peak"
+            meter.peakPower.map { Double($0).fixed(1).padded(to: 6) }.joined(separator: " ") + " dBFS peak"
         } ?? ""
-        Terminal.writeLine(String(format: "\rrecording %7.1f s  %@", recorder.currentTime, levels) + "\u{1B}[K", newline: false)
+        Terminal.writeLine("\rrecording \(recorder.currentTime.fixed(1).padded(to: 7)) s  \(levels)" + "\u{1B}[K", newline: false)
     }
 
     private func report(_ result: AudioRecorder.Result, input: String?) throws {
-        let what = String(format: "%.2f s (%d ch, %d Hz)", result.duration, result.channels, result.sampleRate)
+        let what = "\(result.duration.fixed(2)) s (\(result.channels) ch, \(result.sampleRate) Hz)"
         if let fileError = result.fileError {
             Terminal.say("\(fileError)")
             throw ExitCode.failure

@@ -1,8 +1,14 @@
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 import Soundstage
 import SoundstageLiveView
 import SoundstageScenes
+import NumberText
 
 /// `soundstage run SCENE`: plays a scene file in real time.
 struct RunCommand: ParsableCommand {
@@ -51,7 +57,7 @@ struct RunCommand: ParsableCommand {
                 try Interrupt.catching { try runner.playInRealTime(isCancelled: { Interrupt.wasRequested }) }
                 device.drain()
                 if let result = device.stopRecordingOutput() {
-                    let kept = String(format: "%.2f s", result.duration)
+                    let kept = "\(result.duration.fixed(2)) s"
                     if let failure = result.failure {
                         Terminal.say("\(failure); kept \(kept) of the mix in \(result.path)")
                         throw ExitCode.failure
@@ -172,8 +178,8 @@ struct RenderCommand: ParsableCommand {
                 // The plot needs the whole mix in memory: bounded like any decoded sound.
                 let bytes = description.duration * Double(sampleRate) * Double(channels.channelCount) * 4
                 guard bytes <= Double(SoundFile.defaultMaxDecodedBytes) else {
-                    throw SoundstageError(.tooLarge, String(format: "--plot keeps the whole mix in memory (%.1f GB for %.0f s); "
-                                                            + "render without --plot, or a shorter scene", bytes / 1e9, description.duration),
+                    throw SoundstageError(.tooLarge, "--plot keeps the whole mix in memory (\((bytes / 1e9).fixed(1)) GB for \(description.duration.fixed(0)) s); "
+                                                            + "render without --plot, or a shorter scene",
                                           subject: scene)
                 }
                 try target.checkCapacity(seconds: description.duration, sampleRate: sampleRate,

@@ -1,10 +1,16 @@
 import ArgumentParser
 import Dispatch
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 import Soundstage
 import SoundstageProtocol
 import SoundstageLiveView
 import SoundstageServer
+import NumberText
 
 /// `soundstage serve`: the daemon, in the foreground.
 struct ServeCommand: ParsableCommand {
@@ -52,7 +58,7 @@ struct ServeCommand: ParsableCommand {
                 device = try outputOptions.open(role: .event, defaultLatency: 0.010)
                 let status = device.outputStatus
                 Terminal.say("output: \(status.backend) (\(status.server))" + (status.sink.map { ", sink \($0)" } ?? "")
-                             + ", latency \(status.latency.map { String(format: "%.1f ms", $0 * 1_000) } ?? "unknown")")
+                             + ", latency \(status.latency.map { "\(($0 * 1_000).fixed(1)) ms" } ?? "unknown")")
             } catch let error as SoundstageError where error.code == .noOutputDevice {
                 device = try Device.loopback()
             }

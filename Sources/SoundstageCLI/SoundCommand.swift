@@ -1,8 +1,14 @@
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 import Soundstage
 import SoundstageClient
 import SoundstageProtocol
+import NumberText
 
 /// `soundstage sound`: system sounds, in the spirit of `canberra-gtk-play`.
 struct SoundCommand: AsyncParsableCommand {
@@ -135,7 +141,7 @@ struct SoundPlayCommand: AsyncParsableCommand {
             let writer = try SoundFileWriter(path: path, format: .wavPCM16, sampleRate: device.sampleRate, channels: 2)
             repeat { try writer.write(try device.render(frames: device.updateFrames)) } while registry.playingCount > 0
             try writer.finish()
-            Terminal.say("rendered \(String(format: "%.2f", Double(writer.framesWritten) / Double(device.sampleRate))) s to \(path)")
+            Terminal.say("rendered \((Double(writer.framesWritten) / Double(device.sampleRate)).fixed(2)) s to \(path)")
         }
     }
 }

@@ -1,5 +1,9 @@
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Soundstage
 import SoundstageClient
 import SoundstageJSON
@@ -7,6 +11,7 @@ import SoundstageProtocol
 #if canImport(Glibc)
 import Glibc
 #endif
+import NumberText
 
 /// `soundstage top`: a live view of a running daemon, like `top`.
 struct TopCommand: AsyncParsableCommand {
@@ -127,13 +132,13 @@ enum TopView {
         func count(_ value: JSONValue?) -> Int { Int(number(value) ?? 0) }
         func decibels(_ value: JSONValue?) -> String {
             guard let db = number(value), db > Double(LevelMeter.silence) else { return "   -inf" }
-            return String(format: "%7.1f", db)
+            return db.fixed(1).padded(to: 7)
         }
         let device = body["device"] ?? .null
         var lines: [String] = []
-        let load = number(device["renderLoad"]).map { String(format: "%.1f %%", $0 * 100) } ?? "n/a"
+        let load = number(device["renderLoad"]).map { "\(($0 * 100).fixed(1)) %" } ?? "n/a"
         let sink = device["sink"]?.stringValue.map { " → \($0)" } ?? ""
-        lines.append("soundstage top — \(socket)   time \(String(format: "%.1f", number(body["time"]) ?? 0)) s")
+        lines.append("soundstage top — \(socket)   time \((number(body["time"]) ?? 0).fixed(1)) s")
         lines.append("output: \(device["kind"]?.stringValue ?? "?") \(device["server"]?.stringValue ?? "")\(sink), "
                      + "\(count(device["sampleRate"])) Hz   render load \(load)   underruns \(count(device["underruns"]))")
         if let output = device["output"], let peaks = output["peak"]?.arrayValue, let averages = output["average"]?.arrayValue {
@@ -154,11 +159,11 @@ enum TopView {
             let session = client["session"] ?? .null
             let state = session["interrupted"]?.boolValue == true ? "interrupted"
                 : session["active"]?.boolValue == true ? (session["ducked"]?.boolValue == true ? "active,ducked" : "active") : "inactive"
-            func column(_ text: String, _ width: Int) -> String { text.padding(toLength: max(width, text.count), withPad: " ", startingAt: 0) }
-            lines.append(String(format: "%6d  ", count(client["client"])) + column(session["category"]?.stringValue ?? "?", 14) + "  "
-                         + column(state, 12)
-                         + String(format: "  %6d  %7d  %6d  %4d  %7d ", count(client["scenes"]), count(client["running"]),
-                                  count(client["sounds"]), count(client["voices"]?["real"]), count(client["voices"]?["virtual"]))
+            lines.append(String(count(client["client"])).padded(to: 6) + "  " + (session["category"]?.stringValue ?? "?").padded(after: 14) + "  "
+                         + state.padded(after: 12)
+                         + "  " + String(count(client["scenes"])).padded(to: 6) + "  " + String(count(client["running"])).padded(to: 7)
+                         + "  " + String(count(client["sounds"])).padded(to: 6) + "  " + String(count(client["voices"]?["real"])).padded(to: 4)
+                         + "  " + String(count(client["voices"]?["virtual"])).padded(to: 7) + " "
                          + decibels(client["level"]?["average"]) + " " + decibels(client["level"]?["peak"]))
         }
         return lines

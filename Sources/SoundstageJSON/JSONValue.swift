@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 
 /// Any JSON value, decoded strictly (a number is never a Bool and vice versa), and written back
 /// as compact JSON on one line (object keys sorted, so output is deterministic).

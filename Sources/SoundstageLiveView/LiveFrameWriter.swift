@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 import Soundstage
 
 /// Writes a live-view frame as JSON straight into bytes: the frame's schema is fixed, so a

@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 
 /// The live view's page: one self-contained HTML file (no CDN, no build step) that opens the
 /// WebSocket with the token of its own URL and draws each frame it gets — at most one per

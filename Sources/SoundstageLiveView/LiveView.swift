@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 import Logging
 import NIOConcurrencyHelpers
 import NIOCore
@@ -6,6 +11,7 @@ import NIOHTTP1
 import NIOPosix
 import NIOWebSocket
 import Soundstage
+import NumberText
 
 /// A live view of a device's mix in a browser: a local HTTP server (SwiftNIO) that serves one
 /// self-contained page and pushes a ``MixSnapshot`` to it over a WebSocket 25 times a second —
@@ -139,7 +145,7 @@ public final class LiveView: Sendable {
 
     private static func makeToken() -> String {
         var generator = SystemRandomNumberGenerator()
-        return (0..<4).map { _ in String(format: "%016llx", generator.next() as UInt64) }.joined()
+        return (0..<4).map { _ in (generator.next() as UInt64).hex(digits: 16) }.joined()
     }
 }
 

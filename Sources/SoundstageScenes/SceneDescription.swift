@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 import Soundstage
 
 /// A timed scene as a scene file describes it (format 1; see docs/scene-format.md): physics,

@@ -1,5 +1,11 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 import Soundstage
+import NumberText
 
 /// A scene's top-down map as an SVG picture: the paths its sources and its listener take over
 /// the scene (sampled from their motions), where each source starts and ends, the listener's
@@ -51,7 +57,7 @@ public struct SceneMap {
         func point(_ v: Vector3) -> (Double, Double) {
             (30 + plot / 2 + (Double(v.x) - center.0) * scale, 40 + plot / 2 + (Double(v.z) - center.1) * scale)
         }
-        func f(_ value: Double) -> String { String(format: "%.1f", value) }
+        func f(_ value: Double) -> String { value.fixed(1) }
         var svg = """
             <svg xmlns="http://www.w3.org/2000/svg" width="\(size)" height="\(size + 20)" viewBox="0 0 \(size) \(size + 20)" \
             font-family="sans-serif" font-size="11">
@@ -124,7 +130,7 @@ public struct SceneMap {
     }
 
     private static func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
-            .replacingOccurrences(of: "\"", with: "&quot;")
+        text.replacing("&", with: "&amp;").replacing("<", with: "&lt;").replacing(">", with: "&gt;")
+            .replacing("\"", with: "&quot;")
     }
 }

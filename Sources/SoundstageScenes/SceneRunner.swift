@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 import Soundstage
 
 /// Plays a ``SceneDescription`` on a device: loads every sound first (so nothing plays from a

@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 
 /// glibc's allocator knobs, for a long-running daemon: OpenAL Soft allocates some megabytes of
 /// voices per context, and a daemon makes and frees contexts as clients load and unload scenes.

@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 import SoundstageProtocol
 
 /// Why the daemon could not take its socket.
@@ -97,11 +102,13 @@ final class SocketEndpoint: Sendable {
     private static func prepare(directory: String, tighten: Bool) throws {
         var info = stat()
         if stat(directory, &info) != 0 {
-            do {
-                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
-                                                        attributes: [.posixPermissions: 0o700])
-            } catch {
-                throw ServerStartError("cannot create the socket's directory \(directory): \(error.localizedDescription)")
+            // Each missing directory on the way, mode 0700 (as `mkdir -p -m 0700`).
+            var path = directory.hasPrefix("/") ? "" : "."
+            for component in directory.split(separator: "/") {
+                path += "/" + component
+                if mkdir(path, 0o700) != 0 && errno != EEXIST {
+                    throw ServerStartError("cannot create the socket's directory \(directory): \(String(cString: strerror(errno)))")
+                }
             }
             return
         }

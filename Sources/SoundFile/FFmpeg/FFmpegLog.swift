@@ -1,5 +1,10 @@
 import CFFmpegSupport
+import NIOConcurrencyHelpers
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -21,12 +26,11 @@ enum FFmpegLog {
         setCallback(soundstage_ffmpeg_log_callback())
     }
 
-    private static let lock = NSLock()
-    nonisolated(unsafe) private static var handler: (@Sendable (FFmpeg.LogMessage) -> Void)?
+    private static let handler = NIOLockedValueBox<(@Sendable (FFmpeg.LogMessage) -> Void)?>(nil)
 
     static var currentHandler: (@Sendable (FFmpeg.LogMessage) -> Void)? {
-        get { lock.withLock { handler } }
-        set { lock.withLock { handler = newValue } }
+        get { handler.withLockedValue { $0 } }
+        set { handler.withLockedValue { $0 = newValue } }
     }
 
     /// The thread's last warning or error from FFmpeg since ``clearLastLine()``.

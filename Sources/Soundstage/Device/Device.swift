@@ -1,4 +1,10 @@
+import Dispatch
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 import NIOConcurrencyHelpers
 import Synchronization
 

@@ -1,4 +1,10 @@
+import Dispatch
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 
 /// Route changes and migration. OpenAL Soft 1.19.1 has no `alcReopenDeviceSOFT`, so moving to
 /// another output means opening it, recreating every context, buffer and source, and restoring

@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 
 /// What a device's mix looks like at one moment: every scene's listener, sources, groups and
 /// reverb zones, the voices real and virtual, the meters, the render's work and the output's

@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 import Synchronization
 
 /// Runs ``Device/update()`` every 10 ms on a thread of its own, for real-time outputs.
@@ -7,7 +12,7 @@ final class Poller: Sendable {
 
     func start(_ device: Device) {
         running.store(true, ordering: .relaxed)
-        let thread = Thread { [weak device, self] in
+        DetachedThread.start(name: "ss-update") { [weak device, self] in
             // No context may stay current on a thread that ends (OpenAL Soft warns, and keeps it).
             defer { Soundstage.detachCurrentThread() }
             while self.running.load(ordering: .relaxed) {
@@ -17,8 +22,6 @@ final class Poller: Sendable {
                 usleep(10_000)
             }
         }
-        thread.name = "Soundstage update"
-        thread.start()
     }
 
     func stop() { running.store(false, ordering: .relaxed) }

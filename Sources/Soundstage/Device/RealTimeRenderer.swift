@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 import NIOConcurrencyHelpers
 import SoundFile
 
@@ -31,7 +36,7 @@ public final class RealTimeRenderer: Sendable {
         }) else { return }
         finished.lock()
         finished.unlock(withValue: false)
-        let thread = Thread { [self] in
+        DetachedThread.start(name: "ss-render") { [self] in
             let period = Double(device.updateFrames) / Double(device.sampleRate)
             var next = Date().timeIntervalSinceReferenceDate
             while running.withLockedValue({ $0 }) {
@@ -46,8 +51,6 @@ public final class RealTimeRenderer: Sendable {
             finished.lock()
             finished.unlock(withValue: true)
         }
-        thread.name = "Soundstage real-time render"
-        thread.start()
     }
 
     /// Stops rendering and finishes the recording, if any.

@@ -96,7 +96,7 @@ public struct ReverbPreset: Sendable, Equatable, Codable {
     /// The preset called `name` (kebab case, e.g. `cave`, `castle-small-room`; case and `_`
     /// instead of `-` do not matter), or nil.
     public static func named(_ name: String) -> ReverbPreset? {
-        let key = name.lowercased().replacingOccurrences(of: "_", with: "-")
+        let key = name.lowercased().replacing("_", with: "-")
         return byName[key]
     }
 

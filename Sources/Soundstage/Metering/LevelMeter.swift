@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 
 /// Levels per channel in dBFS, like `AVAudioPlayer`'s `averagePower(forChannel:)` and
 /// `peakPower(forChannel:)`: 0 is full scale, −160 silence.

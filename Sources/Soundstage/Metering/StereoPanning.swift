@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 
 /// The gains by which each channel of a source (one or two) reaches the left and right of a
 /// stereo mix, as OpenAL Soft 1.19 pans without HRTF (its "pair-wise" stereo): a mono source by

@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 import NIOConcurrencyHelpers
 import SoundFile
 
@@ -68,15 +73,13 @@ final class DesktopOutput: Sendable {
         finished.lock()
         finished.unlock(withValue: false)
         let target = WeakDevice(device)
-        let thread = Thread { [self] in
+        DetachedThread.start(name: "ss-desktop-out") { [self] in
             control.withLockedValue { $0.renderThread = pthread_self() }
             renderLoop(target)
             Soundstage.detachCurrentThread()
             finished.lock()
             finished.unlock(withValue: true)
         }
-        thread.name = "Soundstage desktop output"
-        thread.start()
     }
 
     /// Stops the render thread; with `drain`, after the server has played everything written.

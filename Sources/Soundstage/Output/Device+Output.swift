@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 
 extension Device {
     /// The state of the output: which backend, which server and sink, the latency it reports,

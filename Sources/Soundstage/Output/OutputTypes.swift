@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 
 /// Which output a device plays on.
 public enum OutputBackend: String, Sendable, Codable, CaseIterable {

@@ -1,5 +1,10 @@
 import CPulse
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 import SoundFile
 
 /// The record side of ``PulseConnection``: a record stream on a source (a microphone, a null

@@ -1,5 +1,10 @@
 import CPulse
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 import SoundFile
 
 // libpulse's callbacks (main loop thread, lock held).

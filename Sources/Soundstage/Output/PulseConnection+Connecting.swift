@@ -1,5 +1,10 @@
 import CPulse
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 import SoundFile
 
 // Connecting to the server and opening streams.

@@ -1,5 +1,10 @@
 import CPulse
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 import SoundFile
 
 // What the render thread asks of the stream (all under withLock).

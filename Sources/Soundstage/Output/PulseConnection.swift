@@ -1,5 +1,10 @@
 import CPulse
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 import SoundFile
 
 /// One libpulse connection: a threaded main loop, a context and at most one stream — playback

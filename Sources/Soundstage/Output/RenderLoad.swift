@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 
 /// How hard a device's render works: time spent mixing against audio mixed, since it opened.
 /// Two readings give the share of one core the render took between them (``share(since:)``).

@@ -1,4 +1,10 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
+import NIOConcurrencyHelpers
 import SoundFile
 
 /// Plays one sound file — music, a voice line, an ambience — the way `AVAudioPlayer` does for an
@@ -41,7 +47,7 @@ public final class AudioPlayer: @unchecked Sendable {
     private let source: Source
     private let session: AudioSession?
     private var observer: Int?
-    private let lock = NSLock()
+    private let lock = NIOLock()
     private var state = PlayerState()
 
     private struct PlayerState {

@@ -1,4 +1,10 @@
+import Dispatch
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 import NIOConcurrencyHelpers
 import SoundFile
 
@@ -143,7 +149,7 @@ public final class AudioRecorder: Sendable {
         let work = Work(connection: connection, writer: writer, completion: completion)
         // The thread holds the recorder weakly: a recorder the app lets go of stops, and its
         // file is completed (as AVAudioRecorder does when released).
-        let thread = Thread { [weak self] in
+        DetachedThread.start(name: "ss-recorder") { [weak self] in
             self?.control.withLockedValue { $0.thread = pthread_self() }
             var corked = true
             var chunk: [Float] = []
@@ -159,8 +165,6 @@ public final class AudioRecorder: Sendable {
                 }
             }
         }
-        thread.name = "Soundstage recorder"
-        thread.start()
     }
 
     /// Starts recording, or resumes after ``pause()``.

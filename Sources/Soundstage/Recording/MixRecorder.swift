@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 import NIOConcurrencyHelpers
 import SoundFile
 import Synchronization
@@ -58,9 +63,7 @@ public final class MixRecorder: Sendable {
         self.sampleRate = sampleRate
         self.channels = channels
         writer = WriterBox(try SoundFileWriter(path: path, format: format, sampleRate: sampleRate, channels: channels))
-        let thread = Thread { [self] in writeLoop() }
-        thread.name = "Soundstage mix recorder"
-        thread.start()
+        DetachedThread.start(name: "ss-mix-recorder") { [self] in writeLoop() }
     }
 
     /// Whether it still takes audio (false once stopped or failed).

@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 
 extension Scene {
     /// The scene's part of a ``MixSnapshot``: read under the scene's lock once, without OpenAL

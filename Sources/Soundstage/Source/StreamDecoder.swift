@@ -1,4 +1,10 @@
+import Dispatch
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 import SoundFile
 
 /// One chunk of a stream, decoded ahead: interleaved float samples starting at file frame
@@ -56,24 +62,20 @@ final class StreamDecoder: @unchecked Sendable {
     /// thread of its own: its reads wait for the writer, and must never hold up other streams.
     func registerLocked(_ feed: StreamFeed) {
         if !feed.isSeekable {
-            let thread = Thread { [self] in
+            DetachedThread.start(name: "ss-pipe-decoder") { [self] in
                 _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10)
                 runDedicated(feed)
             }
-            thread.name = "Soundstage pipe decoder"
-            thread.start()
             return
         }
         feeds.append(feed)
         if !started {
             started = true
-            let thread = Thread { [self] in
+            DetachedThread.start(name: "ss-decoder") { [self] in
                 // Below the game's threads: decoding runs ahead, so it can wait; a frame cannot.
                 _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10)   // 0: this thread, on Linux
                 run()
             }
-            thread.name = "Soundstage decoder"
-            thread.start()
         }
         signalLocked()
     }

@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 import SoundFile
 
 /// Streaming sources that read audio as it arrives — from a pipe, a socket, standard input —
@@ -10,7 +15,8 @@ extension Scene {
     /// plays once, from its start: it cannot loop, seek, replay, or move to another device.
     /// Reading the header waits for the writer's first bytes, so create it off the frame loop;
     /// after that, a decoder thread of its own reads the rest, and a writer that stalls only
-    /// starves this source (it underruns and plays on when audio comes).
+    /// starves this source (it underruns and plays on when audio comes). From a Foundation
+    /// `FileHandle`, pass its `fileDescriptor`.
     ///
     /// - Throws: `.unsupportedFormat` naming a format that needs seeking (CAF) or that is not
     ///   audio; `.invalidArgument` for looping options; `.io` if the descriptor cannot be duplicated.
@@ -22,12 +28,5 @@ extension Scene {
         }
         let file = try SoundFile(streamingFrom: own, name: name)
         return Source(scene: self, stream: try AudioStream(path: name, options: options, opened: file))
-    }
-
-    /// A streaming source reading audio as it arrives on `handle`
-    /// (see ``makeStreamingSource(reading:name:options:)-(Int32,_,_)``).
-    public func makeStreamingSource(reading handle: FileHandle, name: String = "<stream>",
-                                    options: StreamOptions = StreamOptions()) throws -> Source {
-        try makeStreamingSource(reading: handle.fileDescriptor, name: name, options: options)
     }
 }

@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 import NIOConcurrencyHelpers
 
 /// Resolves freedesktop event names (`message-new-instant`, `dialog-error`) to sound files,
@@ -39,7 +44,7 @@ public struct SoundTheme: Sendable {
     /// `LC_ALL`/`LC_MESSAGES`/`LANG`, plus Soundstage's fallback theme directory.
     public init(name: String = "freedesktop", profile: String = "stereo",
                 environment: [String: String] = ProcessInfo.processInfo.environment) {
-        let home = environment["HOME"] ?? NSHomeDirectory()
+        let home = environment["HOME"] ?? Self.passwordDatabaseHome()
         let dataHome = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? "\(home)/.local/share"
         let dataDirs = (environment["XDG_DATA_DIRS"].flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/local/share:/usr/share")
             .split(separator: ":").map(String.init)
@@ -182,20 +187,37 @@ public struct SoundTheme: Sendable {
             var sections: [String: [String: String]] = [:]
             var current = ""
             for raw in text.split(whereSeparator: \.isNewline) {
-                let line = raw.trimmingCharacters(in: .whitespaces)
+                let line = raw.trimmingWhitespace()
                 if line.isEmpty || line.hasPrefix("#") { continue }
                 if line.hasPrefix("["), line.hasSuffix("]") { current = String(line.dropFirst().dropLast()); continue }
                 guard let eq = line.firstIndex(of: "=") else { continue }
-                sections[current, default: [:]][line[..<eq].trimmingCharacters(in: .whitespaces)] =
-                    line[line.index(after: eq)...].trimmingCharacters(in: .whitespaces)
+                sections[current, default: [:]][line[..<eq].trimmingWhitespace()] =
+                    line[line.index(after: eq)...].trimmingWhitespace()
             }
             let main = sections["Sound Theme"] ?? [:]
             func list(_ value: String?) -> [String] {
-                (value ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+                (value ?? "").split(separator: ",").map { $0.trimmingWhitespace() }.filter { !$0.isEmpty }
             }
             return Index(inherits: list(main["Inherits"]),
                          directories: list(main["Directories"]).map { ($0, sections[$0]?["OutputProfile"]) })
         }
         return nil
+    }
+}
+
+extension SoundTheme {
+    /// The user's home directory from the password database, for when `HOME` is unset.
+    static func passwordDatabaseHome() -> String {
+        guard let entry = getpwuid(getuid()), let directory = entry.pointee.pw_dir else { return "/" }
+        return String(cString: directory)
+    }
+}
+
+private extension StringProtocol {
+    /// The text without the spaces and tabs around it (an index.theme line or value).
+    func trimmingWhitespace() -> String {
+        guard let first = firstIndex(where: { !$0.isWhitespace }),
+              let last = lastIndex(where: { !$0.isWhitespace }) else { return "" }
+        return String(self[first...last])
     }
 }

@@ -1,4 +1,10 @@
+import Dispatch
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 import NIOConcurrencyHelpers
 
 /// Short UI sounds — clicks, alerts — registered once and played instantly by ID, by file or by

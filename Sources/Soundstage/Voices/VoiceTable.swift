@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 
 /// The managed voices — sources of a voice-managing scene that hold an OpenAL source or a
 /// virtual clock, except streams — with their ranking inputs in columns (one contiguous array
