@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds libsoundstage, the C API, as one self-contained shared library: the Swift runtime and
-# Foundation linked in statically (-static-stdlib), soname libsoundstage.so.0, only the ss_
+# FoundationEssentials linked in statically (-static-stdlib), soname libsoundstage.so.0, only the ss_
 # functions exported (scripts/libsoundstage.map). Stages it in .build-c/prefix like an install:
 #   lib/libsoundstage.so.X.Y.Z, lib/libsoundstage.so.0, lib/libsoundstage.so,
 #   include/soundstage.h, lib/pkgconfig/soundstage.pc
@@ -16,10 +16,20 @@ version() { sed -n "s/^#define SS_VERSION_$1 \([0-9]*\)$/\1/p" include/soundstag
 VERSION="$(version MAJOR).$(version MINOR).$(version PATCH)"
 MAJOR=$(version MAJOR)
 
-swift build -c release --product SoundstageC --scratch-path "$scratch" -Xswiftc -static-stdlib \
+# Built for size (docs/c-api.md, "What the library weighs"): -Osize, each function in a section
+# of its own so the linker drops what no ss_ function reaches (SwiftPM passes --gc-sections), and
+# lld folding identical functions (--icf=all). The CLI is built the same way, in the same scratch.
+small=(-Xswiftc -Osize -Xswiftc -Xfrontend -Xswiftc -function-sections -Xswiftc -use-ld=lld -Xlinker --icf=all)
+# libstdc++ (the Swift runtime is C++) linked in too, from a directory that has only its static
+# archive: the game need not load libstdc++.so (0.9 MB resident), and the library asks for no
+# GLIBCXX symbol version at all. Its symbols stay local like the runtime's (the version script).
+mkdir -p "$scratch/static-libstdc++"
+ln -sfn "$(g++ -print-file-name=libstdc++.a)" "$scratch/static-libstdc++/libstdc++.a"
+small+=(-Xswiftc -L"$root/$scratch/static-libstdc++")
+swift build -c release --product SoundstageC --scratch-path "$scratch" -Xswiftc -static-stdlib "${small[@]}" \
     -Xlinker -soname=libsoundstage.so.$MAJOR -Xlinker --version-script="$root/scripts/libsoundstage.map" >&2
 if [ "${1:-}" = "--cli" ]; then
-    swift build -c release --product soundstage --scratch-path "$scratch" -Xswiftc -static-stdlib >&2
+    swift build -c release --product soundstage --scratch-path "$scratch" -Xswiftc -static-stdlib "${small[@]}" >&2
 fi
 
 rm -rf "$stage"

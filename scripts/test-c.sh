@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The C API's tests, from where a C or C++ game stands: builds libsoundstage as it ships
 # (scripts/build-c-library.sh), checks that it is self-contained and exports exactly the header's
-# functions, compiles the C tests with -std=c99 -Wall -Wextra -Werror -pedantic and the header as
+# functions and carries no ICU, compiles the C tests with -std=c99 -Wall -Wextra -Werror -pedantic and the header as
 # C++17, runs the tests (once plainly, once under AddressSanitizer's leak checker), then runs the
 # examples: orbit in C, C++ and Python must render the same samples as the Swift orbit, and
 # ui-sound must play through a daemon started here.
@@ -44,7 +44,7 @@ self_contained() {
     echo "NEEDED: $needed"
     for library in $needed; do
         case $library in
-            libopenal.so.1|libsndfile.so.1|libpulse.so.0|libc.so.6|libm.so.6|libstdc++.so.6|libgcc_s.so.1|ld-linux*) ;;
+            libopenal.so.1|libsndfile.so.1|libpulse.so.0|libc.so.6|libm.so.6|libgcc_s.so.1|ld-linux*) ;;
             *) echo "depends on $library"; return 1 ;;
         esac
     done
@@ -59,6 +59,17 @@ exports_match_header() {
     diff "$work/header" "$work/exports"
 }
 check "the library exports exactly the header's functions" exports_match_header
+
+# ICU's 34 MB data table comes with Foundation's internationalization (String(format:), a
+# formatter, Locale); the library carries FoundationEssentials at most (docs/c-api.md). Strings
+# survive stripping: ICU's table is named icudt<version>, and Swift metadata names its module.
+no_internationalization() {
+    local found
+    found=$(strings -n 8 "$lib" | grep -oE 'icudt[0-9]+[a-z]?|FoundationInternationalization|_FoundationICU' | sort | uniq -c)
+    [ -z "$found" ] || { echo "the library carries: $found"; return 1; }
+    echo "$(stat -L -c %s "$lib") bytes, no ICU"
+}
+check "the library carries no ICU and nothing of FoundationInternationalization" no_internationalization
 
 check "the C tests compile as C99 with every warning an error" \
     gcc "${strict[@]}" Tests/C/capi_tests.c $(pkg-config --cflags --libs soundstage) -lm -lpthread -o "$work/capi_tests"
@@ -136,6 +147,7 @@ GAME
     cc "$work/game.c" $(PKG_CONFIG_PATH="$prefix/lib/pkgconfig" pkg-config --cflags --libs soundstage) -o "$work/game" &&
         LD_LIBRARY_PATH="$prefix/lib" "$work/game" &&
         test -x "$prefix/bin/soundstage" && ! ldd "$prefix/bin/soundstage" | grep -qi swift &&
+        ! strings -n 8 "$prefix/bin/soundstage" | grep -qE 'icudt[0-9]+|FoundationInternationalization' &&
         "$prefix/bin/soundstage" --help > /dev/null &&
         grep -q "ExecStart=$prefix/bin/soundstage serve" "$prefix/lib/systemd/user/soundstage.service" &&
         test -f "$prefix/share/soundstage/sound-theme/soundstage-fallback/index.theme" || return 1
