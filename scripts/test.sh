@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Sets up and runs the whole test suite: once normally (tests run in parallel), then the C API's
-# tests (scripts/test-c.sh), the fuzz targets (scripts/fuzz.sh: replayed, then 30 s each), the FFmpeg
-# versions check (scripts/test-ffmpeg-versions.sh), then the
-# Swift suite again under ThreadSanitizer, then the README's
-# demo command end to end. Each time the tests on a real
+# tests (scripts/test-c.sh), the size report (scripts/size-report.sh), the fuzz targets
+# (scripts/fuzz.sh: replayed, then 30 s each), the FFmpeg versions check
+# (scripts/test-ffmpeg-versions.sh), then the Swift suite again under ThreadSanitizer, then the
+# README's demo command end to end. Each time the tests on a real
 # desktop server run after the others, alone. Fails if anything fails.
 # Warnings are errors (see Package.swift). The desktop tests start their own throw-away
 # PulseAudio and PipeWire servers (installed by setup.sh --tests); nothing else is needed.
@@ -44,6 +44,9 @@ run_tests
 # The C API as a C game meets it: the shipped library (self-contained, exports), C tests, leak
 # check, the C/C++/Python examples (scripts/test-c.sh).
 scripts/test-c.sh
+# What the library weighs (size, parts, no ICU, the glibc floor, memory against OpenAL Soft), so a
+# regression shows in CI's log; fails if ICU comes back or the library passes its 20 MB ceiling.
+scripts/size-report.sh
 # The fuzz targets: every seed and regression once, then each target for 30 s from its corpus
 # with AddressSanitizer (scripts/fuzz.sh; docs/testing.md).
 scripts/fuzz.sh --replay

@@ -8,9 +8,12 @@ import TestSupport
     /// `ALC_INVALID_DEVICE` from `alcCreateContext` (the fake layer refuses it): `makeScene` is a
     /// typed `.openAL` error naming the call and ALC's error, no context is left behind, and the
     /// device makes scenes again afterwards — the one path every context creation goes through.
+    /// (The first scene uses the device's own context: the second one creates a context.)
     @Test func aContextThatFailsToCreateIsATypedErrorAndLeavesNothing() throws {
         let device = try Device.loopback()
         defer { device.close() }
+        let first = try device.makeScene()
+        defer { first.close() }
         let before = device.liveObjects
         let (error, plan) = OpenALFaults.injecting([.init(function: "alcCreateContext", error: ALC_INVALID_DEVICE)]) {
             #expect(throws: SoundstageError.self) { _ = try device.makeScene() }

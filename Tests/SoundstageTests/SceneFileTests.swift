@@ -101,7 +101,7 @@ import TestSupport
         defer { device.close() }
         let runner = try SceneRunner(description, device: device)
         #expect(runner.scenes.count == 2)
-        #expect(device.liveObjects.contexts == 3)   // world, ui, and the device's resource context
+        #expect(device.liveObjects.contexts == 2)   // world (in the device's own context) and ui
         let mix = try runner.renderAll()
         let chimeWindow = mix.slice(frames: 120_000..<130_000)   // 2.5 s: the UI chime over the world
         let before = mix.slice(frames: 100_000..<110_000)

@@ -17,18 +17,54 @@ extension Device {
         guard sourceBudget >= 1, sourceBudget <= 65_536 else {
             throw SoundstageError(.invalidArgument, "source budget \(sourceBudget) is outside 1...65536")
         }
-        let attributes = try state.withLock { state throws(SoundstageError) -> ALContextAttributes in
+        // The device's own context is lent to a scene when no scene has it and the device's
+        // source limit already covers the budget (every context costs 9.3 MB of voices in OpenAL
+        // Soft 1.19; this one has none in use). The scene gives it back when it closes.
+        let (attributes, lend, renew) = try state.withLock { state throws(SoundstageError) -> (ALContextAttributes, Bool, Bool) in
             guard !state.closed else { throw SoundstageError(.released, "the device is closed") }
+            let lend = !state.resourceContextLent && sourceBudget <= state.largestBudget
+            let renew = lend && state.resourceContextUsed
+            if lend {
+                state.resourceContextLent = true
+                state.resourceContextUsed = false
+            }
             state.largestBudget = max(state.largestBudget, sourceBudget)
-            return Self.attributes(kind: kind, sampleRate: sampleRate, layout: layout, hrtf: hrtfRequested,
-                                   hrtfID: state.hrtfID, budget: state.largestBudget, sends: reverbZones)
+            return (Self.attributes(kind: kind, sampleRate: sampleRate, layout: layout, hrtf: hrtfRequested,
+                                    hrtfID: state.hrtfID, budget: state.largestBudget, sends: reverbZones), lend, renew)
         }
-        // OpenAL Soft 1.19 re-initializes a loopback device's mixing state in alcCreateContext
-        // without the lock alcRenderSamplesSOFT holds: creating a context while another thread
-        // renders crashed the daemon (its real-time renderer) now and then. So never overlap them.
-        let raw = try OpenAL.createContext(on: handle.raw, attributes, for: "a scene") { create in excludingRender(create) }
-        LiveObjects.contexts.add(1, ordering: .relaxed)
-        let scene = Scene(device: self, context: ContextHandle(raw: raw), sourceBudget: sourceBudget)
+        let context: ContextHandle
+        if lend {
+            // A context an earlier scene borrowed is replaced by a fresh one first (it holds that
+            // scene's listener settings and parked slots).
+            let lent = excludingRender { () -> Result<ContextHandle, SoundstageError> in
+                if renew {
+                    do throws(SoundstageError) {
+                        let fresh = try OpenAL.createContext(on: handle.raw, attributes, for: "a scene")
+                        resourceContext.withLock { $0.rebind(to: fresh) }
+                    } catch {
+                        return .failure(error)
+                    }
+                }
+                return .success(resourceContext.withLock { ContextHandle(raw: $0.rawContext, borrowed: true) })
+            }
+            switch lent {
+            case let .success(borrowed): context = borrowed
+            case let .failure(error):
+                state.withLock { state in
+                    state.resourceContextLent = false
+                    state.resourceContextUsed = true
+                }
+                throw error
+            }
+        } else {
+            // OpenAL Soft 1.19 re-initializes a loopback device's mixing state in alcCreateContext
+            // without the lock alcRenderSamplesSOFT holds: creating a context while another thread
+            // renders crashed the daemon (its real-time renderer) now and then. So never overlap them.
+            let raw = try OpenAL.createContext(on: handle.raw, attributes, for: "a scene") { create in excludingRender(create) }
+            LiveObjects.contexts.add(1, ordering: .relaxed)
+            context = ContextHandle(raw: raw)
+        }
+        let scene = Scene(device: self, context: context, sourceBudget: sourceBudget)
         let closed = state.withLock { state in
             // Every scene removes its own entry when it closes (or is freed): see `sceneClosed`.
             if !state.closed { state.scenes.append(WeakScene(scene: scene, id: ObjectIdentifier(scene))) }

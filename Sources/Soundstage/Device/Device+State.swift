@@ -12,7 +12,7 @@ extension Device {
         if closed { return LiveObjectCounts() }
         var counts = LiveObjectCounts(devices: 1, contexts: 1, buffers: buffers, sources: 0)
         for scene in scenes where !scene.isClosed {
-            counts.contexts += 1
+            if scene.ownsContext { counts.contexts += 1 }
             counts.sources += scene.allocatedSourceCount
             counts.buffers += scene.streamBufferCount
             let effects = scene.effectObjectCounts
@@ -84,8 +84,17 @@ extension Device {
     }
 
     /// Forgets a scene that closed (from `close()` or its deinit), by identity alone.
-    func sceneClosed(_ scene: Scene) {
+    func sceneClosed(_ scene: Scene, returningContext: Bool = false) {
         let id = ObjectIdentifier(scene)
-        state.withLock { state in state.scenes.removeAll { $0.id == id } }
+        state.withLock { state in
+            state.scenes.removeAll { $0.id == id }
+            // The context comes back holding that scene's listener settings and parked effect
+            // slots (OpenAL Soft must not have slots deleted from a living context): the next
+            // scene to borrow it gets a fresh one instead (see makeScene).
+            if returningContext {
+                state.resourceContextLent = false
+                state.resourceContextUsed = true
+            }
+        }
     }
 }

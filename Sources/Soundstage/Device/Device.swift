@@ -43,7 +43,9 @@ public final class Device: Sendable {
     let handleBox: NIOLockedValueBox<DeviceHandle>
     /// The `ALCdevice` now in use (a migration replaces it).
     var handle: DeviceHandle { handleBox.withLockedValue { $0 } }
-    /// A context with no sources, current whenever buffers are created or deleted.
+    /// The device's own context, current whenever buffers are created or deleted. The first
+    /// scene made uses it as its own (OpenAL Soft 1.19 gives every context 9.3 MB of voices, so a
+    /// device with one scene needs only one context); see ``makeScene(sourceBudget:)``.
     let resourceContext: ContextHandle
     let state: NIOLockedValueBox<DeviceState>
     /// Held while rendering, migrating, closing and creating contexts (a plain lock: it guards
@@ -93,6 +95,11 @@ public final class Device: Sendable {
         var maxDecodedBytes = Device.defaultMaxDecodedBytes
         var largestBudget = 256
         var hrtfID: Int?
+        /// Whether a scene uses ``resourceContext``'s OpenAL context as its own (see makeScene).
+        var resourceContextLent = false
+        /// Whether a scene that borrowed it has closed since it was made (it is replaced before
+        /// it is lent again).
+        var resourceContextUsed = false
     }
 
     /// A scene, held weakly, and its identity: entries are removed by identity, never by

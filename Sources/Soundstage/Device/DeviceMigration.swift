@@ -191,7 +191,9 @@ extension Device {
             for (key, id) in uploaded { records[key]?.buffer?.replaceID(id) }
             // 2. The scenes, with their listeners and sources (which bind the new buffer names).
             let lostAt = route.withLockedValue { $0.disconnected ? $0.lostAt : nil }
-            for scene in scenes { try scene.migrate(to: newHandle.raw, attributes: attributes, lostAt: lostAt) }
+            for scene in scenes {
+                try scene.migrate(to: newHandle.raw, deviceContext: newResource, attributes: attributes, lostAt: lostAt)
+            }
             // 3. The old buffers, the old resource context and the old device go.
             for (_, record) in records { Buffer.delete(record.id, in: resourceContext) }
             state.withLock { state in

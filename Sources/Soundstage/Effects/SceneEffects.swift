@@ -170,11 +170,14 @@ extension Scene {
     /// (deleting them first would leave holes another thread's `alcCreateContext` trips on).
     /// With `forget`, the zones are marked removed (the scene closes); otherwise they keep their
     /// settings for ``rebuildEffectsLocked(_:_:)`` on a new context.
-    func deleteEffectsLocked(_ state: inout SceneState, _ al: borrowing ALCalls, forget: Bool) {
+    /// A context that outlives the scene (the device's own, borrowed) keeps the slots, parked, so
+    /// they cost no mixing until the device replaces that context.
+    func deleteEffectsLocked(_ state: inout SceneState, _ al: borrowing ALCalls, forget: Bool, contextLivesOn: Bool = false) {
         guard state.effects.inUse else { return }
         LiveObjects.effectSlots.subtract(state.effects.spareSlots.count, ordering: .relaxed)
         state.effects.spareSlots = []
         for zone in state.effects.zones.compactMap({ $0 }) {
+            if contextLivesOn && zone.state.slot != 0 { al.parkEffectSlot(zone.state.slot) }
             LiveObjects.effectSlots.subtract(1, ordering: .relaxed)
             zone.state.slot = 0
             zone.state.appliedGain = -1

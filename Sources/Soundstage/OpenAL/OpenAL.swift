@@ -17,8 +17,14 @@ final class ContextHandle: @unchecked Sendable {
     fileprivate var raw: OpaquePointer
     private let mutex = NIOLock()
     private var destroyed = false
+    /// Whether `raw` is the device's own context, lent to a scene: destroying this handle only
+    /// lets go of it (the device destroys it). See ``Device/makeScene(sourceBudget:)``.
+    fileprivate var borrowed: Bool
 
-    init(raw: OpaquePointer) { self.raw = raw }
+    init(raw: OpaquePointer, borrowed: Bool = false) {
+        self.raw = raw
+        self.borrowed = borrowed
+    }
 
     /// Runs `body` holding the context's lock.
     @inline(__always)
@@ -84,20 +90,32 @@ struct ContextLock {
     /// The device of the current context (`alcGetContextsDevice`).
     var deviceOfContext: OpaquePointer? { alcGetContextsDevice(handle.raw) }
 
-    /// Replaces the context with `newContext` (on another device): the old one is destroyed.
-    func rebind(to newContext: OpaquePointer) {
+    /// The `ALCcontext` itself (to lend it to a scene).
+    var rawContext: OpaquePointer { handle.raw }
+
+    /// Whether the context is the device's, lent to this handle's scene.
+    var isBorrowed: Bool { handle.borrowed }
+
+    /// Replaces the context with `newContext` (on another device, or a fresh one): the old one
+    /// is destroyed (or only let go of, if it was borrowed); the new one is this handle's own, or
+    /// borrowed from its device.
+    func rebind(to newContext: OpaquePointer, borrowed: Bool = false) {
         destroy()
         handle.raw = newContext
         handle.isDestroyedLocked = false
+        handle.borrowed = borrowed
     }
 
-    /// Destroys the context (`alcDestroyContext`). This thread lets go of it first; other
-    /// threads that last used it keep a reference inside OpenAL Soft until they switch, so its
-    /// address cannot be reused while any thread still has it as its context.
+    /// Destroys the context (`alcDestroyContext`); a borrowed one is only let go of. This thread
+    /// lets go of it first; other threads that last used it keep a reference inside OpenAL Soft
+    /// until they switch, so its address cannot be reused while any thread still has it as its
+    /// context.
     func destroy() {
         guard isOpen else { return }
-        if alcGetThreadContext() == handle.raw { alcSetThreadContext(nil) }
-        alcDestroyContext(handle.raw)
+        if !handle.borrowed {
+            if alcGetThreadContext() == handle.raw { alcSetThreadContext(nil) }
+            alcDestroyContext(handle.raw)
+        }
         handle.isDestroyedLocked = true
     }
 }

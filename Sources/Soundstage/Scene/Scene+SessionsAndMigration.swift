@@ -63,8 +63,10 @@ extension Scene {
     /// Moves the scene to another `ALCdevice`: records every playing or paused source's offset
     /// and state, deletes the old OpenAL sources, creates a context on `newDevice`, and restores
     /// physics, listener and sources — in one deferred update (AL_SOFT_deferred_updates), so they
-    /// start together. Buffers must already have their new names.
-    func migrate(to newDevice: OpaquePointer, attributes: ALContextAttributes, lostAt: Double? = nil) throws(SoundstageError) {
+    /// start together. Buffers must already have their new names. A scene that borrowed the old
+    /// device's own context borrows `deviceContext`, the new device's.
+    func migrate(to newDevice: OpaquePointer, deviceContext: OpaquePointer, attributes: ALContextAttributes,
+                 lostAt: Double? = nil) throws(SoundstageError) {
         try withState { state, lock throws(SoundstageError) in
             guard lock.isOpen else { return }
             var captured: [(source: Source, offset: Double, playing: Bool, deferred: Bool)] = []
@@ -89,15 +91,20 @@ extension Scene {
             state.freeNames = []
             state.active.removeAll()
             state.endable = [:]
-            let newContext: OpaquePointer
-            do throws(SoundstageError) {
-                newContext = try OpenAL.createContext(on: newDevice, attributes, for: "the scene's context on the new device")
-            } catch {
-                lock.destroy()
-                LiveObjects.contexts.subtract(1, ordering: .relaxed)
-                throw error
+            // A scene that borrowed the old device's context borrows the new device's.
+            if lock.isBorrowed {
+                lock.rebind(to: deviceContext, borrowed: true)
+            } else {
+                let newContext: OpaquePointer
+                do throws(SoundstageError) {
+                    newContext = try OpenAL.createContext(on: newDevice, attributes, for: "the scene's context on the new device")
+                } catch {
+                    lock.destroy()
+                    LiveObjects.contexts.subtract(1, ordering: .relaxed)
+                    throw error
+                }
+                lock.rebind(to: newContext)
             }
-            lock.rebind(to: newContext)
             let al = try lock.current()
             al.deferUpdates()
             defer { if state.batchDepth == 0 { al.processUpdates() } }

@@ -184,9 +184,14 @@ public final class Scene: @unchecked Sendable {
     /// Whether ``close()`` has run.
     public var isClosed: Bool { withState { _, lock in !lock.isOpen } }
 
+    /// Whether the scene has an OpenAL context of its own (false while it uses the device's own,
+    /// lent to the first scene; see ``Device/makeScene(sourceBudget:)``).
+    var ownsContext: Bool { withState { _, lock in lock.isOpen && !lock.isBorrowed } }
+
     /// Stops every source, frees the scene's OpenAL sources and destroys its context. Idempotent.
     /// Sources still referenced afterwards are stopped; playing them throws `.released`.
     public func close() {
+        var returnsContext = false
         let released: [Source]? = withState { state, lock in
             guard lock.isOpen else { return nil }
             let sources = Array(state.active.values)
@@ -198,7 +203,7 @@ public final class Scene: @unchecked Sendable {
                     for source in state.streaming.values { source.releaseStreamLocked(al) }
                 }
             }
-            lock.ifOpen { al in deleteEffectsLocked(&state, al, forget: true) }
+            lock.ifOpen { al in deleteEffectsLocked(&state, al, forget: true, contextLivesOn: lock.isBorrowed) }
             state.streaming.removeAll()
             state.fading.removeAll()
             for source in state.voices?.virtual.values ?? [:].values { source.detachForCloseLocked() }
@@ -215,13 +220,15 @@ public final class Scene: @unchecked Sendable {
             state.pendingPlays.removeAll()
             state.allNames.removeAll()
             state.freeNames.removeAll()
+            // The device's own context (lent to this scene) is given back rather than destroyed.
+            returnsContext = lock.isBorrowed
             lock.destroy()
-            LiveObjects.contexts.subtract(1, ordering: .relaxed)
+            if !returnsContext { LiveObjects.contexts.subtract(1, ordering: .relaxed) }
             return sources
         }
         guard let released else { return }
         for source in released { source.finishStreams() }
-        device.sceneClosed(self)
+        device.sceneClosed(self, returningContext: returnsContext)
     }
 
 }
