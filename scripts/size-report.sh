@@ -77,8 +77,8 @@ echo "soundstage command (static Swift runtime), stripped: $(mb "$(stat -c %s "$
 # The oldest system it loads on: the highest glibc and libstdc++ symbol versions it needs.
 echo "runs on: glibc and libstdc++ at least"
 for family in GLIBC GLIBCXX; do
-    newest=$(objdump -T "$lib" | grep -oE "\(${family}_[0-9.]+\)" | tr -d '()' | sort -V | tail -n 1)
-    [ -n "$newest" ] || continue
+    newest=$(objdump -T "$lib" | { grep -oE "\(${family}_[0-9.]+\)" || true; } | tr -d '()' | sort -V | tail -n 1)
+    [ -n "$newest" ] || { echo "  $family: none needed"; continue; }
     echo "  $newest, needed by: $(objdump -T "$lib" | awk -v v="($newest)" '$0 ~ v { print $NF }' | sort | head -n 8 | tr '\n' ' ')"
 done
 
