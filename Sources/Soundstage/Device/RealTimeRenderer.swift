@@ -36,7 +36,7 @@ public final class RealTimeRenderer: Sendable {
         }) else { return }
         finished.lock()
         finished.unlock(withValue: false)
-        DetachedThread.start(name: "ss-render") { [self] in
+        let started = DetachedThread.start(name: "ss-render") { [self] in
             let period = Double(device.updateFrames) / Double(device.sampleRate)
             var next = Date().timeIntervalSinceReferenceDate
             while running.withLockedValue({ $0 }) {
@@ -48,6 +48,12 @@ public final class RealTimeRenderer: Sendable {
                 if wait > 0 { usleep(UInt32(wait * 1e6)) } else if wait < -1 { next = Date().timeIntervalSinceReferenceDate }
             }
             Soundstage.detachCurrentThread()
+            finished.lock()
+            finished.unlock(withValue: true)
+        }
+        // No thread (the system refused one): nothing renders, and stop() must not wait for it.
+        if !started {
+            running.withLockedValue { $0 = false }
             finished.lock()
             finished.unlock(withValue: true)
         }

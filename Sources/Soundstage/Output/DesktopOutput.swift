@@ -73,10 +73,15 @@ final class DesktopOutput: Sendable {
         finished.lock()
         finished.unlock(withValue: false)
         let target = WeakDevice(device)
-        DetachedThread.start(name: "ss-desktop-out") { [self] in
+        let started = DetachedThread.start(name: "ss-desktop-out") { [self] in
             control.withLockedValue { $0.renderThread = pthread_self() }
             renderLoop(target)
             Soundstage.detachCurrentThread()
+            finished.lock()
+            finished.unlock(withValue: true)
+        }
+        // No thread (the system refused one): nothing plays, and stop() must not wait for it.
+        if !started {
             finished.lock()
             finished.unlock(withValue: true)
         }

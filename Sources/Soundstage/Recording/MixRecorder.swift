@@ -63,7 +63,10 @@ public final class MixRecorder: Sendable {
         self.sampleRate = sampleRate
         self.channels = channels
         writer = WriterBox(try SoundFileWriter(path: path, format: format, sampleRate: sampleRate, channels: channels))
-        DetachedThread.start(name: "ss-mix-recorder") { [self] in writeLoop() }
+        guard DetachedThread.start(name: "ss-mix-recorder", { [self] in writeLoop() }) else {
+            try? writer.writer.finish()
+            throw SoundstageError(.io, "cannot start the recording's writer thread: the system refused a thread", subject: path)
+        }
     }
 
     /// Whether it still takes audio (false once stopped or failed).

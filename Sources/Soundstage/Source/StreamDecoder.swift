@@ -70,8 +70,8 @@ final class StreamDecoder: @unchecked Sendable {
         }
         feeds.append(feed)
         if !started {
-            started = true
-            DetachedThread.start(name: "ss-decoder") { [self] in
+            // If the system refuses a thread, the next stream tries again.
+            started = DetachedThread.start(name: "ss-decoder") { [self] in
                 // Below the game's threads: decoding runs ahead, so it can wait; a frame cannot.
                 _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10)   // 0: this thread, on Linux
                 run()
