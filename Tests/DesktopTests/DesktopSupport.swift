@@ -93,28 +93,43 @@ func toneSource(_ scene: Scene, _ device: Device, _ audio: AudioBuffer) throws -
 }
 
 /// The frequency heard in the first `seconds` of sound, starting `skip` seconds in: the median of
-/// its 50 ms windows (a window holding a glitch of the move or an underrun is an outlier).
+/// its first unbroken 50 ms windows (`unbrokenWindows`), looking up to half a second further
+/// when windows hold a gap. A loaded machine's underrun or a move's glitch is then not measured
+/// as a tone (CI once saw 342 Hz for a 400 Hz tone whose first windows on the new sink were
+/// broken by gaps).
 func firstFrequency(_ samples: [Float], skip: Double = 0.02, seconds: Double = 0.2) -> Double? {
     guard let span = soundingSpan(samples) else { return nil }
-    let start = span.first + Int(skip * 48_000)
-    return medianFrequency(samples, frames: start..<min(span.last, start + Int(seconds * 48_000)))
+    let start = span.first + Int(skip * 48_000), wanted = max(1, Int(seconds / 0.05))
+    let windows = unbrokenWindows(samples, frames: start..<min(span.last, start + Int((seconds + 0.5) * 48_000)))
+    return median(windows.prefix(wanted).map { frequency(samples, channel: 0, frames: $0) })
 }
 
-/// The frequency heard in the last `seconds` of sound, ending `skip` seconds before its end
-/// (median of 50 ms windows).
+/// The frequency heard in the last `seconds` of sound, ending `skip` seconds before its end:
+/// the median of its last unbroken 50 ms windows, looking up to half a second further back.
 func lastFrequency(_ samples: [Float], skip: Double = 0.02, seconds: Double = 0.2) -> Double? {
     guard let span = soundingSpan(samples) else { return nil }
-    let end = span.last - Int(skip * 48_000)
-    return medianFrequency(samples, frames: max(span.first, end - Int(seconds * 48_000))..<end)
+    let end = span.last - Int(skip * 48_000), wanted = max(1, Int(seconds / 0.05))
+    let windows = unbrokenWindows(samples, frames: max(span.first, end - Int((seconds + 0.5) * 48_000))..<end, fromTheEnd: true)
+    return median(windows.prefix(wanted).map { frequency(samples, channel: 0, frames: $0) })
 }
 
-/// The median of the frequencies of the 50 ms windows in `frames` (channel 0).
-func medianFrequency(_ samples: [Float], frames: Range<Int>) -> Double? {
-    let windows = stride(from: frames.lowerBound, to: frames.upperBound - 2_399, by: 2_400).map {
-        frequency(samples, channel: 0, frames: $0..<($0 + 2_400))
+/// The 50 ms windows of `frames` (channel 0) that hold no gap: every 2 ms of them reaches
+/// `threshold` (a tone from 300 Hz up peaks in every 2 ms). In order, or last first.
+func unbrokenWindows(_ samples: [Float], frames: Range<Int>, threshold: Float = 0.01, fromTheEnd: Bool = false) -> [Range<Int>] {
+    let mono = channel(samples, 0)
+    let clipped = max(0, frames.lowerBound)..<min(mono.count, frames.upperBound)
+    let starts = fromTheEnd ? Array(stride(from: clipped.upperBound - 2_400, through: clipped.lowerBound, by: -2_400))
+                            : Array(stride(from: clipped.lowerBound, through: clipped.upperBound - 2_400, by: 2_400))
+    return starts.map { $0..<($0 + 2_400) }.filter { window in
+        stride(from: window.lowerBound, to: window.upperBound, by: 96).allSatisfy { block in
+            mono[block..<(block + 96)].contains { abs($0) >= threshold }
+        }
     }
-    guard !windows.isEmpty else { return nil }
-    return windows.sorted()[windows.count / 2]
+}
+
+/// The median of `values`, or nil if there are none.
+func median(_ values: [Double]) -> Double? {
+    values.isEmpty ? nil : values.sorted()[values.count / 2]
 }
 
 /// The last frame of the last 50 ms window whose frequency is within 5 Hz of `frequency`.

@@ -318,9 +318,15 @@ extension DesktopOutputTests {
         #expect(Int64(audio.frames) == result.frames, "gapless: \(audio.frames) frames decoded, \(result.frames) recorded")
         let left = audio.channel(0)
         let first = try #require(left.firstIndex { abs($0) > 0.1 })
-        let heard = Array(left[(first + 4_800)..<min(left.count, first + 38_400)])
-        let recordedPeak = 20 * log10(Double(heard.map(abs).max() ?? 0))
-        #expect(abs(Signals.frequency(heard) - 1_000) < 2, "recorded \(Signals.frequency(heard)) Hz")
+        // Measured over the unbroken 50 ms windows of 0.1-0.8 s: an underrun of a loaded machine
+        // leaves a gap whose edges the codec rings at (CI once measured 773 Hz and +0.8 dB over
+        // the whole span); the median window is the tone.
+        let stereo = left.flatMap { [$0, $0] }
+        let windows = unbrokenWindows(stereo, frames: (first + 4_800)..<min(left.count, first + 38_400))
+        #expect(windows.count >= 10, "only \(windows.count) of 14 windows without a gap")
+        let recordedPeak = 20 * log10(median(windows.map { Double(left[$0].map(abs).max() ?? 0) }) ?? 0)
+        let recordedFrequency = median(windows.map { Signals.frequency(Array(left[$0])) }) ?? 0
+        #expect(abs(recordedFrequency - 1_000) < 2, "recorded \(recordedFrequency) Hz")
         #expect(abs(recordedPeak - Double(output.peakPower[0])) < 0.5, "recorded peak \(recordedPeak) dBFS, mixed \(output.peakPower[0])")
         print("AAC recorder on \(kind): \(audio.frames) frames, peak \(recordedPeak) vs mixed \(output.peakPower[0]) dBFS")
         device.close()
