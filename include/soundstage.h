@@ -46,7 +46,7 @@ extern "C" {
 
 /** The version of this header. ss_version() gives the library's. */
 #define SS_VERSION_MAJOR 0
-#define SS_VERSION_MINOR 1
+#define SS_VERSION_MINOR 2
 #define SS_VERSION_PATCH 0
 /** The header's version as one number: major * 10000 + minor * 100 + patch. */
 #define SS_VERSION_NUMBER (SS_VERSION_MAJOR * 10000 + SS_VERSION_MINOR * 100 + SS_VERSION_PATCH)
@@ -211,6 +211,13 @@ typedef struct ss_desktop_options {
     ss_tristate hrtf;               /**< Binaural mixing for headphones; default SS_DEFAULT. */
     int update_frames;              /**< Frames between engine updates; 0: 10 ms. */
     int reverb_zones;               /**< Reverb zones a scene may hold, 0 ... 4; default 4. */
+    /**
+     * Seconds of silence after which the output rests, 0 ... 3600; 0: never; default 2. Resting,
+     * its stream is corked (the server may suspend the sink) and its thread sleeps, using no
+     * CPU, until a source plays, a scheduled start comes near or the mix is recorded; the
+     * device's clock counts on. Added in 0.2: a struct from an older header rests after 2 s.
+     */
+    double idle_timeout;
 } ss_desktop_options;
 
 /** Fills `options` with the defaults. */
@@ -324,6 +331,13 @@ typedef struct ss_output_status {
 
 /** Fills `out` with the output's state. */
 ss_result ss_device_get_output_status(ss_device *device, ss_output_status *out);
+
+/**
+ * Whether the output rests now because nothing plays (ss_desktop_options.idle_timeout), and how
+ * many times it has rested since it opened; either pointer may be NULL. A loopback device never
+ * rests. (Not a field of ss_output_status: that struct has no struct_size to grow by.)
+ */
+ss_result ss_device_get_output_rest(ss_device *device, int *out_resting, int *out_rests);
 
 /**
  * Waits until everything mixed so far has reached the output, at most `timeout` seconds.

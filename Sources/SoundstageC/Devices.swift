@@ -119,7 +119,8 @@ public func ss_desktop_options_init(_ options: UnsafeMutablePointer<ss_desktop_o
         options.pointee = ss_desktop_options(struct_size: MemoryLayout<ss_desktop_options>.size, application_name: nil,
                                              application_id: nil, stream_name: nil, role: nil, latency: 0.020, server: nil,
                                              sink: nil, sample_rate: 48_000, layout: SS_LAYOUT_STEREO, hrtf: SS_DEFAULT,
-                                             update_frames: 0, reverb_zones: Int32(Device.defaultReverbZones))
+                                             update_frames: 0, reverb_zones: Int32(Device.defaultReverbZones),
+                                             idle_timeout: DesktopOutputOptions().idleTimeout)
     }
 }
 
@@ -132,8 +133,14 @@ func checkInitialized(_ size: Int, _ expected: Int, _ name: String) throws {
 
 /// The engine's desktop options from the C struct (NULL: defaults).
 private func desktopOptions(_ pointer: UnsafePointer<ss_desktop_options>?) throws -> DesktopOutputOptions {
-    guard let c = pointer?.pointee else { return DesktopOutputOptions() }
-    try checkInitialized(c.struct_size, MemoryLayout<ss_desktop_options>.size, "ss_desktop_options")
+    guard let pointer else { return DesktopOutputOptions() }
+    // A struct from a header before idle_timeout (0.1) is shorter: read only what it has.
+    let before0_2 = MemoryLayout<ss_desktop_options>.offset(of: \ss_desktop_options.idle_timeout)!
+    let size = pointer.pointee.struct_size
+    if size != before0_2 { try checkInitialized(size, MemoryLayout<ss_desktop_options>.size, "ss_desktop_options") }
+    var c = ss_desktop_options()
+    withUnsafeMutableBytes(of: &c) { $0.copyMemory(from: UnsafeRawBufferPointer(start: pointer, count: size)) }
+    if size == before0_2 { c.idle_timeout = DesktopOutputOptions().idleTimeout }
     var options = DesktopOutputOptions(applicationName: optionalString(c.application_name) ?? DesktopOutputOptions().applicationName,
                                        applicationID: optionalString(c.application_id),
                                        streamName: optionalString(c.stream_name))
@@ -146,6 +153,7 @@ private func desktopOptions(_ pointer: UnsafePointer<ss_desktop_options>?) throw
     options.hrtf = try c.hrtf.value
     options.updateFrames = c.update_frames == 0 ? nil : try checked(c.update_frames, 1...1 << 16, "update_frames")
     options.reverbZones = try reverbZones(c.reverb_zones)
+    options.idleTimeout = try checked(c.idle_timeout, 0...3_600, "idle_timeout")
     return options
 }
 
@@ -294,6 +302,16 @@ public func ss_device_get_output_status(_ device: OpaquePointer?, _ out: UnsafeM
         result.paused = status.paused ? 1 : 0
         result.connected = status.connected ? 1 : 0
         out.pointee = result
+    }
+}
+
+@c @implementation
+public func ss_device_get_output_rest(_ device: OpaquePointer?, _ resting: UnsafeMutablePointer<Int32>?,
+                                     _ rests: UnsafeMutablePointer<Int32>?) -> ss_result {
+    capi {
+        let status = try withDevice(device) { $0.device.outputStatus }
+        resting?.pointee = status.resting ? 1 : 0
+        rests?.pointee = Int32(clamping: status.rests)
     }
 }
 

@@ -9,7 +9,7 @@ import Synchronization
 /// compares them).
 let libraryVersion = (major: 0, minor: 1, patch: 0)
 
-private let versionString: StaticString = "0.1.0"
+private let versionString: StaticString = "0.2.0"
 
 @c @implementation
 public func ss_version() -> UnsafePointer<CChar>? {

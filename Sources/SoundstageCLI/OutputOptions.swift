@@ -17,11 +17,17 @@ struct OutputOptions: ParsableArguments {
     @Option(name: .long, help: "Target latency on the desktop server, in milliseconds (5...500; default 20, serve 10).")
     var latency: Double?
 
+    @Option(name: .long, help: "Seconds of silence after which the desktop output rests — its stream corked, the sink free to suspend, no CPU — until the next sound (0...3600; 0 never rests; default 2).")
+    var idleTimeout: Double?
+
     @OptionGroup var logging: LoggingOptions
 
     func validate() throws {
         if let latency, !(latency.isFinite && (5...500).contains(latency)) {
             throw ValidationError("--latency must be between 5 and 500 ms")
+        }
+        if let idleTimeout, !(idleTimeout.isFinite && (0...3_600).contains(idleTimeout)) {
+            throw ValidationError("--idle-timeout must be between 0 and 3600 s (0: never rest)")
         }
     }
 
@@ -29,8 +35,9 @@ struct OutputOptions: ParsableArguments {
     /// `--verbose` it also logs what it opened and every route change, underrun and server request.
     /// - Throws: `.noOutputDevice` when nothing opens (the caller renders to a file).
     func open(role: MediaRole, hrtf: Bool? = nil, defaultLatency: Double = 0.020) throws -> Device {
-        let options = DesktopOutputOptions(applicationName: "soundstage", applicationID: "org.soundstage.cli",
+        var options = DesktopOutputOptions(applicationName: "soundstage", applicationID: "org.soundstage.cli",
                                            role: role, latency: latency.map { $0 / 1_000 } ?? defaultLatency, hrtf: hrtf)
+        if let idleTimeout { options.idleTimeout = idleTimeout }
         let logger = logging.logger("soundstage", level: .error)
         logger.debug("opening the output", metadata: ["backend": "\(backend.rawValue)", "role": "\(role.rawValue)",
                                                       "latency": "\(options.latency)"])

@@ -13,7 +13,7 @@ struct SoundstageCommand: AsyncParsableCommand {
             `soundstage serve` runs the sound server; `sound play` goes through it when it runs.
             Exit status: 0 on success, 1 on an error (one line on stderr), 64 on a usage error.
             """,
-        version: "0.1.0",
+        version: "0.2.0",
         subcommands: [InfoCommand.self, InspectCommand.self, PlayCommand.self, RecordCommand.self, ConvertCommand.self, RunCommand.self, RenderCommand.self, SoundCommand.self,
                       ServeCommand.self, TopCommand.self, ReverbPresetsCommand.self]
     )

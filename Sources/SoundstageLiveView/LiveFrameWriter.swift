@@ -64,6 +64,7 @@ struct LiveFrameWriter {
         raw(",\"muted\":"); bool(o.muted)
         raw(",\"paused\":"); bool(o.paused)
         raw(",\"connected\":"); bool(o.connected)
+        raw(",\"resting\":"); bool(o.resting)
         raw("}")
     }
 

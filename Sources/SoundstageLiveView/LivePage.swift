@@ -166,7 +166,7 @@ function draw(frame) {
   while (underrunFrames.length && underrunFrames[0] < 0) underrunFrames.shift();
   $("load").textContent = frame.renderLoad != null ? fmt(frame.renderLoad * 100, 2) + " % of a core" : "–";
   $("underruns").textContent = snap.output.underruns;
-  $("output").textContent = snap.output.backend + (snap.output.sink ? " → " + snap.output.sink : "") + (snap.output.muted ? " (muted)" : "");
+  $("output").textContent = snap.output.backend + (snap.output.sink ? " → " + snap.output.sink : "") + (snap.output.muted ? " (muted)" : "") + (snap.output.resting ? " (resting)" : "");
   drawMap(scene);
   drawVoices(snap.scenes);
   drawMeters(snap);

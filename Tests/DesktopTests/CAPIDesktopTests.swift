@@ -9,9 +9,10 @@ import TestSupport
 /// (options, panning, pitch at the sink's monitor) and its output callback (the user's volume).
 @Suite struct CAPIDesktopTests {
     /// A desktop device opened through `ss_device_open_output` with the fixture's server.
-    private func openDesktop(_ fixture: AudioServerFixture) throws -> OpaquePointer? {
+    private func openDesktop(_ fixture: AudioServerFixture, adjust: (inout ss_desktop_options) -> Void = { _ in }) throws -> OpaquePointer? {
         var options = ss_desktop_options()
         #expect(ss_desktop_options_init(&options) == SS_OK)
+        adjust(&options)
         var device: OpaquePointer?
         let result = fixture.server.withCString { server in
             "soundstage-c-tests".withCString { name in
@@ -35,6 +36,47 @@ import TestSupport
         #expect(ss_source_create(scene, buffer, &source) == SS_OK)
         #expect(ss_source_set_position(source, x, 0, 0) == SS_OK)
         return source
+    }
+
+    /// `idle_timeout` from C: the output rests after it (the stream corked, `ss_device_get_output_rest`
+    /// says so and counts it) and a play wakes it; 2 s by default, and a struct from a header older
+    /// than the field (its `struct_size` ends before it) rests after 2 s too; out of range is refused.
+    @Test(arguments: installedServers)
+    func aCGameRestsWhenSilent(_ kind: AudioServerFixture.Kind) throws {
+        let fixture = try AudioServerFixture(kind)
+        var defaults = ss_desktop_options()
+        #expect(ss_desktop_options_init(&defaults) == SS_OK)
+        #expect(defaults.idle_timeout == 2)
+        for (refused, code) in [(-1, SS_ERROR_OUT_OF_RANGE), (3_601, SS_ERROR_OUT_OF_RANGE), (.nan, SS_ERROR_NOT_FINITE),
+                                (.infinity, SS_ERROR_NOT_FINITE)] as [(Double, ss_result)] {
+            var device: OpaquePointer?
+            var options = defaults
+            options.idle_timeout = refused
+            #expect(ss_device_open_output(SS_BACKEND_DESKTOP, &options, &device) == code, "\(refused)")
+            #expect(device == nil)
+        }
+        let device = try openDesktop(fixture) { $0.idle_timeout = 0.3 }
+        defer { #expect(ss_device_destroy(device) == SS_OK) }
+        let source = sineSource(device, seconds: 0.2, x: 0)
+        #expect(ss_source_play(source) == SS_OK)
+        var resting: Int32 = 0, rests: Int32 = 0
+        #expect(ss_device_get_output_rest(device, &resting, &rests) == SS_OK)
+        #expect(resting == 0 && rests == 0)
+        #expect(waitFor(10) { ss_device_get_output_rest(device, &resting, &rests) == SS_OK && resting == 1 && rests == 1 })
+        #expect(waitFor(5) { corked(try? fixture.sinkInputs()) == true })
+        #expect(ss_source_play(source) == SS_OK)
+        #expect(ss_device_get_output_rest(device, &resting, nil) == SS_OK && resting == 0)
+        #expect(ss_device_get_output_rest(device, nil, nil) == SS_OK)
+        #expect(ss_device_get_output_rest(nil, &resting, &rests) == SS_ERROR_NULL_ARGUMENT)
+
+        // A caller built against the 0.1 header: its struct ends before idle_timeout.
+        let old = try openDesktop(fixture) { $0.struct_size = MemoryLayout<ss_desktop_options>.offset(of: \.idle_timeout)! }
+        defer { #expect(ss_device_destroy(old) == SS_OK) }
+        let quiet = sineSource(old, seconds: 0.05, x: 0)
+        #expect(ss_source_play(quiet) == SS_OK)
+        usleep(1_500_000)
+        #expect(ss_device_get_output_rest(old, &resting, nil) == SS_OK && resting == 0, "rested before 2 s")
+        #expect(waitFor(5) { ss_device_get_output_rest(old, &resting, nil) == SS_OK && resting == 1 }, "no rest after 2 s")
     }
 
     @Test(arguments: installedServers)

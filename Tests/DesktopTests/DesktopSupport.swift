@@ -15,9 +15,10 @@ let installedServers = AudioServerFixture.Kind.allCases.filter { $0.isInstalled 
 
 /// A desktop device on a fixture's server, with options for tests.
 func desktopDevice(on fixture: AudioServerFixture, role: MediaRole = .game, latency: Double = 0.020,
-                   sink: String? = nil) throws -> Device {
+                   sink: String? = nil, idleTimeout: Double = 2) throws -> Device {
     try Device.openDesktop(DesktopOutputOptions(applicationName: "soundstage-tests", applicationID: "org.soundstage.tests",
-                                                role: role, latency: latency, server: fixture.server, sink: sink))
+                                                role: role, latency: latency, server: fixture.server, sink: sink,
+                                                idleTimeout: idleTimeout))
 }
 
 /// A mono file of `steps` one-second tones, 300, 400, 500 ... Hz: where it is heard tells the offset.

@@ -160,7 +160,7 @@ extension Device {
     }
 
     /// The frame the render thread mixes next (the device's clock in frames).
-    var renderedFrameCount: Int { renderedFrames.load(ordering: .relaxed) }
+    var renderedFrameCount: Int { rest.clock(of: self) }
 
     /// The most frames one `alcRenderSamplesSOFT` call mixes (see ``renderForOutput(into:)``).
     static let renderSliceFrames = 128
@@ -221,10 +221,11 @@ extension Device {
     }
 
     /// The device's clock in seconds: audio rendered so far on a loopback or desktop device (so
-    /// fades are sample-exact, and the clock stops while the desktop server is gone), time since
-    /// opening on an OpenAL output.
+    /// fades are sample-exact, and the clock stops while the desktop server is gone; it goes on
+    /// counting while the output rests, as if it mixed silence), time since opening on an OpenAL
+    /// output.
     public var mixTime: Double {
-        rendersInEngine ? Double(renderedFrames.load(ordering: .relaxed)) / Double(sampleRate)
+        rendersInEngine ? Double(renderedFrameCount) / Double(sampleRate)
                           : Double(DispatchTime.now().uptimeNanoseconds) / 1e9 - openedAt
     }
 }

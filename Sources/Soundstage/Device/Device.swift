@@ -59,6 +59,8 @@ public final class Device: Sendable {
     let poller: Poller?
     /// Frames mixed by ``render(into:)`` (loopback devices): their clock.
     let renderedFrames = Atomic<Int>(0)
+    /// A desktop output's rest while nothing plays, which the clock counts through.
+    let rest = OutputRest()
     /// Wall-clock nanoseconds spent in ``renderForOutput(into:inRealTime:)`` (``renderLoad``).
     let renderBusyNanoseconds = Atomic<Int>(0)
     /// Mixed chunks that held NaN or an infinity and were silenced (``nonFiniteMixCount``).

@@ -39,7 +39,7 @@ extension Device {
             case ALC_HRTF_UNSUPPORTED_FORMAT_SOFT: status = "unsupported output format"
             default: status = "unknown"
             }
-            let desktopStatus = desktop?.status
+            let desktopStatus = desktop?.status(rest: rest)
             return DeviceInfo(
                 name: desktopStatus.map { "\($0.server): \($0.sink ?? "no sink")" } ?? alcString(nameToken),
                 kind: kind == .output ? "output" : kind == .desktop ? "desktop" : "loopback",

@@ -42,6 +42,13 @@ final class DesktopOutput: Sendable {
         var muted = false
         var latency: Double?
         var renderThread: UInt = 0
+        /// Resting (``DesktopOutputOptions/idleTimeout``): corked, asleep until the device's
+        /// activity count moves past `restActivity` or `restWake` (a scheduled play) comes.
+        var resting = false
+        var restActivity = 0
+        var restWake: Date?
+        /// Woken from a rest: the corked stream is filled before it is uncorked (see ``wakeUp``).
+        var priming = false
     }
 
     struct Observers {
@@ -53,6 +60,9 @@ final class DesktopOutput: Sendable {
     init(options: DesktopOutputOptions, sampleRate: Int, channels: Int) throws(SoundstageError) {
         guard options.latency.isFinite, (0.005...0.5).contains(options.latency) else {
             throw SoundstageError(.invalidArgument, "desktop output latency \(options.latency) s is outside 0.005...0.5")
+        }
+        guard options.idleTimeout.isFinite, (0...3_600).contains(options.idleTimeout) else {
+            throw SoundstageError(.invalidArgument, "desktop output idle timeout \(options.idleTimeout) s is outside 0...3600 (0: never rest)")
         }
         self.options = options
         self.channels = channels
@@ -131,12 +141,13 @@ final class DesktopOutput: Sendable {
 
     /// The output's state now; the latency is asked of the server (a round trip, up to 0.5 s
     /// when it is slow to answer).
-    var status: OutputStatus {
+    func status(rest: OutputRest) -> OutputStatus {
         let latency = connection.withLockedValue { $0 }.flatMap { connection in connection.withLock { connection.latencyLocked(sampleRate: sampleRate) } }
         return control.withLockedValue { control in
             OutputStatus(backend: OutputBackend.desktop.rawValue, server: control.server, sink: control.sink,
                          targetLatency: options.latency, latency: latency ?? control.latency, underruns: control.underruns,
-                         volume: control.volume, muted: control.muted, paused: control.corked, connected: control.connected)
+                         volume: control.volume, muted: control.muted, paused: control.corked && (control.enginePaused || control.serverPaused),
+                         connected: control.connected, resting: rest.isResting, rests: rest.totals.rests)
         }
     }
 
@@ -156,14 +167,22 @@ final class DesktopOutput: Sendable {
 
     private func poke() { connection.withLockedValue { $0 }?.poke() }
 
+    /// Wakes a resting output (the device noted activity).
+    func wake() { poke() }
+
     // MARK: The render thread
 
+    /// A mixed sample below this is silence for resting (-90 dBFS: a 16-bit sink's last bit).
+    static let silence: Float = 1.0 / 32_768
+
     private func renderLoop(_ target: WeakDevice) {
-        let chunk = 4_096
-        var scratch = [Float](repeating: 0, count: chunk * channels)
+        var scratch = [Float](repeating: 0, count: 4_096 * channels)
         var backoff = 0.05
         var nextAttempt = Date()
         var completedTickets = 0
+        // Rest after this many frames of silence (never when the timeout is 0).
+        let idleFrames = options.idleTimeout > 0 ? max(1, Int((options.idleTimeout * Double(sampleRate)).rounded())) : Int.max
+        var silentFrames = 0
         while true {
             guard let device = target.device, !device.isClosed else { break }
             let wanted = control.withLockedValue { $0 }
@@ -174,7 +193,8 @@ final class DesktopOutput: Sendable {
                 if Date() >= nextAttempt { reconnect(device, backoff: &backoff, nextAttempt: &nextAttempt) } else { usleep(5_000) }
                 continue
             }
-            // Wait until the server wants audio, something happened, or another thread asks.
+            // Wait until the server wants audio, something happened, or another thread asks;
+            // while resting, until something may sound or a scheduled play comes near.
             var frames = 0
             var events: [PulseConnection.Event] = []
             connection.withLock {
@@ -183,7 +203,12 @@ final class DesktopOutput: Sendable {
                     let now = control.withLockedValue { $0 }
                     if !events.isEmpty || connection.failureLocked != nil || now.stopping
                         || now.drainTickets > completedTickets || now.enginePaused != wanted.enginePaused
-                        || (now.enginePaused || now.serverPaused) != now.corked { break }
+                        || (now.enginePaused || now.serverPaused || now.resting) != now.corked { break }
+                    if now.resting {
+                        if device.rest.activityCount != now.restActivity || now.restWake.map({ Date() >= $0 }) == true { break }
+                        connection.waitLocked(until: now.restWake ?? Date().addingTimeInterval(10))
+                        continue
+                    }
                     frames = now.corked ? 0 : connection.writableFramesLocked
                     if frames > 0 { break }
                     connection.waitLocked(until: Date().addingTimeInterval(0.1))
@@ -196,43 +221,134 @@ final class DesktopOutput: Sendable {
                 nextAttempt = Date()
                 continue
             }
-            let now = control.withLockedValue { $0 }
+            var now = control.withLockedValue { $0 }
+            if now.resting, now.stopping || device.rest.activityCount != now.restActivity || now.restWake.map({ Date() >= $0 }) == true {
+                endRest(device)
+                silentFrames = 0
+                now = control.withLockedValue { $0 }
+            }
+            if now.priming, !now.stopping, now.drainTickets <= completedTickets, now.corked, !now.enginePaused, !now.serverPaused {
+                guard wakeUp(device, connection, &scratch) else { break }
+                continue
+            }
             if now.stopping {
-                if now.drainOnStop { _ = connection.withLock { connection.drainLocked(timeout: 5) } }
+                // A corked stream holds nothing to hear (a rest or a pause drained it first; what
+                // a server's cork request holds back stays muted): draining it would only wait.
+                if now.drainOnStop && !now.corked { _ = connection.withLock { connection.drainLocked(timeout: 5) } }
                 break
             }
             if now.drainTickets > completedTickets {
-                let drained = connection.withLock { connection.drainLocked(timeout: 5) }
+                // Resting, nothing is queued but silence that has played: drained.
+                let drained = now.resting || connection.withLock { connection.drainLocked(timeout: 5) }
                 completedTickets = finishDrains(upTo: now.drainTickets, succeeded: drained)
                 continue
             }
-            let shouldCork = now.enginePaused || now.serverPaused
+            let shouldCork = now.enginePaused || now.serverPaused || now.resting
             if shouldCork != now.corked {
                 connection.withLock {
-                    // Pausing because nothing may sound: let the queue play out first. Pausing
-                    // because the server asked: it has muted us, so keep the queue for the resume.
+                    // Pausing because nothing may sound, or resting: let the queue play out first.
+                    // Pausing because the server asked: it has muted us, so keep the queue for the resume.
                     if shouldCork && !now.serverPaused { _ = connection.drainLocked(timeout: 2) }
                     connection.corkLocked(shouldCork)
                 }
                 control.withLockedValue { $0.corked = shouldCork }
+                // The rest's clock starts once the queue has played out: every frame rendered has
+                // been heard, so the frames the wall clock adds from here land where they would
+                // have been heard (begun before the drain, a scheduled play came ~20 ms early).
+                if shouldCork && now.resting { device.rest.begin() }
                 continue
             }
             guard frames > 0 else { continue }
-            let count = min(frames, chunk)
-            let rendered = scratch.withUnsafeMutableBufferPointer { buffer -> Bool in
-                let slice = UnsafeMutableBufferPointer(rebasing: buffer[0..<(count * channels)])
-                do { try device.renderForOutput(into: slice) } catch { Diagnostics.emit("soundstage: the desktop output stopped rendering: \(error)"); return false }
-                return true
-            }
-            guard rendered else { break }
-            // A refused write means the stream or the connection failed: libpulse's state
-            // callback records that, and the next turn of the loop handles it as a loss.
-            try? scratch.withUnsafeBufferPointer { buffer in
-                try connection.withLock { try connection.writeLocked(UnsafeBufferPointer(rebasing: buffer[0..<(count * channels)])) }
+            let count = min(frames, scratch.count / channels)
+            guard let silent = renderAndWrite(count, device, connection, &scratch) else { break }
+            guard idleFrames != .max else { continue }
+            silentFrames = silent ? silentFrames + count : 0
+            if silentFrames >= idleFrames {
+                silentFrames = 0
+                beginRestIfQuiet(device, horizon: idleFrames)
             }
         }
+        if let device = target.device { endRest(device) }
         let pending = control.withLockedValue { $0.drainTickets }
         _ = finishDrains(upTo: pending, succeeded: false)
+    }
+
+    /// Renders `count` frames and writes them to the stream. Returns whether they were silent,
+    /// or nil if the engine cannot render (the device is closed: the loop ends). A refused
+    /// write means the stream or the connection failed: libpulse's state callback records
+    /// that, and the loop's next turn handles it as a loss.
+    private func renderAndWrite(_ count: Int, _ device: Device, _ connection: PulseConnection, _ scratch: inout [Float],
+                                atReadIndex: Bool = false) -> Bool? {
+        let samples = count * channels
+        let rendered = scratch.withUnsafeMutableBufferPointer { buffer -> Bool in
+            do { try device.renderForOutput(into: UnsafeMutableBufferPointer(rebasing: buffer[0..<samples])) } catch {
+                Diagnostics.emit("soundstage: the desktop output stopped rendering: \(error)")
+                return false
+            }
+            return true
+        }
+        guard rendered else { return nil }
+        try? scratch.withUnsafeBufferPointer { buffer in
+            try connection.withLock { try connection.writeLocked(UnsafeBufferPointer(rebasing: buffer[0..<samples]), atReadIndex: atReadIndex) }
+        }
+        return !scratch[0..<samples].contains { abs($0) >= Self.silence }
+    }
+
+    /// Wakes from a rest: fills the still corked stream up to its target length, starting where
+    /// the server reads next, then uncorks it. The queue ran dry before the cork, and the
+    /// server's read index ran on through that underrun: written after the old write index, the
+    /// first ~5 ms of the next sound were skipped (PipeWire); uncorked empty, the stream underran
+    /// at once and PulseAudio cut a gap into the sound. Returns false if the engine cannot render.
+    private func wakeUp(_ device: Device, _ connection: PulseConnection, _ scratch: inout [Float]) -> Bool {
+        // 5 ms of silence first, which the clock counts: PulseAudio plays an uncorked stream from
+        // where its sink has got to, up to ~2 ms past the read index (measured), so the sound
+        // starts after the silence instead of losing its first samples.
+        let pad = min(sampleRate / 200, scratch.count / channels)
+        scratch.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
+        try? scratch.withUnsafeBufferPointer { buffer in
+            try connection.withLock { try connection.writeLocked(UnsafeBufferPointer(rebasing: buffer[0..<(pad * channels)]), atReadIndex: true) }
+        }
+        device.renderedFrames.add(pad, ordering: .relaxed)
+        while true {
+            let frames = connection.withLock { connection.writableFramesLocked }
+            guard frames > 0 else { break }
+            guard renderAndWrite(min(frames, scratch.count / channels), device, connection, &scratch) != nil else { return false }
+        }
+        connection.withLock { _ = connection.corkLocked(false) }
+        control.withLockedValue { control in
+            control.corked = false
+            control.priming = false
+        }
+        return true
+    }
+
+    /// After `horizon` frames of silent mix: rests if nothing can sound within as many frames
+    /// (``Device/isQuiet(before:)``). The drain, the cork and the rest's clock follow on the
+    /// loop's next turn. The activity count is read first, so a play racing this decision wakes
+    /// the output at once.
+    private func beginRestIfQuiet(_ device: Device, horizon: Int) {
+        let seen = device.rest.activityCount
+        let clock = device.renderedFrameCount
+        guard device.isQuiet(before: clock + horizon) else { return }
+        // Wake early enough for a scheduled play: its frame is rendered, and heard, on time.
+        let lead = 0.05 + 2 * options.latency
+        let wake = device.nextScheduledFrame.map { Date().addingTimeInterval(Double($0 - clock) / Double(sampleRate) - lead) }
+        control.withLockedValue { control in
+            control.resting = true
+            control.restActivity = seen
+            control.restWake = wake
+        }
+    }
+
+    /// Ends a rest, if one runs: the clock takes the time it lasted; the uncork follows on the
+    /// loop's next turn.
+    private func endRest(_ device: Device) {
+        device.rest.end(of: device)
+        control.withLockedValue { control in
+            control.priming = control.resting && control.corked
+            control.resting = false
+            control.restWake = nil
+        }
     }
 
     private func finishDrains(upTo ticket: Int, succeeded: Bool) -> Int {
@@ -286,10 +402,12 @@ final class DesktopOutput: Sendable {
     /// renders), and say so. Sources keep their exact offsets: the loopback device never stops them.
     private func lose(_ device: Device, connection lost: PulseConnection, why: String) {
         let (sink, latency) = lost.withLock { (lost.sinkNameLocked, lost.latencyLocked(sampleRate: sampleRate)) }
+        endRest(device)     // the clock stops while no server plays, resting or not
         connection.withLockedValue { $0 = nil }
         control.withLockedValue { control in
             control.connected = false
             control.corked = false
+            control.priming = false
             control.latency = latency
         }
         device.postRoute(RouteChange(reason: .oldDeviceUnavailable, time: device.mixTime, previousOutput: sink, output: nil))

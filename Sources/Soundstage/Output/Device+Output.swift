@@ -10,7 +10,7 @@ extension Device {
     /// underruns, the volume the user set, and whether it is paused or waiting for a server.
     /// The latency is asked of the server (a round trip): read it when you need it, not every frame.
     public var outputStatus: OutputStatus {
-        if let desktop { return desktop.status }
+        if let desktop { return desktop.status(rest: rest) }
         let latency = kind == .output ? (try? info)?.latency : nil
         let name = kind == .output ? ((try? info)?.name ?? "OpenAL") : "loopback"
         return OutputStatus(backend: kind == .output ? OutputBackend.openAL.rawValue : "loopback", server: name, sink: nil,

@@ -64,12 +64,18 @@ public struct DesktopOutputOptions: Sendable, Equatable {
     /// How many reverb zones a scene may hold (0...4; ``Device/defaultReverbZones``): the
     /// auxiliary sends each OpenAL source gets. Each costs mixing time whether used or not.
     public var reverbZones: Int
+    /// Seconds of silence after which the output rests (0...3600; 0 never rests; default 2):
+    /// once nothing plays, every tail has died away, nothing is scheduled within this time and
+    /// the mix is not being recorded, the stream is corked (the server may suspend the sink) and
+    /// the render thread sleeps, using no CPU. A play, a scheduled start coming due or a mix
+    /// recording wakes it; the device's clock counts on through the rest.
+    public var idleTimeout: Double
 
     /// Options with the process's name as the application, the `game` role and 20 ms of latency.
     public init(applicationName: String = ProcessInfo.processInfo.processName, applicationID: String? = nil,
                 streamName: String? = nil, role: MediaRole = .game, latency: Double = 0.020, server: String? = nil,
                 sink: String? = nil, sampleRate: Int = 48_000, layout: ChannelLayout = .stereo, hrtf: Bool? = nil,
-                updateFrames: Int? = nil, reverbZones: Int = Device.defaultReverbZones) {
+                updateFrames: Int? = nil, reverbZones: Int = Device.defaultReverbZones, idleTimeout: Double = 2) {
         self.applicationName = applicationName
         self.applicationID = applicationID ?? applicationName
         self.streamName = streamName ?? applicationName
@@ -82,6 +88,7 @@ public struct DesktopOutputOptions: Sendable, Equatable {
         self.hrtf = hrtf
         self.updateFrames = updateFrames
         self.reverbZones = reverbZones
+        self.idleTimeout = idleTimeout
     }
 }
 
@@ -129,4 +136,9 @@ public struct OutputStatus: Sendable, Equatable, Codable {
     public var paused: Bool
     /// Whether the stream is connected (false while waiting for a vanished server).
     public var connected: Bool
+    /// Whether the output rests because nothing plays (``DesktopOutputOptions/idleTimeout``): its
+    /// stream corked, its render thread asleep until something plays.
+    public var resting: Bool = false
+    /// How many times the output has rested since it opened.
+    public var rests: Int = 0
 }

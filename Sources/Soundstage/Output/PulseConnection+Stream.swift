@@ -62,10 +62,14 @@ extension PulseConnection {
         return bytes == Int.max || bytes < 0 ? 0 : bytes / frameBytes
     }
 
-    /// Hands interleaved float frames to the server.
-    func writeLocked(_ samples: UnsafeBufferPointer<Float>) throws(SoundstageError) {
+    /// Hands interleaved float frames to the server: after what was written before, or with
+    /// `atReadIndex` where the server reads next (after an underrun, whose silence moved the read
+    /// index past the write index: written after the old write index, the first frames would be
+    /// behind the read index, and skipped).
+    func writeLocked(_ samples: UnsafeBufferPointer<Float>, atReadIndex: Bool = false) throws(SoundstageError) {
         guard let stream else { throw SoundstageError(.audioServer, "the stream is closed") }
-        guard pa_stream_write(stream, samples.baseAddress, samples.count * 4, nil, 0, PA_SEEK_RELATIVE) >= 0 else {
+        guard pa_stream_write(stream, samples.baseAddress, samples.count * 4, nil, 0,
+                              atReadIndex ? PA_SEEK_RELATIVE_ON_READ : PA_SEEK_RELATIVE) >= 0 else {
             throw serverError("pa_stream_write", "the audio server refused audio")
         }
     }

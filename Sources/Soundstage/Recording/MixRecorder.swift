@@ -166,6 +166,7 @@ extension Device {
             throw SoundstageError(.invalidArgument, "the device's output is being recorded already", subject: path)
         }
         isRecordingMix.store(true, ordering: .releasing)
+        noteActivity()      // a resting output wakes: a recording hears the mix as it goes
     }
 
     /// Ends the recording ``recordOutput(to:format:)`` started: the file is complete when this

@@ -112,6 +112,7 @@ extension Source {
             lock.ifOpen { al in playOrAwaitLocked(name, al) }
         }
         state.playback = .playing
+        scene.device.noteActivity()     // a resting output wakes
         return true
     }
 

@@ -60,6 +60,7 @@ extension Source {
         guard let name = state.name, state.playback == .paused else { return false }
         playOrAwaitLocked(name, al)
         state.playback = .playing
+        scene.device.noteActivity()     // a resting output wakes
         return true
     }
 

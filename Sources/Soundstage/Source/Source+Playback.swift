@@ -19,6 +19,7 @@ extension Source {
     /// (``Scene/play(_:at:)``).
     func play(startingAt frame: Int?) throws {
         defer { scene.deliverVoiceEvents() }
+        defer { scene.device.noteActivity() }   // a resting output wakes (after the lock: it may poke the stream)
         try locked { s, sceneState, lock throws(SoundstageError) in
             guard s.buffer != nil || s.audioStream != nil else {
                 throw SoundstageError(.invalidArgument, "the source has no buffer to play")

@@ -1,0 +1,125 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
+import Foundation
+#endif
+import Dispatch
+import NIOConcurrencyHelpers
+import Synchronization
+
+/// A desktop output's rest (``DesktopOutputOptions/idleTimeout``): while nothing plays, its
+/// stream is corked and its render thread sleeps, but the device's clock keeps counting, so
+/// offsets and `play(_:at:)` times stay on the same timeline as if it had mixed silence all along.
+///
+/// The clock is the frames rendered plus, while resting, the frames the wall clock has passed
+/// since the rest began. Ending a rest adds those frames to the rendered count and clears the
+/// rest under one lock, so no reader sees them counted twice or not at all.
+final class OutputRest: Sendable {
+    private let resting = Atomic<Bool>(false)
+    private let state = NIOLockedValueBox(State())
+    /// Bumped by everything that may make sound (a play, a scheduled play, a mix recording): the
+    /// render thread compares it before and after deciding to rest, so a play that races the
+    /// decision wakes it at once (see ``DesktopOutput``).
+    private let activity = Atomic<Int>(0)
+
+    struct State {
+        var resting = false
+        var since: UInt64 = 0
+        var rests = 0
+        var restedNanoseconds: UInt64 = 0
+    }
+
+    /// Whether the output rests now.
+    var isResting: Bool { resting.load(ordering: .sequentiallyConsistent) }
+
+    /// How many times it has rested, and for how long in all (seconds, the current rest included).
+    var totals: (rests: Int, seconds: Double) {
+        state.withLockedValue { state in
+            let current = state.resting ? DispatchTime.now().uptimeNanoseconds &- state.since : 0
+            return (state.rests, Double(state.restedNanoseconds &+ current) / 1e9)
+        }
+    }
+
+    /// `device`'s clock in frames: those rendered plus what passed while resting.
+    func clock(of device: Device) -> Int {
+        guard resting.load(ordering: .acquiring) else { return device.renderedFrames.load(ordering: .relaxed) }
+        return state.withLockedValue { state in
+            device.renderedFrames.load(ordering: .relaxed) + (state.resting ? Self.frames(since: state.since, sampleRate: device.sampleRate) : 0)
+        }
+    }
+
+    /// Begins a rest at the current frame (the render thread).
+    func begin() {
+        state.withLockedValue { state in
+            state.resting = true
+            state.since = DispatchTime.now().uptimeNanoseconds
+            state.rests += 1
+            // Sequentially consistent with `noteActivity` and `activityCount`: a play either sees
+            // the rest begun (and pokes) or is counted before the render thread reads the count.
+            resting.store(true, ordering: .sequentiallyConsistent)
+        }
+    }
+
+    /// Ends the rest: the frames it lasted join `device`'s rendered frames. Returns them (0 if it was not resting).
+    @discardableResult
+    func end(of device: Device) -> Int {
+        state.withLockedValue { state -> Int in
+            guard state.resting else { return 0 }
+            let now = DispatchTime.now().uptimeNanoseconds
+            let frames = Self.frames(since: state.since, sampleRate: device.sampleRate)
+            device.renderedFrames.add(frames, ordering: .relaxed)
+            state.restedNanoseconds &+= now &- state.since
+            state.resting = false
+            resting.store(false, ordering: .releasing)
+            return frames
+        }
+    }
+
+    /// Notes something that may sound; returns the new count.
+    @discardableResult
+    func noteActivity() -> Int { activity.add(1, ordering: .sequentiallyConsistent).newValue }
+
+    /// The count of ``noteActivity()`` calls so far.
+    var activityCount: Int { activity.load(ordering: .sequentiallyConsistent) }
+
+    private static func frames(since: UInt64, sampleRate: Int) -> Int {
+        let elapsed = DispatchTime.now().uptimeNanoseconds &- since
+        return Int(Double(elapsed) * Double(sampleRate) / 1e9)
+    }
+}
+
+extension Device {
+    /// Notes that something may sound (a play, a scheduled play, a mix recording): a resting
+    /// desktop output wakes. Cheap: one atomic add, and a poke only while it rests.
+    func noteActivity() {
+        rest.noteActivity()
+        if rest.isResting { desktop?.wake() }
+    }
+
+    /// Whether nothing can sound before device frame `frame`: no source plays (a paused one is
+    /// silent), none waits in a batch, no scheduled play comes before `frame`, no virtual voice
+    /// plays and no recording of the mix runs. Tails are the caller's to check, in the mix itself.
+    func isQuiet(before frame: Int) -> Bool {
+        guard !isRecordingMix.load(ordering: .acquiring) else { return false }
+        let scenes = state.withLock { $0.scenes.compactMap(\.scene) }
+        return scenes.allSatisfy { $0.isQuiet(before: frame) }
+    }
+
+    /// The earliest frame a play is scheduled at, if any.
+    var nextScheduledFrame: Int? { scheduledFrames.withLockedValue { $0.first } }
+}
+
+extension Scene {
+    /// See ``Device/isQuiet(before:)``.
+    func isQuiet(before frame: Int) -> Bool {
+        withState { state, _ in
+            guard state.pendingPlays.isEmpty, !state.scheduledPlays.contains(where: { $0.frame < frame }),
+                  state.voices?.virtual.isEmpty ?? true else { return false }
+            let scheduled = Set(state.scheduledPlays.map(\.name))
+            return !state.active.values.contains { source in
+                source.isPlayingLocked && !(source.nameLocked.map(scheduled.contains) ?? false)
+            }
+        }
+    }
+}

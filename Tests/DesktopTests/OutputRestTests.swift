@@ -1,0 +1,252 @@
+import Foundation
+import Testing
+import Soundstage
+import TestSupport
+
+/// The desktop output rests when nothing plays (`DesktopOutputOptions.idleTimeout`): its stream
+/// corked, its render thread asleep, the sink free to suspend; it wakes for the next sound, and
+/// nothing is lost or moved across a rest.
+extension DesktopOutputTests {
+    /// After the timeout of silence the stream is corked on the server and the render thread
+    /// sleeps (at most a few wake-ups a second, against its ~100 when it plays); a play wakes it,
+    /// uncorked, and the sound is heard whole.
+    @Test(arguments: installedServers)
+    func theOutputRestsWhenSilentAndWakesForTheNextSound(_ kind: AudioServerFixture.Kind) throws {
+        let fixture = try AudioServerFixture(kind)
+        let recording = try fixture.record(sink: "A")
+        let device = try desktopDevice(on: fixture, idleTimeout: 0.3)
+        defer { device.close() }
+        let scene = try device.makeScene()
+        let source = try toneSource(scene, device, Signals.sine(440, seconds: 0.2))
+        try source.play()
+        #expect(!device.outputStatus.resting)
+        #expect(waitFor(10) { device.outputStatus.resting }, "\(device.outputStatus)")
+        #expect(device.outputStatus.rests == 1 && !device.outputStatus.paused)
+        #expect(waitFor(5) { corked(try? fixture.sinkInputs()) == true }, "\((try? fixture.sinkInputs()) ?? "?")")
+        let thread = try #require(ThreadActivity(named: "ss-desktop-out"))
+        let before = thread.sample()
+        usleep(1_000_000)
+        let after = thread.sample()
+        #expect(after.switches - before.switches <= 3, "the resting render thread woke \(after.switches - before.switches) times in 1 s")
+        #expect(after.cpu - before.cpu < 0.001, "the resting render thread used \(after.cpu - before.cpu) s of CPU in 1 s")
+        try source.play()
+        #expect(!device.outputStatus.resting)
+        #expect(waitFor(5) { corked(try? fixture.sinkInputs()) == false })
+        #expect(waitFor(10) { source.playbackState == .stopped })
+        usleep(200_000)
+        let samples = recording.stop()
+        let heard = Double(Signals.soundingFrames(samples)) / 48_000
+        #expect(abs(heard - 0.4) < 0.02, "two 0.2 s tones, heard \(heard) s")
+    }
+
+    /// `idleTimeout` 0 never rests: the stream plays on, uncorked, through seconds of silence.
+    @Test(arguments: installedServers)
+    func anIdleTimeoutOfZeroNeverRests(_ kind: AudioServerFixture.Kind) throws {
+        let fixture = try AudioServerFixture(kind)
+        let device = try desktopDevice(on: fixture, idleTimeout: 0)
+        defer { device.close() }
+        let scene = try device.makeScene()
+        try toneSource(scene, device, Signals.sine(440, seconds: 0.1)).play()
+        usleep(1_500_000)
+        #expect(!device.outputStatus.resting && device.outputStatus.rests == 0)
+        #expect(corked(try? fixture.sinkInputs()) == false, "\((try? fixture.sinkInputs()) ?? "?")")
+    }
+
+    /// The device's clock counts on through a rest, and a play scheduled on it across a rest
+    /// starts on time: a click, then a tone scheduled 2.5 s after it, with a rest between, are
+    /// heard 2.5 s apart on the sink.
+    @Test(arguments: installedServers)
+    func aPlayScheduledAcrossARestStartsOnTime(_ kind: AudioServerFixture.Kind) throws {
+        let fixture = try AudioServerFixture(kind)
+        let recording = try fixture.record(sink: "A")
+        let device = try desktopDevice(on: fixture, idleTimeout: 0.3)
+        defer { device.close() }
+        let scene = try device.makeScene()
+        let click = try toneSource(scene, device, Signals.sine(1_000, seconds: 0.05))
+        let tone = try toneSource(scene, device, Signals.sine(440, seconds: 0.3))
+        let start = device.mixTime + 0.1
+        try scene.play([click], at: start)
+        try scene.play([tone], at: start + 2.5)
+        let wallStart = MonitorRecording.now(), clockStart = device.mixTime
+        #expect(waitFor(10) { device.outputStatus.rests >= 1 }, "no rest: \(device.outputStatus)")
+        #expect(waitFor(10) { tone.playbackState == .stopped })
+        // The clock kept counting with the wall clock through the rest.
+        let drift = (device.mixTime - clockStart) - (MonitorRecording.now() - wallStart)
+        #expect(abs(drift) < 0.1, "the device's clock moved \(drift) s apart from the wall clock")
+        usleep(200_000)
+        let samples = recording.stop()
+        let clickAt = try #require(onset(samples, from: 0))
+        let toneAt = try #require(onset(samples, from: clickAt + 9_600), "the tone was not heard")
+        let gap = Double(toneAt - clickAt) / 48_000
+        #expect(abs(gap - 2.5) < 0.03, "the tone came \(gap) s after the click, not 2.5 s")
+        print("\(kind): a play scheduled across a rest: \(gap) s after the click (2.5 s asked)")
+    }
+}
+
+extension DesktopOutputTests {
+    /// Sounds started around the moment the output decides to rest, drains and corks (a sweep of
+    /// starts 0.05 s ± 15 ms after the last sound ended, against a 0.05 s timeout) are each heard
+    /// whole: nothing lost to the race.
+    @Test(arguments: installedServers)
+    func aSoundStartedAsTheStreamCorksIsHeardWhole(_ kind: AudioServerFixture.Kind) throws {
+        let fixture = try AudioServerFixture(kind)
+        let recording = try fixture.record(sink: "A")
+        let device = try desktopDevice(on: fixture, idleTimeout: 0.05)
+        defer { device.close() }
+        let scene = try device.makeScene()
+        let source = try toneSource(scene, device, Signals.sine(440, seconds: 0.1))
+        let plays = 12
+        for step in 0..<plays {
+            try source.play()
+            #expect(waitFor(5) { source.playbackState == .stopped })
+            usleep(useconds_t(35_000 + 2_500 * step))
+        }
+        usleep(300_000)
+        let rests = device.outputStatus.rests
+        let samples = recording.stop()
+        // Each tone whole: 4,800 frames, of which the first (0) and last are below the threshold.
+        let tones = soundSegments(samples)
+        // An underrun of a loaded machine cuts a tone by itself: then only most of the sound.
+        let underruns = device.outputStatus.underruns
+        if underruns == 0 {
+            #expect(tones.count == plays && tones.allSatisfy { $0 >= 4_797 }, "\(plays) tones of 4,800 frames, heard \(tones)")
+        } else {
+            #expect(tones.reduce(0, +) > plays * 4_560, "\(underruns) underruns; \(plays) tones of 4,800 frames, heard \(tones)")
+        }
+        #expect(rests >= 2, "the output rested \(rests) times between \(plays) sounds")
+        print("\(kind): \(plays) sounds around \(rests) rests, heard as \(tones) frames")
+    }
+
+    /// A source paused before a rest plays on from its offset after it: the stepped tones go on
+    /// in the step they were paused in.
+    @Test(arguments: installedServers)
+    func aPausedSourceResumesAtItsOffsetAfterARest(_ kind: AudioServerFixture.Kind) throws {
+        let fixture = try AudioServerFixture(kind)
+        let recording = try fixture.record(sink: "A")
+        let device = try desktopDevice(on: fixture, idleTimeout: 0.2)
+        defer { device.close() }
+        let scene = try device.makeScene()
+        let source = try toneSource(scene, device, steppedTones(steps: 3))
+        try source.play()
+        #expect(waitFor(10) { source.offset >= 1.5 })
+        source.pause()
+        let pausedAt = source.offset
+        #expect(waitFor(10) { device.outputStatus.resting }, "no rest while paused: \(device.outputStatus)")
+        usleep(500_000)
+        #expect(abs(source.offset - pausedAt) < 0.001, "the offset moved from \(pausedAt) to \(source.offset) s while resting")
+        try source.play()
+        #expect(waitFor(10) { source.playbackState == .stopped })
+        usleep(200_000)
+        let samples = recording.stop()
+        let heard = Double(Signals.soundingFrames(samples)) / 48_000
+        #expect(abs(heard - 3) < 0.05, "3 s of tones, heard \(heard) s")
+        // After the pause, the rest of the 400 Hz step, then 500 Hz.
+        let silence = try #require(lastSilenceStart(samples), "no pause heard")
+        let resumedAt = try #require(onset(samples, from: silence))
+        let resumed = try #require(firstFrequency(Array(samples[(2 * resumedAt)...]), skip: 0.01, seconds: 0.2))
+        #expect(abs(resumed - 400) < 5, "resumed at \(resumed) Hz, paused in the 400 Hz step")
+    }
+
+    /// With `module-suspend-on-idle`, PulseAudio suspends the sink once the output rests (and a
+    /// never-resting output, timeout 0, keeps it awake); on PipeWire the sink's node leaves
+    /// RUNNING. A sound wakes it.
+    @Test(arguments: installedServers)
+    func theSinkSuspendsWhileTheOutputRests(_ kind: AudioServerFixture.Kind) throws {
+        let fixture = try AudioServerFixture(kind)
+        if kind == .pulseaudio { _ = try fixture.pactl(["load-module", "module-suspend-on-idle", "timeout=1"]) }
+        for idleTimeout in [0, 0.3] {
+            let device = try desktopDevice(on: fixture, idleTimeout: idleTimeout)
+            let scene = try device.makeScene()
+            let source = try toneSource(scene, device, Signals.sine(440, seconds: 0.2))
+            try source.play()
+            #expect(waitFor(5) { sinkState(fixture, "A") == "RUNNING" }, "\(sinkState(fixture, "A") ?? "?")")
+            let rested = waitFor(8) { sinkState(fixture, "A") != "RUNNING" }
+            let state = sinkState(fixture, "A") ?? "?"
+            if idleTimeout == 0 {
+                #expect(!rested, "a never-resting output let the sink go \(state)")
+            } else {
+                #expect(rested && device.outputStatus.resting, "sink A is \(state) while the output rests: \(device.outputStatus.resting)")
+                if kind == .pulseaudio { #expect(waitFor(5) { sinkState(fixture, "A") == "SUSPENDED" }) }
+                print("\(kind): output resting, sink A \(sinkState(fixture, "A") ?? "?")")
+                try source.play()
+                #expect(waitFor(5) { sinkState(fixture, "A") == "RUNNING" }, "\(sinkState(fixture, "A") ?? "?")")
+            }
+            device.close()
+        }
+    }
+}
+
+/// A sink's state as `pactl list short sinks` gives it (RUNNING, IDLE, SUSPENDED).
+func sinkState(_ fixture: AudioServerFixture, _ name: String) -> String? {
+    guard let sinks = try? fixture.pactl(["list", "short", "sinks"]) else { return nil }
+    return sinks.split(separator: "\n").map { $0.split(separator: "\t").map(String.init) }
+        .first { $0.count > 4 && $0[1] == name }?.last
+}
+
+/// The first frame of the last stretch of at least 0.1 s of silence inside the sound, if any.
+func lastSilenceStart(_ samples: [Float]) -> Int? {
+    guard let span = soundingSpan(samples) else { return nil }
+    var start: Int?, quiet = 0, found: Int?
+    for frame in span.first...span.last {
+        if abs(samples[2 * frame]) <= 0.01 && abs(samples[2 * frame + 1]) <= 0.01 {
+            if quiet == 0 { start = frame }
+            quiet += 1
+            if quiet == 4_800 { found = start }
+        } else {
+            quiet = 0
+        }
+    }
+    return found
+}
+
+/// The lengths in frames of the sounds in interleaved stereo `samples` (channel 0 above
+/// 0.001), apart where at least 100 frames of silence part them.
+func soundSegments(_ samples: [Float]) -> [Int] {
+    var lengths: [Int] = [], start: Int?, quiet = 0
+    for frame in 0..<(samples.count / 2) {
+        if abs(samples[2 * frame]) > 0.001 {
+            if start == nil { start = frame }
+            quiet = 0
+        } else if let first = start {
+            quiet += 1
+            if quiet == 100 { lengths.append(frame - 99 - first); start = nil }
+        }
+    }
+    if let first = start { lengths.append(samples.count / 2 - quiet - first) }
+    return lengths
+}
+
+/// The first frame of interleaved stereo `samples` from `start` on where either channel passes 0.01.
+func onset(_ samples: [Float], from start: Int) -> Int? {
+    stride(from: 2 * start, to: samples.count, by: 1).first { abs(samples[$0]) > 0.01 }.map { $0 / 2 }
+}
+
+/// Whether the first sink input `pactl list sink-inputs` lists is corked (nil when none).
+func corked(_ sinkInputs: String?) -> Bool? {
+    guard let line = sinkInputs?.split(separator: "\n").first(where: { $0.contains("Corked:") }) else { return nil }
+    return line.contains("yes")
+}
+
+/// A thread of this process, found by name: its CPU time and context switches, from /proc.
+struct ThreadActivity {
+    let directory: String
+
+    init?(named name: String) {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+        guard let task = tasks.first(where: {
+            (try? String(contentsOfFile: "/proc/self/task/\($0)/comm", encoding: .utf8))?
+                .trimmingCharacters(in: .whitespacesAndNewlines) == name
+        }) else { return nil }
+        directory = "/proc/self/task/\(task)"
+    }
+
+    /// CPU seconds (schedstat) and voluntary plus involuntary context switches so far.
+    func sample() -> (cpu: Double, switches: Int) {
+        let schedstat = (try? String(contentsOfFile: "\(directory)/schedstat", encoding: .utf8)) ?? "0"
+        let cpu = Double(schedstat.split(separator: " ").first.flatMap { Int($0) } ?? 0) / 1e9
+        let status = (try? String(contentsOfFile: "\(directory)/status", encoding: .utf8)) ?? ""
+        let switches = status.split(separator: "\n").filter { $0.hasSuffix("ctxt_switches") == false && $0.contains("ctxt_switches") }
+            .compactMap { $0.split(separator: "\t").last.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) } }.reduce(0, +)
+        return (cpu, switches)
+    }
+}
