@@ -107,12 +107,12 @@ func earLatency(arguments: [String]) throws {
 struct EarMeter {
     let recording: MonitorRecording
 
-    /// Triggers `plays` times, 150 ms apart, and returns each request → first-sample time (s).
-    func measure(_ plays: Int, _ trigger: () throws -> Void) throws -> [Double] {
+    /// Triggers `plays` times and returns each request → first-sample time (s). Before each,
+    /// `quiet` runs (by default 120 ms pass: the previous sound has ended at the sink).
+    func measure(_ plays: Int, quiet: () -> Void = { usleep(120_000) }, _ trigger: () throws -> Void) throws -> [Double] {
         var latencies: [Double] = []
         for _ in 0..<plays {
-            // Quiet first: the previous sound has ended at the sink.
-            usleep(120_000)
+            quiet()
             let from = recording.frameCount
             let start = MonitorRecording.now()
             try trigger()

@@ -30,6 +30,13 @@
 // (or PipeWire) server: source.play(), SystemSoundRegistry.play, a warm daemon, a cold CLI and
 // libcanberra beside them (EarLatency.swift).
 //
+//   swift run -c release soundstage-bench idle [--pulseaudio | --pipewire] [--seconds N] [--plays N]
+//
+// measures what a silent game costs and how fast it speaks again, on each installed throw-away
+// server: the process's CPU over N s (default 10) after a sound, with the output that never
+// rests and with the one that rests; time to the ear, warm and after a rest, for a game sound
+// and a UI sound, and libcanberra's, warm and after 3 s of silence (IdleBench.swift).
+//
 //   swift run -c release soundstage-bench voices
 //
 // measures voice management: 10,000 sources on 256 voices, listener moving every 16 ms, against
@@ -99,6 +106,10 @@ if daemonMode {
 }
 if mode == "ear" {
     try earLatency(arguments: Array(CommandLine.arguments.dropFirst(2)))
+    exit(0)
+}
+if mode == "idle" {
+    try idleBench(arguments: Array(CommandLine.arguments.dropFirst(2)))
     exit(0)
 }
 if mode == "voices" {
