@@ -122,6 +122,58 @@ import TestSupport
         #expect(abs(Signals.soundingSeconds(samples) - 0.2) < 0.010, "two whole 0.1 s clicks")
     }
 
+    /// The OpenAL fallback rests too: a daemon on OpenAL Soft's own output (its PulseAudio
+    /// backend, on the test's server) pauses the device once nothing has played for
+    /// `--idle-timeout` (`alcDevicePauseSOFT`: OpenAL's stream corks, its mixer thread stops, the
+    /// daemon uses no CPU), and the next sound resumes it and is heard.
+    @Test(arguments: servers)
+    func theDaemonOnOpenALRestsWhenSilent(_ kind: AudioServerFixture.Kind) throws {
+        let fixture = try AudioServerFixture(kind)
+        let file = "\(fixture.directory)/click.wav"
+        try write(tone(2_000, seconds: 0.1), to: file)
+        let socket = "\(fixture.directory)/soundstage/socket"
+        var environment = fixture.environment
+        environment["ALSOFT_DRIVERS"] = "pulse"
+        let daemon = try ChildProcess(CLIRunner.binary.path, ["serve", "--socket", socket, "--backend", "openal", "--idle-timeout", "0.3"],
+                                      environment: environment)
+        defer { daemon.send(SIGTERM); _ = daemon.wait() }
+        for _ in 0..<500 where !FileManager.default.fileExists(atPath: socket) { usleep(10_000) }
+        let corked = { () -> Bool? in
+            guard let line = (try? fixture.sinkInputs())?.split(separator: "\n").first(where: { $0.contains("Corked:") }) else { return nil }
+            return line.contains("yes")
+        }
+        let recording = try fixture.record(sink: "A")
+        #expect(try run(fixture, ["sound", "play", "--file", file, "--socket", socket]).status == 0)
+        #expect(waitUntil(10) { corked() == true }, "OpenAL's stream never corked: \((try? fixture.sinkInputs()) ?? "?")")
+        let before = cpuTicks(daemon.pid)
+        usleep(2_000_000)
+        let resting = cpuTicks(daemon.pid) - before
+        #expect(resting <= 1, "the resting daemon used \(resting) ticks of CPU in 2 s")
+        #expect(try run(fixture, ["sound", "play", "--file", file, "--socket", socket]).status == 0)
+        usleep(300_000)
+        let runs = Signals.separateSounds(recording.stop())
+        #expect(runs.count == 2, "two clicks, one before and one after the rest: \(runs)")
+        print("\(kind): OpenAL output resting, the daemon used \(resting) CPU ticks in 2 s")
+    }
+
+    /// Polls `condition` every 10 ms for up to `seconds`; whether it held.
+    private func waitUntil(_ seconds: Double, _ condition: () -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while !condition() {
+            if Date() >= deadline { return false }
+            usleep(10_000)
+        }
+        return true
+    }
+
+    /// User plus system CPU of process `pid` so far, in clock ticks (/proc/PID/stat).
+    private func cpuTicks(_ pid: pid_t) -> Int {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return 0 }
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        return (Int(fields[11]) ?? 0) + (Int(fields[12]) ?? 0)
+    }
+
     @Test(arguments: servers)
     func infoNamesTheDesktopOutputAndItsLatency(_ kind: AudioServerFixture.Kind) throws {
         let fixture = try AudioServerFixture(kind)

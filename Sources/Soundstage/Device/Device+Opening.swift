@@ -8,6 +8,9 @@ extension Device {
     /// - Parameters:
     ///   - hrtf: `true` to request HRTF, `false` to forbid it, nil for OpenAL's default.
     ///   - reverbZones: how many reverb zones a scene may hold (0...4), see ``defaultReverbZones``.
+    ///   - idleTimeout: seconds without a sound (plus the longest reverb tail) after which the
+    ///     device pauses (`alcDevicePauseSOFT`: OpenAL Soft's mixer stops, its stream corks) until
+    ///     the next sound; 0 never (see ``DesktopOutputOptions/idleTimeout``), 0...3600.
     /// - Throws: `.noOutputDevice` when none can be opened — on a machine without a sound card
     ///   OpenAL Soft does not fall back. Use ``loopback(sampleRate:layout:hrtf:hrtfName:updateFrames:)``
     ///   to render offline instead, or set `ALSOFT_DRIVERS=null` for a silent real-time device.
@@ -15,17 +18,22 @@ extension Device {
     /// ALSA and OpenAL Soft print lines on stderr while probing for a sound card that is not
     /// there; a program that wants them hidden wraps the call in
     /// ``Soundstage/silencingStandardError(_:)`` (the library never redirects stderr itself).
-    public static func openDefault(hrtf: Bool? = nil, reverbZones: Int = defaultReverbZones) throws -> Device {
-        try open(name: nil, hrtf: hrtf, reverbZones: reverbZones)
+    public static func openDefault(hrtf: Bool? = nil, reverbZones: Int = defaultReverbZones, idleTimeout: Double = 2) throws -> Device {
+        try open(name: nil, hrtf: hrtf, reverbZones: reverbZones, idleTimeout: idleTimeout)
     }
 
-    /// Opens the output device called `name` (see ``outputDeviceNames()``).
-    public static func open(named name: String, hrtf: Bool? = nil, reverbZones: Int = defaultReverbZones) throws -> Device {
-        try open(name: name, hrtf: hrtf, reverbZones: reverbZones)
+    /// Opens the output device called `name` (see ``outputDeviceNames()``); the options as
+    /// ``openDefault(hrtf:reverbZones:idleTimeout:)``'s.
+    public static func open(named name: String, hrtf: Bool? = nil, reverbZones: Int = defaultReverbZones,
+                            idleTimeout: Double = 2) throws -> Device {
+        try open(name: name, hrtf: hrtf, reverbZones: reverbZones, idleTimeout: idleTimeout)
     }
 
-    static func open(name: String?, hrtf: Bool?, reverbZones: Int) throws -> Device {
+    static func open(name: String?, hrtf: Bool?, reverbZones: Int, idleTimeout: Double) throws -> Device {
         try validateReverbZones(reverbZones)
+        guard idleTimeout.isFinite, (0...3_600).contains(idleTimeout) else {
+            throw SoundstageError(.invalidArgument, "idle timeout \(idleTimeout) s is outside 0...3600 (0: never rest)")
+        }
         guard let handle = DeviceHandle.openOutput(name) else {
             let what = name.map { "the output device '\($0)'" } ?? "the default output device"
             throw SoundstageError(.noOutputDevice,
@@ -35,7 +43,7 @@ extension Device {
                                   subject: name, cause: OpenAL.noDeviceOpened)
         }
         return try Device(handle: handle, kind: .output, sampleRate: 0, layout: .stereo,
-                          hrtf: hrtf, hrtfID: nil, updateFrames: 0, reverbZones: reverbZones)
+                          hrtf: hrtf, hrtfID: nil, updateFrames: 0, reverbZones: reverbZones, idleTimeout: idleTimeout)
     }
 
     /// Opens the best output there is: Soundstage's own stream on the desktop server when one
@@ -52,12 +60,12 @@ extension Device {
         case .desktop:
             return try openDesktop(desktop)
         case .openAL:
-            return try openDefault(hrtf: desktop.hrtf, reverbZones: desktop.reverbZones)
+            return try openDefault(hrtf: desktop.hrtf, reverbZones: desktop.reverbZones, idleTimeout: desktop.idleTimeout)
         case .automatic:
             do {
                 return try openDesktop(desktop)
             } catch let error as SoundstageError where error.code == .noOutputDevice {
-                return try openDefault(hrtf: desktop.hrtf, reverbZones: desktop.reverbZones)
+                return try openDefault(hrtf: desktop.hrtf, reverbZones: desktop.reverbZones, idleTimeout: desktop.idleTimeout)
             }
         }
     }

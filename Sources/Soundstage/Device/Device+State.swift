@@ -62,8 +62,22 @@ extension Device {
     /// center when no session may sound. Loopback devices only mix when rendered.
     func setOutputPaused(_ paused: Bool) {
         if let desktop { return desktop.setPaused(paused) }
+        setOpenALPaused { $0.session = paused }
+    }
+
+    /// Pauses or resumes an OpenAL output for its rest (``Poller``); a session's pause stands.
+    func setRestPaused(_ paused: Bool) {
+        setOpenALPaused { $0.rest = paused }
+    }
+
+    private func setOpenALPaused(_ change: (inout (session: Bool, rest: Bool)) -> Void) {
         guard kind == .output, !isClosed else { return }
-        handle.setPaused(paused)
+        openALPauses.withLockedValue { pauses in
+            let was = pauses.session || pauses.rest
+            change(&pauses)
+            let paused = pauses.session || pauses.rest
+            if paused != was { handle.setPaused(paused) }
+        }
     }
 
     // MARK: Internals used by Buffer and Scene

@@ -59,8 +59,12 @@ public final class Device: Sendable {
     let poller: Poller?
     /// Frames mixed by ``render(into:)`` (loopback devices): their clock.
     let renderedFrames = Atomic<Int>(0)
-    /// A desktop output's rest while nothing plays, which the clock counts through.
+    /// A desktop output's rest while nothing plays, which the clock counts through (an OpenAL
+    /// output's too: its clock is the wall clock).
     let rest = OutputRest()
+    /// Why an OpenAL output is paused (``setOutputPaused(_:)``, ``setRestPaused(_:)``): it mixes
+    /// only when neither holds.
+    let openALPauses = NIOLockedValueBox((session: false, rest: false))
     /// Wall-clock nanoseconds spent in ``renderForOutput(into:inRealTime:)`` (``renderLoad``).
     let renderBusyNanoseconds = Atomic<Int>(0)
     /// Mixed chunks that held NaN or an infinity and were silenced (``nonFiniteMixCount``).
@@ -119,7 +123,7 @@ public final class Device: Sendable {
     }
 
     init(handle: DeviceHandle, kind: Kind, sampleRate: Int, layout: ChannelLayout, hrtf: Bool?,
-                 hrtfID: Int?, updateFrames: Int, reverbZones: Int, desktop: DesktopOutput? = nil) throws {
+                 hrtfID: Int?, updateFrames: Int, reverbZones: Int, desktop: DesktopOutput? = nil, idleTimeout: Double = 0) throws {
         self.handleBox = NIOLockedValueBox(handle)
         self.kind = kind
         self.desktop = desktop
@@ -139,7 +143,7 @@ public final class Device: Sendable {
         LiveObjects.devices.add(1, ordering: .relaxed)
         LiveObjects.contexts.add(1, ordering: .relaxed)
         poller = kind == .output ? Poller() : nil
-        poller?.start(self)
+        poller?.start(self, idleTimeout: idleTimeout)
     }
 
     deinit {

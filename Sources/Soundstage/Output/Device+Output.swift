@@ -15,7 +15,8 @@ extension Device {
         let name = kind == .output ? ((try? info)?.name ?? "OpenAL") : "loopback"
         return OutputStatus(backend: kind == .output ? OutputBackend.openAL.rawValue : "loopback", server: name, sink: nil,
                             targetLatency: nil, latency: latency, underruns: 0, volume: 1, muted: false,
-                            paused: false, connected: !isAwaitingOutput)
+                            paused: openALPauses.withLockedValue { $0.session }, connected: !isAwaitingOutput,
+                            resting: rest.isResting, rests: rest.totals.rests)
     }
 
     /// The options the desktop output was opened with (its server, sink, role, latency); nil for

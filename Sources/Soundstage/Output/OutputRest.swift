@@ -94,7 +94,20 @@ extension Device {
     /// desktop output wakes. Cheap: one atomic add, and a poke only while it rests.
     func noteActivity() {
         rest.noteActivity()
-        if rest.isResting { desktop?.wake() }
+        if rest.isResting {
+            desktop?.wake()
+            poller?.wake()
+        }
+    }
+
+    /// The longest decay of the reverb zones of the device's scenes (seconds; 0 without zones):
+    /// how long an OpenAL output, whose mix the engine cannot hear, waits past the last sound
+    /// for tails before it rests.
+    var longestReverbTail: Double {
+        let scenes = state.withLock { $0.scenes.compactMap(\.scene) }
+        return scenes.map { scene in
+            scene.withState { state, _ in Double(state.effects.zones.compactMap { $0?.state.preset.decayTime }.max() ?? 0) }
+        }.max() ?? 0
     }
 
     /// Whether nothing can sound before device frame `frame`: no source plays (a paused one is
