@@ -53,6 +53,30 @@ func idleBench(arguments: [String]) throws {
             registry.close()
             device.close()
         }
+        // The daemon (`soundstage serve`, beside this binary), a UI sound over its socket.
+        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("soundstage").path
+        if FileManager.default.isExecutableFile(atPath: binary) {
+            var environment = fixture.environment
+            environment["SOUNDSTAGE_SOCKET"] = "\(fixture.directory)/soundstage.sock"
+            let daemon = try ChildProcess(binary, ["serve"], environment: environment)
+            defer { daemon.send(SIGTERM); _ = daemon.wait() }
+            var socket: LineSocket?
+            for _ in 0..<500 where socket == nil {
+                socket = try? LineSocket(path: "\(fixture.directory)/soundstage.sock")
+                if socket == nil { usleep(10_000) }
+            }
+            if let socket {
+                let id = socket.request(["id": 0, "command": "registerSound", "file": .string(click)])?["result"]?["sound"] ?? .null
+                let line = "{\"id\":1,\"command\":\"playSound\",\"sound\":\(id.encoded)}\n"
+                let play = { socket.send(line); _ = socket.response() }
+                table.append(("UI sound through the daemon, warm", try meter.measure(plays, play)))
+                table.append(("UI sound through the daemon, after 3 s of silence", try meter.measure(max(3, plays / 4), quiet: { usleep(3_000_000) }, play)))
+            } else {
+                print("  (the daemon did not start)")
+            }
+        } else {
+            print("  (no soundstage binary beside this one: `swift build -c release` for the daemon)")
+        }
         if let peer = try CanberraPeer.build(in: fixture.directory) {
             var environment = fixture.environment
             environment["SOUNDSTAGE_CLICK"] = click

@@ -5,6 +5,7 @@ import Glibc
 import Foundation
 #endif
 import NIOConcurrencyHelpers
+import Synchronization
 import SoundFile
 
 /// Soundstage's own output on the desktop server: a thread renders the device's mix (an OpenAL
@@ -23,6 +24,9 @@ final class DesktopOutput: Sendable {
     private let control = NIOLockedValueBox(Control())
     private let finished = ConditionLock(value: true)
     private let observers = NIOLockedValueBox(Observers())
+    /// Whether everything queued on the server is silence (the render thread's last writes, as
+    /// long as the queue, were all silent): a play then skips the queue (``skipSilentQueue``).
+    private let queueIsSilent = Atomic<Bool>(false)
 
     struct Control {
         var stopping = false
@@ -167,8 +171,11 @@ final class DesktopOutput: Sendable {
 
     private func poke() { connection.withLockedValue { $0 }?.poke() }
 
-    /// Wakes a resting output (the device noted activity).
+    /// Wakes a resting output, or one whose queue holds only silence (the device noted activity).
     func wake() { poke() }
+
+    /// Whether a play should wake the render thread at once: it rests, or its queue is silence.
+    var wantsActivity: Bool { queueIsSilent.load(ordering: .relaxed) }
 
     // MARK: The render thread
 
@@ -183,6 +190,9 @@ final class DesktopOutput: Sendable {
         // Rest after this many frames of silence (never when the timeout is 0).
         let idleFrames = options.idleTimeout > 0 ? max(1, Int((options.idleTimeout * Double(sampleRate)).rounded())) : Int.max
         var silentFrames = 0
+        // Consecutive silent frames written, and the activity count last acted on.
+        var silentRun = 0
+        var seenActivity = 0
         while true {
             guard let device = target.device, !device.isClosed else { break }
             let wanted = control.withLockedValue { $0 }
@@ -211,6 +221,7 @@ final class DesktopOutput: Sendable {
                     }
                     frames = now.corked ? 0 : connection.writableFramesLocked
                     if frames > 0 { break }
+                    if queueIsSilent.load(ordering: .relaxed) && device.rest.activityCount != seenActivity { break }
                     connection.waitLocked(until: Date().addingTimeInterval(0.1))
                 }
             }
@@ -225,7 +236,21 @@ final class DesktopOutput: Sendable {
             if now.resting, now.stopping || device.rest.activityCount != now.restActivity || now.restWake.map({ Date() >= $0 }) == true {
                 endRest(device)
                 silentFrames = 0
+                silentRun = 0
+                seenActivity = device.rest.activityCount
+                queueIsSilent.store(false, ordering: .relaxed)
                 now = control.withLockedValue { $0 }
+            }
+            let activity = device.rest.activityCount
+            if activity != seenActivity {
+                seenActivity = activity
+                if queueIsSilent.load(ordering: .relaxed), !now.corked, !now.resting, !now.stopping, device.nextScheduledFrame == nil {
+                    queueIsSilent.store(false, ordering: .relaxed)
+                    silentFrames = 0
+                    silentRun = 0
+                    guard skipSilentQueue(device, connection, &scratch) else { break }
+                    continue
+                }
             }
             if now.priming, !now.stopping, now.drainTickets <= completedTickets, now.corked, !now.enginePaused, !now.serverPaused {
                 guard wakeUp(device, connection, &scratch) else { break }
@@ -261,6 +286,9 @@ final class DesktopOutput: Sendable {
             guard frames > 0 else { continue }
             let count = min(frames, scratch.count / channels)
             guard let silent = renderAndWrite(count, device, connection, &scratch) else { break }
+            silentRun = silent ? silentRun + count : 0
+            let queued = connection.withLock { connection.grantedLatencyLocked(sampleRate: sampleRate) }.map { Int($0 * Double(sampleRate)) } ?? Int.max
+            queueIsSilent.store(silentRun >= queued, ordering: .relaxed)
             guard idleFrames != .max else { continue }
             silentFrames = silent ? silentFrames + count : 0
             if silentFrames >= idleFrames {
@@ -303,7 +331,7 @@ final class DesktopOutput: Sendable {
         // 5 ms of silence first, which the clock counts: PulseAudio plays an uncorked stream from
         // where its sink has got to, up to ~2 ms past the read index (measured), so the sound
         // starts after the silence instead of losing its first samples.
-        let pad = min(sampleRate / 200, scratch.count / channels)
+        let pad = min(sampleRate / 500, scratch.count / channels)
         scratch.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
         try? scratch.withUnsafeBufferPointer { buffer in
             try connection.withLock { try connection.writeLocked(UnsafeBufferPointer(rebasing: buffer[0..<(pad * channels)]), atReadIndex: true) }
@@ -318,6 +346,30 @@ final class DesktopOutput: Sendable {
         control.withLockedValue { control in
             control.corked = false
             control.priming = false
+        }
+        return true
+    }
+
+    /// A play on a stream whose queue holds only silence: the queue is dropped (`pa_stream_flush`)
+    /// and refilled from where the server reads, 2 ms of silence then the new mix, so the sound
+    /// is heard at once instead of behind a queue's length of silence (~11 ms at the 20 ms target
+    /// on PulseAudio). Not with a play scheduled: the frames dropped were counted by the clock,
+    /// so what is heard next comes a queue's length earlier against it. Returns false if the
+    /// engine cannot render.
+    private func skipSilentQueue(_ device: Device, _ connection: PulseConnection, _ scratch: inout [Float]) -> Bool {
+        let (flushed, granted) = connection.withLock { (connection.flushLocked(), connection.grantedLatencyLocked(sampleRate: sampleRate)) }
+        guard flushed else { return true }
+        let pad = min(sampleRate / 500, scratch.count / channels)
+        scratch.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
+        try? scratch.withUnsafeBufferPointer { buffer in
+            try connection.withLock { try connection.writeLocked(UnsafeBufferPointer(rebasing: buffer[0..<(pad * channels)])) }
+        }
+        device.renderedFrames.add(pad, ordering: .relaxed)
+        var left = Int((granted ?? options.latency) * Double(sampleRate)) - pad
+        while left > 0 {
+            let count = min(left, scratch.count / channels)
+            guard renderAndWrite(count, device, connection, &scratch) != nil else { return false }
+            left -= count
         }
         return true
     }

@@ -97,6 +97,8 @@ extension Device {
         if rest.isResting {
             desktop?.wake()
             poller?.wake()
+        } else if desktop?.wantsActivity == true {
+            desktop?.wake()     // its queue is silence: the sound skips it
         }
     }
 
