@@ -160,6 +160,24 @@ final class RealTimeLoopback: @unchecked Sendable {
         #expect(sceneSnapshot.groups.map(\.name) == ["ambience"])
     }
 
+    /// A desktop output that rests says so in the browser ("(resting)" on the output line), and
+    /// stops saying so when a sound wakes it.
+    @Test(.enabled(if: HeadlessBrowser.isInstalled && AudioServerFixture.Kind.pulseaudio.isInstalled))
+    func theLiveViewShowsTheOutputResting() throws {
+        let fixture = try AudioServerFixture(.pulseaudio)
+        let device = try Device.openDesktop(DesktopOutputOptions(applicationName: "live-view-tests", server: fixture.server, idleTimeout: 0.3))
+        let scene = try device.makeScene()
+        let source = scene.makeSource(buffer: try device.makeBuffer(Signals.sine(440, seconds: 1)))
+        let view = try device.startLiveView()
+        let browser = try HeadlessBrowser()
+        defer { browser.quit(); view.stop(); device.close() }
+        let tab = try browser.open(view.url)
+        try tab.wait(until: "document.getElementById('output').textContent.includes('(resting)')")
+        #expect(device.outputStatus.resting)
+        try source.play()
+        try tab.wait(until: "document.getElementById('output').textContent.startsWith('desktop') && !document.getElementById('output').textContent.includes('(resting)')")
+    }
+
     /// The orbit scene in a real browser: the bee's dot moves around the listener between two
     /// reads, each read where the scene's path puts it at the frame's time, drawn at that place
     /// on the map; the output meter moves. And the page from a URL without the token is refused.
