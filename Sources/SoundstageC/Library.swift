@@ -7,7 +7,7 @@ import Synchronization
 
 /// The library's version; keep in step with SS_VERSION_* in include/soundstage.h (a C test
 /// compares them).
-let libraryVersion = (major: 0, minor: 1, patch: 0)
+let libraryVersion = (major: 0, minor: 2, patch: 0)
 
 private let versionString: StaticString = "0.2.0"
 
