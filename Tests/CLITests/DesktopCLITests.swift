@@ -122,19 +122,19 @@ import TestSupport
         #expect(abs(Signals.soundingSeconds(samples) - 0.2) < 0.010, "two whole 0.1 s clicks")
     }
 
-    /// The OpenAL fallback rests too: a daemon on OpenAL Soft's own output (its PulseAudio
-    /// backend, on the test's server) pauses the device once nothing has played for
-    /// `--idle-timeout` (`alcDevicePauseSOFT`: OpenAL's stream corks, its mixer thread stops, the
-    /// daemon uses no CPU), and the next sound resumes it and is heard.
-    @Test(arguments: servers)
-    func theDaemonOnOpenALRestsWhenSilent(_ kind: AudioServerFixture.Kind) throws {
+    /// The daemon's output rests when silent, on the desktop server and on the OpenAL fallback
+    /// (OpenAL Soft's PulseAudio backend on the test's server): once nothing has played for
+    /// `--idle-timeout` its stream corks (on OpenAL: `alcDevicePauseSOFT`, whose mixer thread
+    /// stops), the daemon uses no CPU, and the next sound wakes it and is heard.
+    @Test(arguments: servers, ["desktop", "openal"])
+    func theDaemonRestsWhenSilent(_ kind: AudioServerFixture.Kind, _ backend: String) throws {
         let fixture = try AudioServerFixture(kind)
         let file = "\(fixture.directory)/click.wav"
         try write(tone(2_000, seconds: 0.1), to: file)
         let socket = "\(fixture.directory)/soundstage/socket"
         var environment = fixture.environment
         environment["ALSOFT_DRIVERS"] = "pulse"
-        let daemon = try ChildProcess(CLIRunner.binary.path, ["serve", "--socket", socket, "--backend", "openal", "--idle-timeout", "0.3"],
+        let daemon = try ChildProcess(CLIRunner.binary.path, ["serve", "--socket", socket, "--backend", backend, "--idle-timeout", "0.3"],
                                       environment: environment)
         defer { daemon.send(SIGTERM); _ = daemon.wait() }
         for _ in 0..<500 where !FileManager.default.fileExists(atPath: socket) { usleep(10_000) }
@@ -144,7 +144,7 @@ import TestSupport
         }
         let recording = try fixture.record(sink: "A")
         #expect(try run(fixture, ["sound", "play", "--file", file, "--socket", socket]).status == 0)
-        #expect(waitUntil(10) { corked() == true }, "OpenAL's stream never corked: \((try? fixture.sinkInputs()) ?? "?")")
+        #expect(waitUntil(10) { corked() == true }, "the \(backend) stream never corked: \((try? fixture.sinkInputs()) ?? "?")")
         let before = cpuTicks(daemon.pid)
         usleep(2_000_000)
         let resting = cpuTicks(daemon.pid) - before
@@ -153,7 +153,7 @@ import TestSupport
         usleep(300_000)
         let runs = Signals.separateSounds(recording.stop())
         #expect(runs.count == 2, "two clicks, one before and one after the rest: \(runs)")
-        print("\(kind): OpenAL output resting, the daemon used \(resting) CPU ticks in 2 s")
+        print("\(kind): \(backend) output resting, the daemon used \(resting) CPU ticks in 2 s")
     }
 
     /// Polls `condition` every 10 ms for up to `seconds`; whether it held.

@@ -69,12 +69,16 @@ extension DesktopOutputTests {
         // Frequency.
         #expect(abs(Signals.frequency(heard) - 1_000) < 2 || underran, "recorded \(Signals.frequency(heard)) Hz")
         if underran { print("recorder on \(kind): the output underran during the play; alignment and frequency not measured") }
-        // Time: the recorder dates the first burst after the request, within a server's latency.
+        // Time: the recorder dates the first burst after the request (within its dating's
+        // precision), within a server's latency.
         let heardAt = try #require(recorder.firstFrameTime) + Double(first) / 48_000
         let toEar = heardAt - requested
         print("recorder on \(kind): bursts \(second - first) frames apart; peak \(recordedPeak) vs mixed \(output.peakPower[0]) dBFS; "
               + "first burst dated \(String(format: "%.1f", toEar * 1_000)) ms after play()")
-        #expect(toEar > 0 && toEar < 0.5, "dated \(toEar) s after the request")
+        // A sound on a quiet output reaches the sink ~1 ms after the request (it skips the queued
+        // silence), closer than the recorder dates frames (from its fragments' arrival): CI
+        // dated one 0.6 ms before the request. So "after" within 5 ms.
+        #expect(toEar > -0.005 && toEar < 0.5, "dated \(toEar) s after the request")
         device.close()
         #expect(device.liveObjects.isZero)
     }
