@@ -50,24 +50,12 @@ func earLatency(arguments: [String]) throws {
         device.close()
     }
     // 3. A warm daemon: `soundstage serve` on the server, playSound over its socket.
-    let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("soundstage").path
-    if FileManager.default.isExecutableFile(atPath: binary) {
-        var environment = fixture.environment
-        environment["SOUNDSTAGE_SOCKET"] = "\(directory)/soundstage.sock"
-        let daemon = try ChildProcess(binary, ["serve"], environment: environment)
-        defer { daemon.send(SIGTERM); daemon.wait() }
-        var socket: LineSocket?
-        for _ in 0..<500 where socket == nil {
-            socket = try? LineSocket(path: "\(directory)/soundstage.sock")
-            if socket == nil { usleep(10_000) }
-        }
-        if let socket {
-            let id = socket.request(["id": 0, "command": "registerSound", "file": .string(click)])?["result"]?["sound"] ?? .null
-            let line = "{\"id\":1,\"command\":\"playSound\",\"sound\":\(id.encoded)}\n"
-            let samples = try meter.measure(plays) {
-                socket.send(line)
-                _ = socket.response()
-            }
+    if let binary = BenchDaemon.binary {
+        let daemon = try BenchDaemon(binary, on: fixture, playing: click)
+        defer { daemon.stop() }
+        let environment = daemon.environment
+        if daemon.answers {
+            let samples = try meter.measure(plays) { daemon.play() }
             report("warm daemon playSound → sink (soundstage serve)", samples, goal: 0.010)
             // 4. A cold CLI: a new `soundstage sound play` process each time (through the daemon).
             let cold = try meter.measure(max(5, plays / 4)) {
@@ -77,8 +65,7 @@ func earLatency(arguments: [String]) throws {
         } else {
             print("  (the daemon did not start; skipped the daemon and CLI paths)")
         }
-        daemon.send(SIGTERM)
-        daemon.wait()
+        daemon.stop()
         let direct = try meter.measure(max(5, plays / 4)) {
             _ = try ChildProcess(binary, ["sound", "play", "--no-daemon", "--file", click], environment: environment)
         }
@@ -100,6 +87,53 @@ func earLatency(arguments: [String]) throws {
         report("libcanberra, cold process (ca_context_create + play)", cold, goal: nil)
     } else {
         print("  (libcanberra-dev not installed: no libcanberra baseline)")
+    }
+}
+
+/// `soundstage serve` (the command built beside this benchmark) on a fixture's server, with a
+/// click registered: ``play()`` asks for it over the socket and waits for the answer.
+final class BenchDaemon {
+    /// The `soundstage` command beside this benchmark, if it was built (`swift build -c release`).
+    static let binary: String? = {
+        let path = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("soundstage").path
+        return FileManager.default.isExecutableFile(atPath: path) ? path : nil
+    }()
+
+    /// The fixture's environment with the daemon's socket: for `soundstage` commands that use it.
+    let environment: [String: String]
+    private let process: ChildProcess
+    private let socket: LineSocket?
+    private let request: String
+
+    init(_ binary: String, on fixture: AudioServerFixture, playing click: String) throws {
+        let path = "\(fixture.directory)/soundstage.sock"
+        var environment = fixture.environment
+        environment["SOUNDSTAGE_SOCKET"] = path
+        self.environment = environment
+        process = try ChildProcess(binary, ["serve"], environment: environment)
+        var socket: LineSocket?
+        for _ in 0..<500 where socket == nil {
+            socket = try? LineSocket(path: path)
+            if socket == nil { usleep(10_000) }
+        }
+        self.socket = socket
+        let id = socket?.request(["id": 0, "command": "registerSound", "file": .string(click)])?["result"]?["sound"] ?? .null
+        request = "{\"id\":1,\"command\":\"playSound\",\"sound\":\(id.encoded)}\n"
+    }
+
+    /// Whether it answered on its socket.
+    var answers: Bool { socket != nil }
+
+    /// Plays the click and waits for the daemon's answer.
+    func play() {
+        socket?.send(request)
+        _ = socket?.response()
+    }
+
+    /// Stops it (again: nothing).
+    func stop() {
+        process.send(SIGTERM)
+        process.wait()
     }
 }
 

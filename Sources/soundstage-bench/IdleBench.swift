@@ -47,30 +47,20 @@ func idleBench(arguments: [String]) throws {
             let play: () throws -> Void = role == .game ? { try source.play() } : { try registry.play(id) }
             table.append(("\(name), warm", try meter.measure(plays, play)))
             table.append(("\(name), after a rest", try meter.measure(plays, quiet: {
-                _ = wait(5) { device.outputStatus.resting }
+                _ = waitFor(5) { device.outputStatus.resting }
                 usleep(100_000)
             }, play)))
             registry.close()
             device.close()
         }
         // The daemon (`soundstage serve`, beside this binary), a UI sound over its socket.
-        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("soundstage").path
-        if FileManager.default.isExecutableFile(atPath: binary) {
-            var environment = fixture.environment
-            environment["SOUNDSTAGE_SOCKET"] = "\(fixture.directory)/soundstage.sock"
-            let daemon = try ChildProcess(binary, ["serve"], environment: environment)
-            defer { daemon.send(SIGTERM); _ = daemon.wait() }
-            var socket: LineSocket?
-            for _ in 0..<500 where socket == nil {
-                socket = try? LineSocket(path: "\(fixture.directory)/soundstage.sock")
-                if socket == nil { usleep(10_000) }
-            }
-            if let socket {
-                let id = socket.request(["id": 0, "command": "registerSound", "file": .string(click)])?["result"]?["sound"] ?? .null
-                let line = "{\"id\":1,\"command\":\"playSound\",\"sound\":\(id.encoded)}\n"
-                let play = { socket.send(line); _ = socket.response() }
-                table.append(("UI sound through the daemon, warm", try meter.measure(plays, play)))
-                table.append(("UI sound through the daemon, after 3 s of silence", try meter.measure(max(3, plays / 4), quiet: { usleep(3_000_000) }, play)))
+        if let binary = BenchDaemon.binary {
+            let daemon = try BenchDaemon(binary, on: fixture, playing: click)
+            defer { daemon.stop() }
+            if daemon.answers {
+                table.append(("UI sound through the daemon, warm", try meter.measure(plays) { daemon.play() }))
+                table.append(("UI sound through the daemon, after 3 s of silence",
+                              try meter.measure(max(3, plays / 4), quiet: { usleep(3_000_000) }) { daemon.play() }))
             } else {
                 print("  (the daemon did not start)")
             }
@@ -107,8 +97,8 @@ private func idleCPU(_ fixture: AudioServerFixture, click: String, idleTimeout: 
     let scene = try device.makeScene()
     let source = scene.makeSource(buffer: try device.makeBuffer(Signals.sine(440, seconds: 0.3)))
     try source.play()
-    _ = wait(5) { source.playbackState == .stopped }
-    if idleTimeout > 0 { _ = wait(idleTimeout + 5) { device.outputStatus.resting } }
+    _ = waitFor(5) { source.playbackState == .stopped }
+    if idleTimeout > 0 { _ = waitFor(idleTimeout + 5) { device.outputStatus.resting } }
     usleep(500_000)
     let (cpu0, wall0) = (processCPU(), MonitorRecording.now())
     usleep(useconds_t(seconds * 1e6))
@@ -128,13 +118,3 @@ private func processCPU() -> Double {
 private func percent(_ fraction: Double) -> String { String(format: "%.3f %% of a core", fraction * 100) }
 
 private func median(_ values: [Double]) -> Double? { values.isEmpty ? nil : values.sorted()[values.count / 2] }
-
-/// Polls `condition` every 5 ms for up to `seconds`.
-private func wait(_ seconds: Double, _ condition: () -> Bool) -> Bool {
-    let deadline = Date().addingTimeInterval(seconds)
-    while !condition() {
-        if Date() >= deadline { return false }
-        usleep(5_000)
-    }
-    return true
-}

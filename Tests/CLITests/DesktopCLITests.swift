@@ -144,7 +144,7 @@ import TestSupport
         }
         let recording = try fixture.record(sink: "A")
         #expect(try run(fixture, ["sound", "play", "--file", file, "--socket", socket]).status == 0)
-        #expect(waitUntil(10) { corked() == true }, "the \(backend) stream never corked: \((try? fixture.sinkInputs()) ?? "?")")
+        #expect(waitFor(10) { corked() == true }, "the \(backend) stream never corked: \((try? fixture.sinkInputs()) ?? "?")")
         let before = cpuTicks(daemon.pid)
         usleep(2_000_000)
         let resting = cpuTicks(daemon.pid) - before
@@ -154,16 +154,6 @@ import TestSupport
         let runs = Signals.separateSounds(recording.stop())
         #expect(runs.count == 2, "two clicks, one before and one after the rest: \(runs)")
         print("\(kind): \(backend) output resting, the daemon used \(resting) CPU ticks in 2 s")
-    }
-
-    /// Polls `condition` every 10 ms for up to `seconds`; whether it held.
-    private func waitUntil(_ seconds: Double, _ condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while !condition() {
-            if Date() >= deadline { return false }
-            usleep(10_000)
-        }
-        return true
     }
 
     /// User plus system CPU of process `pid` so far, in clock ticks (/proc/PID/stat).

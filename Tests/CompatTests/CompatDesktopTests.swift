@@ -21,15 +21,6 @@ extension CompatPrograms {
             return url
         }
 
-        static func waitFor(_ seconds: Double, _ condition: () -> Bool) -> Bool {
-            let deadline = Date().addingTimeInterval(seconds)
-            while !condition() {
-                if Date() >= deadline { return false }
-                usleep(10_000)
-            }
-            return true
-        }
-
         /// The ambient game's looping music and a UI click are heard on the sink; when the sink is
         /// pulled (the headphones go), the route-change handler pauses the music, as on iOS.
         @Test(arguments: servers)
@@ -47,11 +38,11 @@ extension CompatPrograms {
             let watcher = HeadphoneWatcher(music: try #require(game.player))
             let clicks = ClickSounds()
             #expect(clicks.load(click) == kAudioServicesNoError)
-            #expect(Self.waitFor(20) { onA.secondsHeard() >= 1.2 }, "the music reaches the sink")
+            #expect(waitFor(20) { onA.secondsHeard() >= 1.2 }, "the music reaches the sink")
             clicks.click()
-            #expect(Self.waitFor(20) { onA.secondsHeard() >= 2.0 })
+            #expect(waitFor(20) { onA.secondsHeard() >= 2.0 })
             try fixture.unloadSink("A")
-            #expect(Self.waitFor(10) { watcher.pausedForRoute == 1 }, "\(watcher.reasons)")
+            #expect(waitFor(10) { watcher.pausedForRoute == 1 }, "\(watcher.reasons)")
             #expect(game.player?.isPlaying == false)
             usleep(600_000)
             let a = onA.stop(), b = onB.stop()
@@ -83,13 +74,13 @@ extension CompatPrograms {
             defer { device.close() }
             let session = AVAudioSession.sharedInstance()
             #expect(session.outputVolume == 1)
-            #expect(Self.waitFor(5) { device.mixTime > 0.1 })
+            #expect(waitFor(5) { device.mixTime > 0.1 })
             let inputs = try fixture.pactl(["list", "short", "sink-inputs"])
             let index = try #require(inputs.split(separator: "\n").first?.split(separator: "\t").first.map(String.init), "\(inputs)")
             try fixture.pactl(["set-sink-input-volume", index, "50%"])
-            #expect(Self.waitFor(5) { abs(session.outputVolume - 0.125) < 0.01 }, "\(session.outputVolume)")
+            #expect(waitFor(5) { abs(session.outputVolume - 0.125) < 0.01 }, "\(session.outputVolume)")
             try fixture.pactl(["set-sink-input-mute", index, "1"])
-            #expect(Self.waitFor(5) { session.outputVolume == 0 }, "\(session.outputVolume)")
+            #expect(waitFor(5) { session.outputVolume == 0 }, "\(session.outputVolume)")
         }
 
         /// The OpenAL game (OpenALGame/main.swift) on a real PulseAudio server: a `phone` stream
@@ -117,13 +108,13 @@ extension CompatPrograms {
                     + ((try? String(contentsOfFile: logged, encoding: .utf8)) ?? "").split(separator: "\n").map { "stderr: \($0)" }
             }
 
-            #expect(Self.waitFor(20) { recording.secondsHeard() >= 1 }, "the game's tone reaches the sink: \(lines())")
+            #expect(waitFor(20) { recording.secondsHeard() >= 1 }, "the game's tone reaches the sink: \(lines())")
             let call = try fixture.spawn("paplay", ["--property=media.role=phone", phone])
-            #expect(Self.waitFor(10) { lines().contains("began") }, "\(lines())")
+            #expect(waitFor(10) { lines().contains("began") }, "\(lines())")
             call.wait()
-            #expect(Self.waitFor(10) { lines().contains("ended") }, "\(lines())")
+            #expect(waitFor(10) { lines().contains("ended") }, "\(lines())")
             let endedAt = recording.frameCount
-            #expect(Self.waitFor(10) { recording.frameCount >= endedAt + 48_000 })
+            #expect(waitFor(10) { recording.frameCount >= endedAt + 48_000 })
             _ = FileManager.default.createFile(atPath: stop, contents: nil)
             #expect(game.wait() == 0, "\(lines())")
             #expect(lines().filter { !$0.hasPrefix("stderr:") } == ["playing", "began", "ended", "done"], "\(lines())")

@@ -53,17 +53,6 @@ func frequency(_ samples: [Float], channel index: Int, frames range: Range<Int>)
     return Signals.frequency(Array(mono[clipped]))
 }
 
-/// Waits until `condition` holds or `seconds` pass; returns whether it held.
-@discardableResult
-func waitFor(_ seconds: Double, _ condition: () -> Bool) -> Bool {
-    let deadline = Date().addingTimeInterval(seconds)
-    while !condition() {
-        if Date() >= deadline { return false }
-        usleep(5_000)
-    }
-    return true
-}
-
 /// Collects a device's route changes and output events, and a session's events, thread-safely.
 final class Observed: @unchecked Sendable {
     // @unchecked: every field is guarded by `lock`.

@@ -151,7 +151,7 @@ final class DesktopOutput: Sendable {
             OutputStatus(backend: OutputBackend.desktop.rawValue, server: control.server, sink: control.sink,
                          targetLatency: options.latency, latency: latency ?? control.latency, underruns: control.underruns,
                          volume: control.volume, muted: control.muted, paused: control.corked && (control.enginePaused || control.serverPaused),
-                         connected: control.connected, resting: rest.isResting, rests: rest.totals.rests)
+                         connected: control.connected, resting: rest.isResting, rests: rest.rests)
         }
     }
 
@@ -187,9 +187,9 @@ final class DesktopOutput: Sendable {
         var backoff = 0.05
         var nextAttempt = Date()
         var completedTickets = 0
-        // Rest after this many frames of silence (never when the timeout is 0).
+        // Rest after this many frames of silence (never when the timeout is 0): checked each time
+        // the run of silent frames written passes a multiple of it.
         let idleFrames = options.idleTimeout > 0 ? max(1, Int((options.idleTimeout * Double(sampleRate)).rounded())) : Int.max
-        var silentFrames = 0
         // Consecutive silent frames written, and the activity count last acted on.
         var silentRun = 0
         var seenActivity = 0
@@ -235,7 +235,6 @@ final class DesktopOutput: Sendable {
             var now = control.withLockedValue { $0 }
             if now.resting, now.stopping || device.rest.activityCount != now.restActivity || now.restWake.map({ Date() >= $0 }) == true {
                 endRest(device)
-                silentFrames = 0
                 silentRun = 0
                 seenActivity = device.rest.activityCount
                 queueIsSilent.store(false, ordering: .relaxed)
@@ -246,7 +245,6 @@ final class DesktopOutput: Sendable {
                 seenActivity = activity
                 if queueIsSilent.load(ordering: .relaxed), !now.corked, !now.resting, !now.stopping, device.nextScheduledFrame == nil {
                     queueIsSilent.store(false, ordering: .relaxed)
-                    silentFrames = 0
                     silentRun = 0
                     guard skipSilentQueue(device, connection, &scratch) else { break }
                     continue
@@ -286,15 +284,15 @@ final class DesktopOutput: Sendable {
             guard frames > 0 else { continue }
             let count = min(frames, scratch.count / channels)
             guard let silent = renderAndWrite(count, device, connection, &scratch) else { break }
-            silentRun = silent ? silentRun + count : 0
+            guard silent else {
+                silentRun = 0
+                queueIsSilent.store(false, ordering: .relaxed)
+                continue
+            }
+            silentRun += count
             let queued = connection.withLock { connection.grantedLatencyLocked(sampleRate: sampleRate) }.map { Int($0 * Double(sampleRate)) } ?? Int.max
             queueIsSilent.store(silentRun >= queued, ordering: .relaxed)
-            guard idleFrames != .max else { continue }
-            silentFrames = silent ? silentFrames + count : 0
-            if silentFrames >= idleFrames {
-                silentFrames = 0
-                beginRestIfQuiet(device, horizon: idleFrames)
-            }
+            if silentRun / idleFrames > (silentRun - count) / idleFrames { beginRestIfQuiet(device, horizon: idleFrames) }
         }
         if let device = target.device { endRest(device) }
         let pending = control.withLockedValue { $0.drainTickets }
@@ -328,15 +326,7 @@ final class DesktopOutput: Sendable {
     /// first ~5 ms of the next sound were skipped (PipeWire); uncorked empty, the stream underran
     /// at once and PulseAudio cut a gap into the sound. Returns false if the engine cannot render.
     private func wakeUp(_ device: Device, _ connection: PulseConnection, _ scratch: inout [Float]) -> Bool {
-        // 5 ms of silence first, which the clock counts: PulseAudio plays an uncorked stream from
-        // where its sink has got to, up to ~2 ms past the read index (measured), so the sound
-        // starts after the silence instead of losing its first samples.
-        let pad = min(sampleRate / 500, scratch.count / channels)
-        scratch.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
-        try? scratch.withUnsafeBufferPointer { buffer in
-            try connection.withLock { try connection.writeLocked(UnsafeBufferPointer(rebasing: buffer[0..<(pad * channels)]), atReadIndex: true) }
-        }
-        device.renderedFrames.add(pad, ordering: .relaxed)
+        writeLeadingSilence(device, connection, &scratch, atReadIndex: true)
         while true {
             let frames = connection.withLock { connection.writableFramesLocked }
             guard frames > 0 else { break }
@@ -350,6 +340,22 @@ final class DesktopOutput: Sendable {
         return true
     }
 
+    /// Writes 2 ms of silence, which the clock counts, before the first sound after a rest or a
+    /// flush (after a flush the write index is the read index already; after a rest it is
+    /// behind it, so `atReadIndex`). PulseAudio plays a stream that starts again from where its
+    /// sink has got to, up to ~2 ms past the read index (measured): the sound then starts after
+    /// the silence instead of losing its first samples. Returns the frames written.
+    @discardableResult
+    private func writeLeadingSilence(_ device: Device, _ connection: PulseConnection, _ scratch: inout [Float], atReadIndex: Bool) -> Int {
+        let pad = min(sampleRate / 500, scratch.count / channels)
+        scratch.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
+        try? scratch.withUnsafeBufferPointer { buffer in
+            try connection.withLock { try connection.writeLocked(UnsafeBufferPointer(rebasing: buffer[0..<(pad * channels)]), atReadIndex: atReadIndex) }
+        }
+        device.renderedFrames.add(pad, ordering: .relaxed)
+        return pad
+    }
+
     /// A play on a stream whose queue holds only silence: the queue is dropped (`pa_stream_flush`)
     /// and refilled from where the server reads, 2 ms of silence then the new mix, so the sound
     /// is heard at once instead of behind a queue's length of silence (~11 ms at the 20 ms target
@@ -359,12 +365,7 @@ final class DesktopOutput: Sendable {
     private func skipSilentQueue(_ device: Device, _ connection: PulseConnection, _ scratch: inout [Float]) -> Bool {
         let (flushed, granted) = connection.withLock { (connection.flushLocked(), connection.grantedLatencyLocked(sampleRate: sampleRate)) }
         guard flushed else { return true }
-        let pad = min(sampleRate / 500, scratch.count / channels)
-        scratch.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
-        try? scratch.withUnsafeBufferPointer { buffer in
-            try connection.withLock { try connection.writeLocked(UnsafeBufferPointer(rebasing: buffer[0..<(pad * channels)])) }
-        }
-        device.renderedFrames.add(pad, ordering: .relaxed)
+        let pad = writeLeadingSilence(device, connection, &scratch, atReadIndex: false)
         var left = Int((granted ?? options.latency) * Double(sampleRate)) - pad
         while left > 0 {
             let count = min(left, scratch.count / channels)

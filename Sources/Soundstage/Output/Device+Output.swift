@@ -16,7 +16,7 @@ extension Device {
         return OutputStatus(backend: kind == .output ? OutputBackend.openAL.rawValue : "loopback", server: name, sink: nil,
                             targetLatency: nil, latency: latency, underruns: 0, volume: 1, muted: false,
                             paused: openALPauses.withLockedValue { $0.session }, connected: !isAwaitingOutput,
-                            resting: rest.isResting, rests: rest.totals.rests)
+                            resting: rest.isResting, rests: rest.rests)
     }
 
     /// The options the desktop output was opened with (its server, sink, role, latency); nil for

@@ -27,19 +27,13 @@ final class OutputRest: Sendable {
         var resting = false
         var since: UInt64 = 0
         var rests = 0
-        var restedNanoseconds: UInt64 = 0
     }
 
     /// Whether the output rests now.
     var isResting: Bool { resting.load(ordering: .sequentiallyConsistent) }
 
-    /// How many times it has rested, and for how long in all (seconds, the current rest included).
-    var totals: (rests: Int, seconds: Double) {
-        state.withLockedValue { state in
-            let current = state.resting ? DispatchTime.now().uptimeNanoseconds &- state.since : 0
-            return (state.rests, Double(state.restedNanoseconds &+ current) / 1e9)
-        }
-    }
+    /// How many times it has rested (the current rest included).
+    var rests: Int { state.withLockedValue { $0.rests } }
 
     /// `device`'s clock in frames: those rendered plus what passed while resting.
     func clock(of device: Device) -> Int {
@@ -61,24 +55,18 @@ final class OutputRest: Sendable {
         }
     }
 
-    /// Ends the rest: the frames it lasted join `device`'s rendered frames. Returns them (0 if it was not resting).
-    @discardableResult
-    func end(of device: Device) -> Int {
-        state.withLockedValue { state -> Int in
-            guard state.resting else { return 0 }
-            let now = DispatchTime.now().uptimeNanoseconds
-            let frames = Self.frames(since: state.since, sampleRate: device.sampleRate)
-            device.renderedFrames.add(frames, ordering: .relaxed)
-            state.restedNanoseconds &+= now &- state.since
+    /// Ends the rest, if one runs: the frames it lasted join `device`'s rendered frames.
+    func end(of device: Device) {
+        state.withLockedValue { state in
+            guard state.resting else { return }
+            device.renderedFrames.add(Self.frames(since: state.since, sampleRate: device.sampleRate), ordering: .relaxed)
             state.resting = false
             resting.store(false, ordering: .releasing)
-            return frames
         }
     }
 
-    /// Notes something that may sound; returns the new count.
-    @discardableResult
-    func noteActivity() -> Int { activity.add(1, ordering: .sequentiallyConsistent).newValue }
+    /// Notes something that may sound.
+    func noteActivity() { activity.add(1, ordering: .sequentiallyConsistent) }
 
     /// The count of ``noteActivity()`` calls so far.
     var activityCount: Int { activity.load(ordering: .sequentiallyConsistent) }
