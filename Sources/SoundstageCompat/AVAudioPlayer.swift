@@ -8,6 +8,11 @@ public protocol AVAudioPlayerDelegate: AnyObject {
     func audioPlayerDidFinishPlaying(_ player: AVAudioPlayer, successfully flag: Bool)
     /// Decoding failed part-way (a damaged file).
     func audioPlayerDecodeErrorDidOccur(_ player: AVAudioPlayer, error: Error?)
+    /// Its session was interrupted: the player is paused (deprecated on iOS 8, still written).
+    func audioPlayerBeginInterruption(_ player: AVAudioPlayer)
+    /// The interruption ended; `flags` holds `AVAudioSession.InterruptionOptions.shouldResume`'s
+    /// raw value when the player may play on (it does so by itself then, as Soundstage's sessions do).
+    func audioPlayerEndInterruption(_ player: AVAudioPlayer, withOptions flags: Int)
 }
 
 extension AVAudioPlayerDelegate {
@@ -15,13 +20,19 @@ extension AVAudioPlayerDelegate {
     public func audioPlayerDidFinishPlaying(_ player: AVAudioPlayer, successfully flag: Bool) {}
     /// Does nothing.
     public func audioPlayerDecodeErrorDidOccur(_ player: AVAudioPlayer, error: Error?) {}
+    /// Does nothing.
+    public func audioPlayerBeginInterruption(_ player: AVAudioPlayer) {}
+    /// Does nothing.
+    public func audioPlayerEndInterruption(_ player: AVAudioPlayer, withOptions flags: Int) {}
 }
 
 /// `AVAudioPlayer`, spelled as the iOS SDK spells it in Swift, over Soundstage's
 /// ``AudioPlayer`` in the session of `AVAudioSession.sharedInstance()`.
 ///
 /// The delegate is called on the engine's update thread (iOS calls it on the main thread).
-/// `rate` changes speed and pitch together (iOS keeps the pitch); `pan` moves mono files.
+/// As on iOS, `rate` keeps the pitch (SoundTouch's time stretch, when `libsoundtouch1` is
+/// installed; without it the pitch follows the rate and a warning is logged once), and a mono
+/// file's `pan` follows iOS's balance law: full level in both channels at 0.
 public final class AVAudioPlayer: NSObject, @unchecked Sendable {
     private let player: AudioPlayer
     /// The file's URL (nil for a player made from data).
@@ -57,6 +68,9 @@ public final class AVAudioPlayer: NSObject, @unchecked Sendable {
         hook()
     }
 
+    /// Plays a whole file's bytes; the type hint is not needed (files are recognised by content).
+    public convenience init(data: Data, fileTypeHint utiString: String?) throws { try self.init(data: data) }
+
     /// Plays a whole file's bytes.
     public init(data: Data) throws {
         let engine = try CompatEngine.shared()
@@ -70,14 +84,71 @@ public final class AVAudioPlayer: NSObject, @unchecked Sendable {
     /// `init(contentsOf:)`; the file type hint is not needed (files are recognised by content).
     public convenience init(contentsOf url: URL, fileTypeHint utiString: String?) throws { try self.init(contentsOf: url) }
 
+    private static let warning = NSLock()
+    nonisolated(unsafe) private static var warned = false
+
+    /// Says once, through `CompatOutput.logger`, that the pitch follows the rate without SoundTouch.
+    private static func warnOnceWithoutTimeStretch() {
+        guard !warning.withLock({ defer { warned = true }; return warned }) else { return }
+        do throws(SoundstageError) {
+            try TimeStretch.check()
+        } catch {
+            CompatOutput.logger.warning("AVAudioPlayer.rate changes the pitch too: \(error.message)")
+        }
+    }
+
     private func hook() {
+        player.panLaw = .balance
+        player.preservesPitch = true
         player.eventHandler = { [weak self] _, event in
             guard let self else { return }
             switch event {
             case .finished(let successfully): delegate?.audioPlayerDidFinishPlaying(self, successfully: successfully)
             case .decodeError(let error): delegate?.audioPlayerDecodeErrorDidOccur(self, error: error)
-            default: break
+            case .interruptionBegan: delegate?.audioPlayerBeginInterruption(self)
+            case .interruptionEnded(let shouldResume):
+                delegate?.audioPlayerEndInterruption(self, withOptions: Int(shouldResume ? AVAudioSession.InterruptionOptions.shouldResume.rawValue : 0))
             }
+        }
+    }
+
+    /// The file's format as iOS's settings keys give it: `AVFormatIDKey` (the codec's format ID,
+    /// `kAudioFormatLinearPCM` for PCM), `AVSampleRateKey` (Double), `AVNumberOfChannelsKey`
+    /// (Int), and for PCM `AVLinearPCMBitDepthKey` and `AVLinearPCMIsFloatKey`.
+    public var settings: [String: Any] {
+        let format = player.format
+        var settings: [String: Any] = [AVSampleRateKey: Double(format.sampleRate), AVNumberOfChannelsKey: format.channels]
+        let pcm: (bits: Int, isFloat: Bool)? = switch format.encoding {
+        case .pcmS8, .pcmU8: (8, false)
+        case .pcm16: (16, false)
+        case .pcm24: (24, false)
+        case .pcm32: (32, false)
+        case .float32: (32, true)
+        case .float64: (64, true)
+        default: nil
+        }
+        if let pcm {
+            settings[AVFormatIDKey] = Int(kAudioFormatLinearPCM)
+            settings[AVLinearPCMBitDepthKey] = pcm.bits
+            settings[AVLinearPCMIsFloatKey] = pcm.isFloat
+        } else if let id = Self.formatID(format.encoding) {
+            settings[AVFormatIDKey] = Int(id)
+        }
+        return settings
+    }
+
+    /// Audio Toolbox's format ID of an encoding that has one.
+    static func formatID(_ encoding: SampleEncoding) -> UInt32? {
+        switch encoding {
+        case .ulaw: kAudioFormatULaw
+        case .alaw: kAudioFormatALaw
+        case .imaADPCM: kAudioFormatAppleIMA4
+        case .alac16, .alac20, .alac24, .alac32: kAudioFormatAppleLossless
+        case .aac: kAudioFormatMPEG4AAC
+        case .mpegLayer3: kAudioFormatMPEGLayer3
+        case .flac: kAudioFormatFLAC
+        case .opus: kAudioFormatOpus
+        default: nil
         }
     }
 
@@ -143,6 +214,7 @@ public final class AVAudioPlayer: NSObject, @unchecked Sendable {
                 return rateState.enabled
             }
             if enabled { player.rate = newValue }
+            if enabled && newValue != 1 { Self.warnOnceWithoutTimeStretch() }
         }
     }
     /// Whether ``updateMeters()`` measures.

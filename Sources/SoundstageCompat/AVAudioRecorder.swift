@@ -13,6 +13,12 @@ public let kAudioFormatAppleIMA4: UInt32 = 0x696D_6134
 public let kAudioFormatULaw: UInt32 = 0x756C_6177
 /// A-law (`'alaw'`): WAV.
 public let kAudioFormatALaw: UInt32 = 0x616C_6177
+/// MPEG layer 3 (`'.mp3'`): played, not recorded.
+public let kAudioFormatMPEGLayer3: UInt32 = 0x2E6D_7033
+/// FLAC (`'flac'`): played, not recorded through these settings.
+public let kAudioFormatFLAC: UInt32 = 0x666C_6163
+/// Opus (`'opus'`): played, not recorded through these settings.
+public let kAudioFormatOpus: UInt32 = 0x6F70_7573
 
 /// The settings keys `AVAudioRecorder(url:settings:)` reads.
 public let AVFormatIDKey = "AVFormatIDKey"
@@ -143,6 +149,7 @@ public final class AVAudioRecorder: NSObject, @unchecked Sendable {
         let engine = try CompatEngine.shared()
         var settings = recorderSettings
         settings.server = engine.device.desktopOptions?.server   // the server the app plays on
+        if settings.input == nil { settings.input = AVAudioSession.sharedInstance().preferredInput?.uid }
         let made = try AudioRecorder(path: url.path, settings: settings, session: engine.session) { [weak self] result in
             guard let self else { return }
             if !result.isSuccess, let error = result.fileError { delegate?.audioRecorderEncodeErrorDidOccur(self, error: error) }
@@ -161,6 +168,42 @@ public final class AVAudioRecorder: NSObject, @unchecked Sendable {
     /// Records for `duration` seconds, then stops; false when it cannot (see ``lastError``).
     @discardableResult
     public func record(forDuration duration: TimeInterval) -> Bool { attempt { try make().record(forDuration: duration) } }
+
+    /// The device clock, shared with `AVAudioPlayer.deviceCurrentTime` (the output's clock, in
+    /// seconds), for ``record(atTime:)``.
+    public var deviceCurrentTime: TimeInterval { (try? CompatEngine.shared().device.mixTime) ?? 0 }
+
+    /// Starts recording at `time` on the device clock (``deviceCurrentTime``); a time already
+    /// past starts now. The input opens at once, so the start comes on time, give or take the
+    /// server's 10 ms capture fragments. False when it cannot record (see ``lastError``).
+    @discardableResult
+    public func record(atTime time: TimeInterval) -> Bool { scheduleRecording(at: time, duration: nil) }
+
+    /// Records `duration` seconds from `time` on the device clock, then stops.
+    @discardableResult
+    public func record(atTime time: TimeInterval, forDuration duration: TimeInterval) -> Bool {
+        scheduleRecording(at: time, duration: duration)
+    }
+
+    private func scheduleRecording(at time: TimeInterval, duration: TimeInterval?) -> Bool {
+        guard time.isFinite, duration.map({ $0.isFinite && $0 > 0 }) ?? true else {
+            lock.withLock { failure = SoundstageError(.invalidArgument, "record(atTime: \(time), forDuration: \(duration ?? 0)): not a time") }
+            return false
+        }
+        // Opened now (the session's category checked too), so that the start itself only flips a state.
+        guard attempt({ try make().prepareToRecord() }) else { return false }
+        let start: @Sendable () -> Void = { [weak self] in
+            guard let self else { return }
+            if let duration { record(forDuration: duration) } else { record() }
+        }
+        let wait = time - deviceCurrentTime
+        if wait <= 0 {
+            start()
+        } else {
+            DispatchQueue.global(qos: .userInteractive).asyncAfter(deadline: .now() + wait, execute: start)
+        }
+        return true
+    }
 
     /// Why the last ``record()`` or ``record(forDuration:)`` returned false (nil after one that
     /// started). Not in iOS: a Linux addition, for the log of a port that wonders why.

@@ -49,7 +49,7 @@ public final class AVAudioSession: NSObject, @unchecked Sendable {
         public static let duckOthers = CategoryOptions(rawValue: 0x2)
         /// Kept; no Bluetooth routing decision is Soundstage's on Linux (the desktop server's).
         public static let allowBluetooth = CategoryOptions(rawValue: 0x4)
-        /// Kept; there is no receiver/speaker pair on Linux.
+        /// Kept; a desktop has no receiver at the ear (see ``AVAudioSession/overrideOutputAudioPort(_:)``).
         public static let defaultToSpeaker = CategoryOptions(rawValue: 0x8)
         public static let interruptSpokenAudioAndMixWithOthers = CategoryOptions(rawValue: 0x11)
         public static let allowBluetoothA2DP = CategoryOptions(rawValue: 0x20)
@@ -104,13 +104,16 @@ public final class AVAudioSession: NSObject, @unchecked Sendable {
     /// The app's session.
     public static func sharedInstance() -> AVAudioSession { shared }
 
-    private let lock = NSLock()
+    let lock = NSLock()
     private var engine: CompatEngine?
     private var observer: Int?
     private var routeObserver: (Device, Int)?
     private var chosen = (category: Category.soloAmbient, mode: Mode.default, options: CategoryOptions())
     private var preferred = (sampleRate: 0.0, ioBufferDuration: 0.0)
     private var route = AVAudioSessionRouteDescription(inputs: [], outputs: [])
+    /// Set by ``setPreferredInput(_:)`` and ``overrideOutputAudioPort(_:)``.
+    var preferredInputPort: AVAudioSessionPortDescription?
+    var outputOverride = PortOverride.none
 
     private override init() { super.init() }
 
@@ -126,14 +129,15 @@ public final class AVAudioSession: NSObject, @unchecked Sendable {
         engine.session.setCategory(Self.sessionCategory(category) ?? .soloAmbient, options: Self.sessionOptions(options))
         let token = engine.session.addObserver { [weak self] event in self?.sessionEvent(event) }
         let routeToken = engine.device.addRouteObserver { [weak self] change in self?.routeChanged(change) }
+        let described = Self.describe(engine.device, output: nil)     // asks the server: outside the lock
         lock.withLock {
             observer = token
             routeObserver = (engine.device, routeToken)
-            route = Self.describe(engine.device, output: nil)
+            route = described
         }
     }
 
-    private func current() throws -> CompatEngine {
+    func current() throws -> CompatEngine {
         if let engine = lock.withLock({ engine }) { return engine }
         return try CompatEngine.shared()
     }
@@ -177,6 +181,11 @@ public final class AVAudioSession: NSObject, @unchecked Sendable {
         if changed && engine.session.isActive {
             post(routeChange: .categoryChange, previous: lock.withLock { route })
         }
+    }
+
+    /// Sets the mode, keeping the category and its options.
+    public func setMode(_ mode: Mode) throws {
+        lock.withLock { chosen.mode = mode }
     }
 
     /// Activates or deactivates the session.
@@ -271,8 +280,14 @@ public final class AVAudioSession: NSObject, @unchecked Sendable {
         return status.muted ? 0 : min(1, max(0, status.volume))
     }
 
-    /// The output in use.
-    public var currentRoute: AVAudioSessionRouteDescription { lock.withLock { route } }
+    /// The route in use: the output the device plays on (its port type from what the desktop
+    /// server says of the sink: ``AVAudioSession/Port/headphones`` for headphones, and so on) and,
+    /// while the category records, the input chosen with ``setPreferredInput(_:)``.
+    public var currentRoute: AVAudioSessionRouteDescription {
+        let (outputs, input, category) = lock.withLock { (route.outputs, preferredInputPort, chosen.category) }
+        let records = category == .record || category == .playAndRecord
+        return AVAudioSessionRouteDescription(inputs: records ? input.map { [$0] } ?? [] : [], outputs: outputs)
+    }
 
     // MARK: Notifications
 
@@ -323,8 +338,9 @@ public final class AVAudioSession: NSObject, @unchecked Sendable {
 
     private func routeChanged(_ change: RouteChange) {
         guard let device = lock.withLock({ engine?.device }) else { return }
+        let described = Self.describe(device, output: change.output)     // asks the server: outside the lock
         let previous = lock.withLock { () -> AVAudioSessionRouteDescription in
-            defer { route = Self.describe(device, output: change.output) }
+            defer { route = described }
             return route
         }
         let reason: RouteChangeReason = switch change.reason {
@@ -338,7 +354,7 @@ public final class AVAudioSession: NSObject, @unchecked Sendable {
         post(routeChange: reason, previous: previous)
     }
 
-    private func post(routeChange reason: RouteChangeReason, previous: AVAudioSessionRouteDescription) {
+    func post(routeChange reason: RouteChangeReason, previous: AVAudioSessionRouteDescription) {
         NotificationCenter.default.post(name: Self.routeChangeNotification, object: self, userInfo: [
             AVAudioSessionRouteChangeReasonKey: reason.rawValue,
             AVAudioSessionRouteChangePreviousRouteKey: previous,
@@ -346,10 +362,7 @@ public final class AVAudioSession: NSObject, @unchecked Sendable {
     }
 
     private static func describe(_ device: Device, output: String?) -> AVAudioSessionRouteDescription {
-        let name = output ?? (try? device.info.name) ?? "output"
-        return AVAudioSessionRouteDescription(inputs: [], outputs: [
-            AVAudioSessionPortDescription(portType: .lineOut, portName: name, uid: name),
-        ])
+        AVAudioSessionRouteDescription(inputs: [], outputs: [AVAudioSessionPortDescription(output: device, sink: output)])
     }
 }
 
@@ -361,39 +374,3 @@ public let AVAudioSessionInterruptionOptionKey = "AVAudioSessionInterruptionOpti
 public let AVAudioSessionRouteChangeReasonKey = "AVAudioSessionRouteChangeReasonKey"
 /// `userInfo` key of ``AVAudioSession/routeChangeNotification``: the ``AVAudioSessionRouteDescription`` before.
 public let AVAudioSessionRouteChangePreviousRouteKey = "AVAudioSessionRouteChangePreviousRouteKey"
-
-/// An audio route: its inputs and outputs.
-public final class AVAudioSessionRouteDescription: NSObject, @unchecked Sendable {
-    /// The inputs (empty: Soundstage records by naming an input, not through the route).
-    public let inputs: [AVAudioSessionPortDescription]
-    /// The outputs: the device's output (a sink on the desktop server).
-    public let outputs: [AVAudioSessionPortDescription]
-    init(inputs: [AVAudioSessionPortDescription], outputs: [AVAudioSessionPortDescription]) {
-        self.inputs = inputs
-        self.outputs = outputs
-    }
-}
-
-/// One port of a route.
-public final class AVAudioSessionPortDescription: NSObject, @unchecked Sendable {
-    /// A port type, by its iOS name.
-    public struct Port: RawRepresentable, Hashable, Sendable {
-        public let rawValue: String
-        public init(rawValue: String) { self.rawValue = rawValue }
-        public static let lineOut = Port(rawValue: "LineOut")
-        public static let headphones = Port(rawValue: "Headphones")
-        public static let builtInSpeaker = Port(rawValue: "Speaker")
-        public static let builtInMic = Port(rawValue: "MicrophoneBuiltIn")
-    }
-    /// Its type (Soundstage reports every output as `.lineOut`: the desktop server knows better).
-    public let portType: Port
-    /// Its name: the sink's name on the desktop server, or the OpenAL device's.
-    public let portName: String
-    /// A stable identifier (the name).
-    public let uid: String
-    init(portType: Port, portName: String, uid: String) {
-        self.portType = portType
-        self.portName = portName
-        self.uid = uid
-    }
-}

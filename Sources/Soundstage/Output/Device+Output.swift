@@ -19,6 +19,13 @@ extension Device {
                             resting: rest.isResting, rests: rest.rests)
     }
 
+    /// The outputs (sinks) of the desktop server at `server` (the default server when nil), with
+    /// what the server says of each: its form factor (`headphones`, `speaker`, ...) and bus.
+    /// - Throws: `.noOutputDevice` when no server answers.
+    public static func availableOutputs(server: String? = nil) throws(SoundstageError) -> [AudioOutput] {
+        try PulseConnection.listing(server: server, what: "output") { connection throws(SoundstageError) in try connection.sinksLocked() }
+    }
+
     /// The options the desktop output was opened with (its server, sink, role, latency); nil for
     /// an OpenAL or loopback device. A recorder that should record on the same server passes
     /// `desktopOptions?.server` as ``AudioRecorder/Settings/server``.

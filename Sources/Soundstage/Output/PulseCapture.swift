@@ -78,25 +78,64 @@ extension PulseConnection {
     /// The server's sources, monitors included (lock held).
     func sourcesLocked(timeout: Double = 2) throws(SoundstageError) -> [AudioInput] {
         guard let context else { throw SoundstageError(.audioServer, "not connected") }
-        let query = SourceQuery(self)
+        let query = DeviceListQuery<AudioInput>(self)
         let userdata = Unmanaged.passRetained(query).toOpaque()
-        guard let operation = pa_context_get_source_info_list(context, { _, info, eol, userdata in
-            let query = Unmanaged<SourceQuery>.fromOpaque(userdata!).takeUnretainedValue()
-            if let info {
-                let name = info.pointee.name.map { String(cString: $0) } ?? ""
-                let description = info.pointee.description.map { String(cString: $0) } ?? name
-                query.found.append(AudioInput(name: name, description: description,
-                                              isMonitor: info.pointee.monitor_of_sink != UInt32.max,
-                                              sampleRate: Int(info.pointee.sample_spec.rate),
-                                              channels: Int(info.pointee.sample_spec.channels)))
-            } else if eol != 0 {
-                query.done = true
-                query.connection.signal()
-            }
-        }, userdata) else {
-            Unmanaged<SourceQuery>.fromOpaque(userdata).release()
-            throw serverError("pa_context_get_source_info_list", "the audio server did not list its inputs")
+        let operation = pa_context_get_source_info_list(context, { _, info, eol, userdata in
+            let query = Unmanaged<DeviceListQuery<AudioInput>>.fromOpaque(userdata!).takeUnretainedValue()
+            guard let info else { return query.end(eol) }
+            let name = info.pointee.name.map { String(cString: $0) } ?? ""
+            query.found.append(AudioInput(name: name, description: info.pointee.description.map { String(cString: $0) } ?? name,
+                                          isMonitor: info.pointee.monitor_of_sink != UInt32.max,
+                                          sampleRate: Int(info.pointee.sample_spec.rate),
+                                          channels: Int(info.pointee.sample_spec.channels),
+                                          formFactor: deviceProperty(info.pointee.proplist, "device.form_factor"),
+                                          bus: deviceProperty(info.pointee.proplist, "device.bus"),
+                                          activePort: info.pointee.active_port?.pointee.name.map { String(cString: $0) }))
+        }, userdata)
+        return try finishListLocked(operation, query, userdata, function: "pa_context_get_source_info_list", what: "inputs", timeout: timeout)
+    }
+
+    /// The server's sinks (lock held).
+    func sinksLocked(timeout: Double = 2) throws(SoundstageError) -> [AudioOutput] {
+        guard let context else { throw SoundstageError(.audioServer, "not connected") }
+        let query = DeviceListQuery<AudioOutput>(self)
+        let userdata = Unmanaged.passRetained(query).toOpaque()
+        let operation = pa_context_get_sink_info_list(context, { _, info, eol, userdata in
+            let query = Unmanaged<DeviceListQuery<AudioOutput>>.fromOpaque(userdata!).takeUnretainedValue()
+            guard let info else { return query.end(eol) }
+            let name = info.pointee.name.map { String(cString: $0) } ?? ""
+            query.found.append(AudioOutput(name: name, description: info.pointee.description.map { String(cString: $0) } ?? name,
+                                           formFactor: deviceProperty(info.pointee.proplist, "device.form_factor"),
+                                           bus: deviceProperty(info.pointee.proplist, "device.bus"),
+                                          activePort: info.pointee.active_port?.pointee.name.map { String(cString: $0) }))
+        }, userdata)
+        return try finishListLocked(operation, query, userdata, function: "pa_context_get_sink_info_list", what: "outputs", timeout: timeout)
+    }
+
+    /// Connects to `server` (the default when nil) for one device list, run with the lock held.
+    /// - Throws: `.noInputDevice` / `.noOutputDevice` (by `what`) when no server answers.
+    static func listing<Item>(server: String?, what: String,
+                              _ body: (PulseConnection) throws(SoundstageError) -> [Item]) throws(SoundstageError) -> [Item] {
+        let connection: PulseConnection
+        do throws(SoundstageError) {
+            connection = try PulseConnection(options: DesktopOutputOptions(server: server), stream: .none, timeout: 1)
+        } catch {
+            guard error.code == .noOutputDevice else { throw error }
+            throw SoundstageError(what == "input" ? .noInputDevice : .noOutputDevice,
+                                  "no desktop audio server (PulseAudio or PipeWire) answers, so there is no \(what)",
+                                  subject: server, cause: error.cause)
         }
+        let listed = connection.withLock { () -> Swift.Result<[Item], SoundstageError> in
+            do throws(SoundstageError) { return .success(try body(connection)) } catch { return .failure(error) }
+        }
+        return try listed.get()
+    }
+
+    /// Waits for a device-list query to end (lock held) and returns what it found.
+    private func finishListLocked<Item>(_ operation: OpaquePointer?, _ query: DeviceListQuery<Item>, _ userdata: UnsafeMutableRawPointer,
+                                        function: String, what: String, timeout: Double) throws(SoundstageError) -> [Item] {
+        defer { Unmanaged<DeviceListQuery<Item>>.fromOpaque(userdata).release() }
+        guard let operation else { throw serverError(function, "the audio server did not list its \(what)") }
         let deadline = Date().addingTimeInterval(timeout)
         while !query.done, failure == nil, pa_operation_get_state(operation) == PA_OPERATION_RUNNING {
             if !waitLocked(until: deadline) {
@@ -105,18 +144,31 @@ extension PulseConnection {
             }
         }
         pa_operation_unref(operation)
-        Unmanaged<SourceQuery>.fromOpaque(userdata).release()
-        guard query.done else { throw SoundstageError(.audioServer, "the audio server did not list its inputs within \(timeout) s") }
+        guard query.done else { throw SoundstageError(.audioServer, "the audio server did not list its \(what) within \(timeout) s") }
         return query.found
     }
 }
 
-/// The state of one source-list query.
-private final class SourceQuery {
+/// The state of one device-list query (sources or sinks).
+private final class DeviceListQuery<Item> {
     let connection: PulseConnection
-    var found: [AudioInput] = []
+    var found: [Item] = []
     var done = false
     init(_ connection: PulseConnection) { self.connection = connection }
+
+    /// The list's end (`eol` > 0) or its failure (< 0): either way, the waiter goes on.
+    func end(_ eol: Int32) {
+        guard eol != 0 else { return }
+        done = eol > 0
+        connection.signal()
+    }
+}
+
+/// A device property (`device.form_factor`, `device.bus`) from a proplist, nil when unset.
+private func deviceProperty(_ list: OpaquePointer?, _ key: String) -> String? {
+    guard let list, let value = pa_proplist_gets(list, key) else { return nil }
+    let text = String(cString: value)
+    return text.isEmpty ? nil : text
 }
 
 /// An input the desktop server offers (a source, in PulseAudio's words): a microphone, a line
@@ -132,4 +184,49 @@ public struct AudioInput: Sendable, Equatable, Codable {
     public var sampleRate: Int
     /// Its own channel count.
     public var channels: Int
+    /// What kind of device it is, as the server says (`device.form_factor`: `internal`,
+    /// `microphone`, `headset`, `webcam`, ...), nil when it does not say.
+    public var formFactor: String?
+    /// How it is attached (`device.bus`: `pci`, `usb`, `bluetooth`, ...), nil when not said.
+    public var bus: String?
+    /// The port in use (`analog-input-mic`, `analog-input-headset-mic`, ...), nil without ports.
+    public var activePort: String?
+
+    /// An input as the server lists it.
+    public init(name: String, description: String, isMonitor: Bool, sampleRate: Int, channels: Int,
+                formFactor: String? = nil, bus: String? = nil, activePort: String? = nil) {
+        self.activePort = activePort
+        self.name = name
+        self.description = description
+        self.isMonitor = isMonitor
+        self.sampleRate = sampleRate
+        self.channels = channels
+        self.formFactor = formFactor
+        self.bus = bus
+    }
+}
+
+/// An output the desktop server offers (a sink, in PulseAudio's words).
+public struct AudioOutput: Sendable, Equatable, Codable {
+    /// The server's name for it: what ``DesktopOutputOptions/sink`` takes.
+    public var name: String
+    /// A human description (`Built-in Audio Analog Stereo`).
+    public var description: String
+    /// What kind of device it is (`device.form_factor`: `headphones`, `headset`, `speaker`,
+    /// `internal`, `hifi`, `tv`, ...), nil when the server does not say.
+    public var formFactor: String?
+    /// How it is attached (`device.bus`: `pci`, `usb`, `bluetooth`, ...), nil when not said.
+    public var bus: String?
+    /// The port in use (`analog-output-headphones`, `analog-output-speaker`, `hdmi-output-0`,
+    /// ...), nil for a sink without ports (a virtual one).
+    public var activePort: String?
+
+    /// An output as the server lists it.
+    public init(name: String, description: String, formFactor: String? = nil, bus: String? = nil, activePort: String? = nil) {
+        self.activePort = activePort
+        self.name = name
+        self.description = description
+        self.formFactor = formFactor
+        self.bus = bus
+    }
 }

@@ -53,7 +53,9 @@ public final class AudioPlayer: @unchecked Sendable {
     private struct PlayerState {
         var volume: Float = 1
         var pan: Float = 0
+        var panLaw = PanLaw.constantPower
         var rate: Float = 1
+        var preservesPitch = false
         var numberOfLoops = 0
         var playing = false
         var meters: LevelMeter?
@@ -244,31 +246,77 @@ public final class AudioPlayer: @unchecked Sendable {
         source.fade(to: volume, over: fadeDuration)
     }
 
-    /// Left-right position, −1 (left) … 0 (centre) … 1 (right), for a mono file: the sound is
-    /// placed around the listener so that ±1 is hard to one side. OpenAL plays a stereo file's
-    /// channels to their own sides, so a stereo file's pan is kept but does not move it.
+    /// Left-right position, −1 (left) … 0 (centre) … 1 (right), for a mono file, spread over
+    /// the mix by ``panLaw``. OpenAL plays a stereo file's channels to their own sides, so a
+    /// stereo file's pan is kept but does not move it.
     public var pan: Float {
         get { lock.withLock { state.pan } }
         set {
             guard scene.refusals.admits(newValue.isFinite && (-1...1).contains(newValue), "AudioPlayer.pan", newValue, "in -1...1")
             else { return }
-            lock.withLock { state.pan = newValue }
-            // OpenAL Soft widens the front by 1.5 (hard to a side at 60°): ±1 → ±60°.
-            let angle = newValue * .pi / 3
-            source.position = Vector3(sinf(angle), 0, -cosf(angle))
+            let law = lock.withLock { () -> PanLaw in
+                state.pan = newValue
+                return state.panLaw
+            }
+            place(PanPlacement(pan: newValue, law: law))
         }
     }
 
-    /// The playback rate, 0.5…2 (1 by default): speed and pitch together, as OpenAL's pitch (not
-    /// a time stretch). `AVAudioPlayer` needs `enableRate`; here it always applies.
+    /// How ``pan`` spreads a mono file: OpenAL's constant power (the default: 0.596 in each
+    /// channel at the centre), or iOS's balance (full level in both at the centre). The
+    /// `SoundstageCompat` `AVAudioPlayer` uses `.balance`. Both hold for a stereo mix without HRTF.
+    public var panLaw: PanLaw {
+        get { lock.withLock { state.panLaw } }
+        set {
+            let pan = lock.withLock { () -> Float in
+                state.panLaw = newValue
+                return state.pan
+            }
+            place(PanPlacement(pan: pan, law: newValue))
+        }
+    }
+
+    private func place(_ placement: PanPlacement) {
+        guard format.channels == 1 else { return }
+        source.place(azimuth: placement.azimuth, gain: placement.gain)
+    }
+
+    /// The playback rate, 0.5…2 (1 by default). With ``preservesPitch`` off (the default) it
+    /// changes speed and pitch together, as OpenAL's pitch; on, only the speed (SoundTouch's time
+    /// stretch). `AVAudioPlayer` needs `enableRate`; here it always applies.
     public var rate: Float {
         get { lock.withLock { state.rate } }
         set {
             guard scene.refusals.admits(newValue.isFinite && (0.5...2).contains(newValue), "AudioPlayer.rate", newValue, "in 0.5...2")
             else { return }
-            lock.withLock { state.rate = newValue }
-            source.pitch = newValue
+            let keepsPitch = lock.withLock { () -> Bool in
+                state.rate = newValue
+                return state.preservesPitch
+            }
+            applyRate(newValue, keepsPitch: keepsPitch)
         }
+    }
+
+    /// Whether ``rate`` keeps the pitch, as iOS's `AVAudioPlayer` does: the decoder plays the
+    /// file faster or slower through SoundTouch (``TimeStretch``), and the position stays exact.
+    /// A change applies at once (what was queued is decoded again from the position heard).
+    /// Off by default (the rate is OpenAL's pitch). Without SoundTouch the rate changes the
+    /// pitch too; ``TimeStretch/check()`` says what to install.
+    public var preservesPitch: Bool {
+        get { lock.withLock { state.preservesPitch } }
+        set {
+            let rate = lock.withLock { () -> Float in
+                state.preservesPitch = newValue
+                return state.rate
+            }
+            applyRate(rate, keepsPitch: newValue)
+        }
+    }
+
+    private func applyRate(_ rate: Float, keepsPitch: Bool) {
+        let stretch = keepsPitch && TimeStretch.isAvailable
+        source.pitch = stretch ? 1 : rate
+        source.setStreamTempo(stretch && rate != 1 ? Double(rate) : nil)
     }
 
     // MARK: Metering

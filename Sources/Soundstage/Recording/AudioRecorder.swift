@@ -240,19 +240,7 @@ public final class AudioRecorder: Sendable {
     /// The inputs the desktop server offers, monitors of its sinks included.
     /// - Throws: `.noInputDevice` when no server answers.
     public static func availableInputs(server: String? = nil) throws(SoundstageError) -> [AudioInput] {
-        let options = DesktopOutputOptions(server: server)
-        let connection: PulseConnection
-        do throws(SoundstageError) {
-            connection = try PulseConnection(options: options, stream: .none, timeout: 1)
-        } catch {
-            guard error.code == .noOutputDevice else { throw error }
-            throw SoundstageError(.noInputDevice, "no desktop audio server (PulseAudio or PipeWire) answers, so there is no input",
-                                  subject: server, cause: error.cause)
-        }
-        let listed = connection.withLock { () -> Swift.Result<[AudioInput], SoundstageError> in
-            do throws(SoundstageError) { return .success(try connection.sourcesLocked()) } catch { return .failure(error) }
-        }
-        return try listed.get()
+        try PulseConnection.listing(server: server, what: "input") { connection throws(SoundstageError) in try connection.sourcesLocked() }
     }
 
     /// Whether a real input exists: a source of the desktop server that is not a sink's monitor.

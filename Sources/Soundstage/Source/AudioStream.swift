@@ -50,7 +50,7 @@ final class AudioStream {
     private var feedGeneration = 0
     /// What is queued on the source, in play order: the buffer, the file frame it starts at, and
     /// its levels (for meters).
-    private(set) var queued: [(id: ALName, start: Int64, frames: Int, levels: BlockLevels)] = []
+    private(set) var queued: [(id: ALName, start: Int64, frames: Int, fileFrames: Int, levels: BlockLevels)] = []
     /// Frames of the buffers unqueued since the start: with OpenAL's offset into the queue, the
     /// stream's own clock, which the meter counts on.
     private var unqueuedFrames = 0
@@ -155,7 +155,7 @@ final class AudioStream {
     /// What a refill filled: the first `chunks.count` of `ids`, in order.
     struct Filled {
         let refill: Refill
-        let chunks: [(start: Int64, frames: Int, levels: BlockLevels)]
+        let chunks: [(start: Int64, frames: Int, fileFrames: Int, levels: BlockLevels)]
         let finished: Bool
         let failure: SoundstageError?
     }
@@ -167,7 +167,7 @@ final class AudioStream {
         for _ in 0..<processed {
             guard let id = try? al.unqueueBuffer(from: name) else { break }
             if let first = queued.first {
-                startFrame = first.start + Int64(first.frames)
+                startFrame = first.start + Int64(first.fileFrames)
                 if meteredClock != nil { unmetered.append((unqueuedFrames, first.levels)) }
                 unqueuedFrames += first.frames
             }
@@ -214,14 +214,14 @@ final class AudioStream {
         }
         if waitForDecoder && refill.chunksToWaitFor > 0 { feed.waitForChunks(refill.chunksToWaitFor, seconds: 2) }
         let (chunks, finished, failure) = feed.take(upTo: refill.ids.count, generation: refill.generation)
-        var uploaded: [(start: Int64, frames: Int, levels: BlockLevels)] = []
+        var uploaded: [(start: Int64, frames: Int, fileFrames: Int, levels: BlockLevels)] = []
         if !chunks.isEmpty {
             context.withLock { lock in
                 // Only into the device the buffers were made on (a migration may have replaced it).
                 guard lock.isOpen, lock.deviceOfContext == refill.device, let al = try? lock.current() else { return }
                 for (id, chunk) in zip(refill.ids, chunks) {
                     guard (try? al.fill(id, format: format, samples: chunk.samples, sampleRate: sampleRate)) != nil else { break }
-                    uploaded.append((chunk.start, chunk.frames, chunk.levels))
+                    uploaded.append((chunk.start, chunk.frames, chunk.fileFrames, chunk.levels))
                 }
             }
         }
@@ -248,7 +248,7 @@ final class AudioStream {
             for (index, chunk) in filled.chunks.enumerated() where buffers.contains(ids[index]) {
                 let buffer = ids[index]
                 try al.queue([buffer], on: name)
-                queued.append((buffer, chunk.start, chunk.frames, chunk.levels))
+                queued.append((buffer, chunk.start, chunk.frames, chunk.fileFrames, chunk.levels))
                 rest.removeAll { $0 == buffer }
             }
             if let failure = filled.failure { self.failure = failure }
@@ -278,10 +278,14 @@ final class AudioStream {
     func playbackFrame(_ name: ALName, _ al: borrowing ALCalls) -> Int64 {
         guard var remaining = try? al.sampleOffset(name) else { return startFrame }
         for entry in queued {
-            if remaining < entry.frames { return entry.start + Int64(remaining) }
+            if remaining < entry.frames {
+                // A time-stretched chunk spans fileFrames of the file in its frames.
+                return entry.start + (entry.fileFrames == entry.frames ? Int64(remaining)
+                                      : Int64((Double(remaining) * Double(entry.fileFrames) / Double(entry.frames)).rounded(.down)))
+            }
             remaining -= entry.frames
         }
-        return queued.last.map { $0.start + Int64($0.frames) } ?? startFrame
+        return queued.last.map { $0.start + Int64($0.fileFrames) } ?? startFrame
     }
 
     /// Forgets the queue (the source's buffers were detached), frees the OpenAL buffers and stops

@@ -245,6 +245,17 @@ public final class Source: @unchecked Sendable {
         }
     }
 
+    /// Places a head-relative source 1 unit away at `azimuth` (radians, positive to the right)
+    /// with `gain`, which may exceed 1 (the gain limit follows it): an ``AudioPlayer``'s pan.
+    func place(azimuth: Float, gain: Float) {
+        let position = Vector3(sinf(azimuth), 0, -cosf(azimuth))
+        set({
+            $0.position = position
+            $0.gain = gain
+            $0.maxGain = max(1, gain)
+        }, [.position, .gain, .maxGain])
+    }
+
     /// Velocity in units per second (`AL_VELOCITY`), used only for Doppler.
     public var velocity: Vector3 {
         get { read { $0.velocity } }
@@ -358,6 +369,16 @@ public final class Source: @unchecked Sendable {
             stream.feed.setLoops(loops, times: times)
             if s.name != nil { scene.markActiveLocked(self, looping: endless, &sceneState) }
         }
+    }
+
+    /// Plays a streaming source `tempo` times faster with its pitch kept (nil: as it is), from
+    /// where it is now: a playing stream requeues from its position (as a seek does).
+    func setStreamTempo(_ tempo: Double?) {
+        let queued: Bool = locked { s, _, _ in
+            guard let stream = s.audioStream, stream.feed.setTempo(tempo) else { return false }
+            return s.name != nil && stream.hasQueued
+        }
+        if queued { try? seek(to: offset) }
     }
 
     public var isLooping: Bool {

@@ -9,11 +9,21 @@ import SoundFile
 
 /// One chunk of a stream, decoded ahead: interleaved float samples starting at file frame
 /// `start`, and their levels for metering (made on the decoder thread, a pass over the samples).
+/// A time-stretched chunk spans `fileFrames` of the file in its `frames`.
 struct DecodedChunk {
     let start: Int64
     let samples: [Float]
     let frames: Int
     let levels: BlockLevels
+    var fileFrames: Int
+
+    init(start: Int64, samples: [Float], frames: Int, levels: BlockLevels, fileFrames: Int? = nil) {
+        self.start = start
+        self.samples = samples
+        self.frames = frames
+        self.levels = levels
+        self.fileFrames = fileFrames ?? frames
+    }
 }
 
 /// The decoder thread every streaming source shares: it reads files (libsndfile, disk I/O) into
@@ -154,6 +164,8 @@ final class StreamFeed: @unchecked Sendable {
         var busy = false
         /// Released: the decoder forgets it (and its file) when not busy.
         var closed = false
+        /// Played this many times faster with the pitch kept (SoundTouch); nil: as it is.
+        var tempo: Double?
     }
 
     /// A unit of work taken under the lock and done outside it.
@@ -164,6 +176,8 @@ final class StreamFeed: @unchecked Sendable {
         let loops: Bool
         /// How many times this job may jump back to the loop start (nil: any number).
         let wrapsAllowed: Int?
+        /// The time stretch's tempo (nil: none).
+        var tempo: Double? = nil
     }
 
     /// What decoding one chunk gave.
@@ -251,6 +265,15 @@ final class StreamFeed: @unchecked Sendable {
         }
     }
 
+    /// Plays the stream `tempo` times faster with its pitch kept from the next start or seek
+    /// (nil: as it is). The caller seeks to apply it at once. Returns whether it changed.
+    func setTempo(_ tempo: Double?) -> Bool {
+        decoder.withLock {
+            defer { shared.tempo = tempo }
+            return shared.tempo != tempo
+        }
+    }
+
     /// Takes up to `count` decoded chunks, and whether the stream has nothing more to give
     /// (the end reached with nothing left ready, or a failure).
     func take(upTo count: Int, generation: Int) -> (chunks: [DecodedChunk], finished: Bool, failure: SoundstageError?) {
@@ -299,7 +322,7 @@ final class StreamFeed: @unchecked Sendable {
         defer { shared.seekTarget = nil }
         shared.busy = true
         return Job(generation: shared.generation, seek: shared.seekTarget, position: shared.position, loops: shared.loops,
-                   wrapsAllowed: shared.wrapsLeft)
+                   wrapsAllowed: shared.wrapsLeft, tempo: shared.tempo)
     }
 
     func finishJobLocked(_ job: Job, _ outcome: Outcome) {
@@ -326,9 +349,55 @@ final class StreamFeed: @unchecked Sendable {
         if shared.wrapsLeft == 0 { shared.loops = false }
     }
 
-    /// Decodes one chunk (decoder thread, no lock): up to `chunkFrames` from the job's position,
-    /// jumping back to the loop start at the loop end (as many times as the job allows).
+    /// The time stretch (decoder thread only), where its output started in the file, the
+    /// frames it gave since, and whether the end of the input was pushed through it.
+    private var stretcher: TimeStretcher?
+    private var stretch = (origin: Int64(0), produced: 0, flushed: false)
+
+    /// Decodes one chunk (decoder thread, no lock): the file's frames as they are, or through the
+    /// time stretch when the job has a tempo (SoundTouch missing: as they are).
     func decode(_ job: Job) -> Outcome {
+        guard let tempo = job.tempo, tempo != 1 else { return decodePlain(job) }
+        if stretcher == nil { stretcher = try? TimeStretcher(channels: channels, sampleRate: sampleRate) }
+        guard let stretcher else { return decodePlain(job) }
+        if job.seek != nil || stretcher.tempo != tempo {
+            stretcher.reset(tempo: tempo)
+            stretch = (job.seek ?? job.position, 0, false)
+        }
+        var samples: [Float] = []
+        var next = job.position, wraps = 0
+        var input = job
+        while samples.count < chunkFrames * channels {
+            if stretcher.take(upTo: chunkFrames - samples.count / channels, into: &samples) > 0 { continue }
+            if stretch.flushed { break }
+            switch decodePlain(input) {
+            case .chunk(let chunk, let position, let wrapped):
+                stretcher.put(chunk.samples)
+                next = position
+                wraps += wrapped
+            case .end(let position, let wrapped):
+                stretcher.flush()
+                stretch.flushed = true
+                next = position
+                wraps += wrapped
+            case .failed(let error):
+                return .failed(error)
+            }
+            input = Job(generation: job.generation, seek: nil, position: next, loops: job.loops,
+                        wrapsAllowed: job.wrapsAllowed.map { max(0, $0 - wraps) }, tempo: tempo)
+        }
+        guard !samples.isEmpty else { return .end(next: next, wraps: wraps) }
+        let frames = samples.count / channels
+        let start = stretch.origin + Int64((Double(stretch.produced) * tempo).rounded())
+        stretch.produced += frames
+        let end = stretch.origin + Int64((Double(stretch.produced) * tempo).rounded())
+        return .chunk(DecodedChunk(start: start, samples: samples, frames: frames, levels: BlockLevels(samples, channels: channels),
+                                   fileFrames: Int(end - start)), next: next, wraps: wraps)
+    }
+
+    /// Decodes one chunk of the file as it is: up to `chunkFrames` from the job's position,
+    /// jumping back to the loop start at the loop end (as many times as the job allows).
+    private func decodePlain(_ job: Job) -> Outcome {
         do {
             var position = job.position
             if let target = job.seek, isSeekable || target != filePosition {

@@ -1,0 +1,100 @@
+import Foundation
+import Soundstage
+@testable import SoundstageCompat
+import Testing
+import TestSupport
+
+extension CompatPrograms {
+    /// Where iOS's `AVAudioPlayer` behaves differently from OpenAL, heard on loopback renders:
+    /// `rate` keeps the pitch (measured by frequency, the duration by length) and a mono file's
+    /// `pan` follows iOS's balance law (measured per channel).
+    @Suite(.serialized) struct PlayerBehaviourTests {
+        typealias Rig = CompatTests.Rig
+
+        /// The frames until the mix falls silent for good (the last sounding 10 ms block's end).
+        static func soundingLength(_ mix: AudioBuffer) -> Int {
+            let left = mix.channel(0)
+            var end = 0
+            for block in stride(from: 0, to: left.count, by: 480) where Signals.rms(left[block..<min(left.count, block + 480)]) > 0.01 {
+                end = block + 480
+            }
+            return end
+        }
+
+        /// A 2 s tone at rate 1.5 and 0.75 keeps its 440 Hz and lasts 2/rate s; `currentTime`
+        /// stays the file's position (≈ rate × time heard).
+        @Test(arguments: [Float(1.5), 0.75])
+        func rateKeepsThePitch(_ rate: Float) throws {
+            try TimeStretch.check()
+            let rig = try Rig()
+            let player = try AVAudioPlayer(contentsOf: try rig.file(Signals.sine(440, seconds: 2), "tone.wav"))
+            player.enableRate = true
+            player.rate = rate
+            #expect(player.play())
+            let mix = try rig.render(2 / Double(rate) + 0.5)
+            let heard = Double(Self.soundingLength(mix)) / 48_000
+            #expect(abs(heard - 2 / Double(rate)) < 0.03, "heard \(heard) s at rate \(rate)")
+            let middle = Int(0.4 * 48_000)..<Int(1.2 * 48_000)
+            let frequency = Signals.frequency(Array(mix.channel(0)[middle]))
+            let cents = 1_200 * log2(frequency / 440)
+            #expect(abs(cents) < 5, "\(frequency) Hz (\(cents) cents) at rate \(rate)")
+            print("rate \(rate): \(String(format: "%.3f", heard)) s heard for 2 s / \(rate), \(String(format: "%.2f", frequency)) Hz "
+                  + "(\(String(format: "%+.2f", cents)) cents)")
+            player.stop()
+        }
+
+        /// The position is the file's: after 1 s heard at rate 1.5, `currentTime` is 1.5 s; a
+        /// rate change while playing goes on from where it was.
+        @Test func theRateKeepsThePositionExact() throws {
+            try TimeStretch.check()
+            let rig = try Rig()
+            let player = try AVAudioPlayer(contentsOf: try rig.file(Signals.sine(440, seconds: 4), "tone.wav"))
+            player.enableRate = true
+            player.rate = 1.5
+            #expect(player.play())
+            _ = try rig.render(1)
+            #expect(abs(player.currentTime - 1.5) < 0.02, "\(player.currentTime)")
+            player.rate = 0.5
+            _ = try rig.render(1)
+            #expect(abs(player.currentTime - 2.0) < 0.03, "\(player.currentTime)")
+            player.enableRate = false
+            _ = try rig.render(1)
+            #expect(abs(player.currentTime - 3.0) < 0.03, "\(player.currentTime)")
+            player.stop()
+        }
+
+        /// A mono player at pan 0 plays at full level in both channels, as on iOS; at ±0.5 the far
+        /// channel is at half level and the near one at full; at ±1 only the near one sounds.
+        @Test(arguments: [Float(0), 0.5, -0.5, 1, -1])
+        func aMonoPlayerFollowsIOSPanLaw(_ pan: Float) throws {
+            let rig = try Rig()
+            let player = try AVAudioPlayer(contentsOf: try rig.file(Signals.sine(440, seconds: 1, amplitude: 0.5), "mono.wav"))
+            player.pan = pan
+            #expect(player.play())
+            let mix = try rig.render(0.5).slice(frames: 2_400..<21_600)
+            let full = 0.5 / 2.squareRoot()
+            let left = Signals.rms(mix, channel: 0) / full, right = Signals.rms(mix, channel: 1) / full
+            #expect(abs(left - Double(min(1, 1 - pan))) < 0.01, "left \(left) at pan \(pan)")
+            #expect(abs(right - Double(min(1, 1 + pan))) < 0.01, "right \(right) at pan \(pan)")
+            #expect(Signals.peak(mix) <= 0.5 + 1e-3)
+            player.stop()
+        }
+
+        /// Soundstage's own `AudioPlayer` keeps OpenAL's constant-power law by default (0.596 in each
+        /// channel ahead), and its rate changes the pitch unless `preservesPitch` is on.
+        @Test func theEnginesPlayerKeepsItsDefaults() throws {
+            let rig = try Rig()
+            let scene = try rig.device.makeScene()
+            defer { scene.close() }
+            let player = try AudioPlayer(url: try rig.file(Signals.sine(440, seconds: 1, amplitude: 0.5), "mono.wav"), scene: scene)
+            #expect(player.panLaw == .constantPower)
+            #expect(!player.preservesPitch)
+            player.rate = 2
+            try player.play()
+            let mix = try rig.render(0.3).slice(frames: 2_400..<12_000)
+            #expect(abs(Signals.rms(mix, channel: 0) / (0.5 / 2.squareRoot()) - 0.596) < 0.01)
+            #expect(abs(Signals.frequency(mix) - 880) < 3)
+            player.stop()
+        }
+    }
+}
