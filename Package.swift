@@ -214,11 +214,19 @@ let package = Package(
             dependencies: ["CSoundstage", "SoundstageC", .product(name: "NIOConcurrencyHelpers", package: "swift-nio")],
             swiftSettings: strict
         ),
+        // iOS audio code in the commonest open-source styles, compiled as such code is: in Swift 5
+        // mode (as most iOS projects in the open are), unchanged but for `import SoundstageCompat`.
+        .target(
+            name: "CompatPrograms",
+            dependencies: ["SoundstageCompat"],
+            path: "Tests/CompatTests/Programs",
+            swiftSettings: [.swiftLanguageMode(.v5), .treatAllWarnings(as: .error)]
+        ),
         // Programs written as an iOS developer writes them, against SoundstageCompat.
         .testTarget(
             name: "CompatTests",
-            dependencies: ["SoundstageCompat", "Soundstage", "TestSupport"],
-            exclude: ["OpenALGame"],
+            dependencies: ["SoundstageCompat", "Soundstage", "TestSupport", "CompatPrograms"],
+            exclude: ["OpenALGame", "Programs"],
             swiftSettings: strict
         ),
         // An iOS OpenAL game with its interruption listener, run by CompatTests as a process of

@@ -122,7 +122,12 @@ public final class AVAudioSession: NSObject, @unchecked Sendable {
         let (previous, category, options) = lock.withLock { () -> ((Device, Int)?, Category, CategoryOptions) in
             if let observer { self.engine?.session.removeObserver(observer) }
             self.engine = engine
-            defer { routeObserver = nil }
+            defer {
+                routeObserver = nil
+                // The input and the override belonged to the previous output's server.
+                preferredInputPort = nil
+                outputOverride = .none
+            }
             return (routeObserver, chosen.category, chosen.options)
         }
         if let previous { previous.0.removeRouteObserver(previous.1) }

@@ -69,17 +69,16 @@ extension AVAudioSession {
                                   + "\(category.rawValue)), as on iOS")
         }
         let engine = try current()
-        let (changed, before) = lock.withLock { () -> (Bool, AVAudioSessionRouteDescription) in
+        let before = currentRoute
+        let changed = lock.withLock { () -> Bool in
             defer { outputOverride = portOverride }
-            return (outputOverride != portOverride, currentRouteLocked)
+            return outputOverride != portOverride
         }
         if changed && engine.session.isActive { post(routeChange: .override, previous: before) }
     }
 
     /// The override last set with ``overrideOutputAudioPort(_:)`` (a Linux addition: iOS does not say).
     public var currentOutputOverride: PortOverride { lock.withLock { outputOverride } }
-
-    private var currentRouteLocked: AVAudioSessionRouteDescription { currentRoute }
 
     /// The inputs to record from: the desktop server's sources that are not monitors of its
     /// outputs, each with a port type from what the server says of it. Nil when no desktop

@@ -60,14 +60,15 @@ public func AudioServicesPlayAlertSound(_ inSystemSoundID: SystemSoundID) {
     SystemSoundServices.play(inSystemSoundID, alert: true, completion: nil)
 }
 
-/// Plays a system sound and calls `inCompletionBlock` when it ends.
-public func AudioServicesPlaySystemSoundWithCompletion(_ inSystemSoundID: SystemSoundID, _ inCompletionBlock: (@Sendable () -> Void)?) {
-    SystemSoundServices.play(inSystemSoundID, alert: false, completion: inCompletionBlock)
+/// Plays a system sound and calls `inCompletionBlock` when it ends, once, on the engine's
+/// thread (any closure is taken, as iOS takes any block).
+public func AudioServicesPlaySystemSoundWithCompletion(_ inSystemSoundID: SystemSoundID, _ inCompletionBlock: (() -> Void)?) {
+    SystemSoundServices.play(inSystemSoundID, alert: false, completion: SystemSoundServices.handOver(inCompletionBlock))
 }
 
-/// Plays an alert sound and calls `inCompletionBlock` when it ends.
-public func AudioServicesPlayAlertSoundWithCompletion(_ inSystemSoundID: SystemSoundID, _ inCompletionBlock: (@Sendable () -> Void)?) {
-    SystemSoundServices.play(inSystemSoundID, alert: true, completion: inCompletionBlock)
+/// Plays an alert sound and calls `inCompletionBlock` when it ends, once, on the engine's thread.
+public func AudioServicesPlayAlertSoundWithCompletion(_ inSystemSoundID: SystemSoundID, _ inCompletionBlock: (() -> Void)?) {
+    SystemSoundServices.play(inSystemSoundID, alert: true, completion: SystemSoundServices.handOver(inCompletionBlock))
 }
 
 /// Calls `inCompletionRoutine` with `inClientData` each time the sound finishes playing.
@@ -101,6 +102,13 @@ enum SystemSoundServices {
     struct ClientData: @unchecked Sendable {
         let pointer: UnsafeMutableRawPointer?
         init(_ pointer: UnsafeMutableRawPointer?) { self.pointer = pointer }
+    }
+
+    /// A caller's completion, called on the engine's thread as iOS calls a block on its own.
+    static func handOver(_ completion: (() -> Void)?) -> (@Sendable () -> Void)? {
+        guard let completion else { return nil }
+        let handed = HandedOver(completion)
+        return { handed.value() }
     }
 
     /// Runs `body`, mapping its error to Audio Toolbox's status codes.

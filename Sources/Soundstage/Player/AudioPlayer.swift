@@ -328,12 +328,26 @@ public final class AudioPlayer: @unchecked Sendable {
     }
 
     /// Takes the levels of what played since the last call, for ``averagePower(forChannel:)``
-    /// and ``peakPower(forChannel:)``.
+    /// and ``peakPower(forChannel:)``. The source's meter moves on every 100 ms of mix: a call
+    /// sooner than that, while the player plays, keeps the last levels (as iOS's meters, polled
+    /// at a display's rate, read steadily); a player that stopped reads silence.
     public func updateMeters() {
-        let levels = source.meterLevels()
-        lock.withLock { state.meters = levels ?? state.meters.map { LevelMeter(averagePower: $0.averagePower.map { _ in LevelMeter.silence },
-                                                                                   peakPower: $0.peakPower.map { _ in LevelMeter.silence },
-                                                                                   frames: 0) } }
+        // The source's meter counts its gain, which holds the pan law's make-up (1.68 for a
+        // centred mono file under `.balance`): the player's meters are the file's level × volume.
+        let makeUp = LevelMeter.decibels(Double(source.gain))
+        let levels = source.meterLevels().map { levels in
+            LevelMeter(averagePower: levels.averagePower.map { $0 <= LevelMeter.silence ? $0 : $0 - makeUp },
+                       peakPower: levels.peakPower.map { $0 <= LevelMeter.silence ? $0 : $0 - makeUp }, frames: levels.frames)
+        }
+        let playing = isPlaying
+        lock.withLock {
+            if let levels {
+                state.meters = levels
+            } else if !playing {
+                state.meters = state.meters.map { LevelMeter(averagePower: $0.averagePower.map { _ in LevelMeter.silence },
+                                                             peakPower: $0.peakPower.map { _ in LevelMeter.silence }, frames: 0) }
+            }
+        }
     }
 
     /// The RMS level of `channel` at the last ``updateMeters()``, in dBFS (−160 for silence,

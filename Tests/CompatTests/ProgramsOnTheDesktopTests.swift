@@ -1,0 +1,455 @@
+import Foundation
+import Soundstage
+@testable import CompatPrograms
+@testable import SoundstageCompat
+import Testing
+import TestSupport
+
+extension CompatPrograms {
+    /// The programs of `Programs/` (iOS audio code in the commonest open-source styles, compiled
+    /// unchanged but for the import) on real PulseAudio and PipeWire servers the test starts:
+    /// what each does is recorded at the sink's monitor and checked there, tone by tone.
+    @Suite(.serialized) struct ProgramsOnTheDesktopTests {
+        static let servers = CompatDesktopTests.servers
+
+        /// A server with the iOS names playing on it, sink A recorded, and a scratch directory.
+        final class Stage {
+            let fixture: AudioServerFixture
+            let device: Device
+            let onA: MonitorRecording
+            let dir: URL
+
+            init(_ kind: AudioServerFixture.Kind, before: (AudioServerFixture) throws -> Void = { _ in }) throws {
+                fixture = try AudioServerFixture(kind)
+                try before(fixture)
+                onA = try fixture.record(sink: "A")
+                device = try CompatDesktopTests.device(on: fixture)
+                try CompatOutput.use(device: device)
+                dir = FileManager.default.temporaryDirectory.appendingPathComponent("programs-\(UUID())")
+                try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+            }
+
+            deinit {
+                device.close()
+                try? FileManager.default.removeItem(at: dir)
+            }
+
+            func file(_ audio: AudioBuffer, _ name: String) throws -> URL {
+                let url = dir.appendingPathComponent(name)
+                try SoundFileWriter.write(audio, to: url.path, format: .wavPCM16)
+                return url
+            }
+
+            func tone(_ frequency: Double, _ seconds: Double, amplitude: Float = 0.5, _ name: String) throws -> URL {
+                try file(Signals.sine(frequency, seconds: seconds, amplitude: amplitude), name)
+            }
+
+            /// Waits until A has heard `seconds` more than now (false after `timeout`).
+            func hear(_ seconds: Double, timeout: Double = 10) -> Bool {
+                let before = onA.secondsHeard()
+                return waitFor(timeout) { onA.secondsHeard() >= before + seconds }
+            }
+
+            /// Stops recording A; returns its two channels.
+            func finish() -> (left: [Float], right: [Float]) {
+                let both = onA.stop()
+                return (stride(from: 0, to: both.count, by: 2).map { both[$0] }, stride(from: 1, to: both.count, by: 2).map { both[$0] })
+            }
+        }
+
+        /// The level of a tone of `frequency` in each 25 ms window.
+        static func levels(_ samples: [Float], _ frequency: Double, from start: Int = 0, to end: Int? = nil) -> [Double] {
+            let window = 1_200
+            let stop = min(end ?? samples.count, samples.count)
+            return stride(from: start, to: stop - window + 1, by: window).map {
+                Signals.toneLevel(samples[$0..<($0 + window)], frequency: frequency)
+            }
+        }
+
+        static func windowsWith(_ samples: [Float], _ frequency: Double, above: Double = 0.05, from: Int = 0, to: Int? = nil) -> Int {
+            levels(samples, frequency, from: from, to: to).filter { $0 > above }.count
+        }
+
+        /// SoundManager: sounds found in the bundle and preloaded (one missing), played; muted,
+        /// a sound plays silently; unmuted, it is heard; the mute is kept in UserDefaults.
+        @Test(arguments: servers)
+        func theSoundManagerPlaysMutesAndReplays(_ kind: AudioServerFixture.Kind) throws {
+            let stage = try Stage(kind)
+            _ = try stage.tone(880, 0.3, "coin.wav")
+            _ = try stage.tone(660, 0.3, "jump.wav")
+            let manager = SoundManager.shared
+            defer { manager.unloadAll(); UserDefaults.standard.removeObject(forKey: SoundManager.mutedKey) }
+            manager.bundle = try #require(Bundle(path: stage.dir.path))
+            manager.isMuted = false
+            manager.preloadSounds(["coin", "jump", "missing"])
+            #expect(manager.loadedSounds == ["coin", "jump"])
+            manager.playSound("coin")
+            #expect(stage.hear(0.25))
+            manager.isMuted = true
+            #expect(UserDefaults.standard.bool(forKey: SoundManager.mutedKey))
+            let mutedFrom = stage.onA.frameCount
+            manager.playSound("jump")
+            usleep(500_000)
+            let mutedTo = stage.onA.frameCount
+            manager.isMuted = false
+            manager.playSound("jump")
+            #expect(stage.hear(0.25))
+            manager.playSound("coin")
+            usleep(100_000)
+            manager.playSound("coin")      // rewound and replayed
+            #expect(stage.hear(0.25))
+            let (left, _) = stage.finish()
+            #expect(Self.windowsWith(left, 660, from: mutedFrom, to: mutedTo) == 0, "the muted jump is silent")
+            #expect(Self.windowsWith(left, 660, from: mutedTo) >= 8, "the jump after unmuting is heard")
+            #expect(Self.windowsWith(left, 880) >= 18, "the coin, then the coin replayed: \(Self.windowsWith(left, 880))")
+        }
+
+        final class NoteListener: VoiceNoteRecorderDelegate, @unchecked Sendable {
+            let lock = NSLock()
+            var result: (URL?, Error?)?
+            func voiceNoteRecorder(_ recorder: VoiceNoteRecorder, didFinishWith url: URL?, error: Error?) {
+                lock.withLock { result = (url, error) }
+            }
+        }
+
+        /// The voice-note recorder: permission granted (the server has an input), an AAC note
+        /// started 0.4 s ahead on the device clock for 1 s of what sink A plays, its meters read
+        /// while it records, its delegate told at the end.
+        @Test(.enabled(if: FFmpeg.isAvailable), arguments: servers)
+        func theVoiceNoteRecordsOnTheDeviceClock(_ kind: AudioServerFixture.Kind) throws {
+            let stage = try Stage(kind) { try $0.pactl(["set-default-source", "A.monitor"]) }
+            let notes = VoiceNoteRecorder()
+            let listener = NoteListener()
+            notes.delegate = listener
+            let answered = NSLock()
+            nonisolated(unsafe) var granted: Bool?
+            notes.requestPermission { ok in answered.withLock { granted = ok } }
+            #expect(waitFor(5) { answered.withLock { granted } != nil })
+            #expect(answered.withLock { granted } == true)
+            #expect(AVAudioApplication.shared.recordPermission == .granted)
+
+            let music = try AVAudioPlayer(contentsOf: try stage.tone(523.25, 4, "music.wav"))
+            #expect(music.play())
+            #expect(stage.hear(0.2))
+            let url = stage.dir.appendingPathComponent("note.m4a")
+            #expect(notes.startRecording(to: url, after: 0.4, duration: 1.0), "\(String(describing: notes.audioRecorder?.lastError))")
+            usleep(200_000)
+            #expect(notes.audioRecorder?.isRecording == false, "not before its time")
+            #expect(waitFor(3) { notes.audioRecorder?.isRecording == true })
+            let ended = waitFor(10) {
+                notes.updateMeter()
+                usleep(50_000)
+                return listener.lock.withLock { listener.result } != nil
+            }
+            #expect(ended)
+            music.stop()
+            _ = stage.finish()
+            let result = listener.lock.withLock { listener.result }
+            #expect(result?.0 == url && result?.1 == nil)
+            #expect((notes.peakLevels.max() ?? -160) > -20, "meters read while recording: \(notes.peakLevels)")
+            let audio = try SoundFile(path: url.path).readAll()
+            #expect(abs(audio.duration - 1.0) < 0.05, "\(audio.duration) s")
+            #expect(abs(Signals.frequency(Array(audio.channel(0)[4_410..<39_690]), rate: 44_100) - 523.25) < 3)
+        }
+
+        /// The call route manager: headphones (a sink the server calls so) are seen in the route;
+        /// the built-in microphone is chosen among the inputs; when the headphones go, the route
+        /// change says so with the headphones in the previous route, and the manager turns the
+        /// speaker on (a route change `.override`); the ringback goes on where the server moved it.
+        @Test(arguments: servers)
+        func theCallRouteManagerFollowsTheHeadphones(_ kind: AudioServerFixture.Kind) throws {
+            let stage = try Stage(kind) { fixture in
+                try fixture.pactl(["load-module", "module-null-sink", "sink_name=H", "rate=48000", "channels=2",
+                                   "sink_properties=device.form_factor=headphones"])
+                try fixture.setDefaultSink("H")
+            }
+            let manager = CallAudioRouteManager()
+            try manager.configureForCall()
+            defer { manager.endCall() }
+            #expect(AVAudioSession.sharedInstance().mode == .voiceChat)
+            #expect(AVAudioSession.sharedInstance().categoryOptions == [.defaultToSpeaker, .allowBluetooth])
+            let route = AVAudioSession.sharedInstance().currentRoute
+            #expect(route.outputs.map(\.uid) == ["H"] && manager.isHeadphonesConnected, "\(route.outputs.map { ($0.uid, $0.portType.rawValue) })")
+            #expect(manager.preferBuiltInMic())
+            #expect(AVAudioSession.sharedInstance().preferredInput?.uid == "Z")
+            #expect(AVAudioSession.sharedInstance().currentRoute.inputs.map(\.uid) == ["Z"])
+            #expect(AVAudioSession.sharedInstance().availableInputs?.map(\.portType) == [.builtInMic])
+
+            let onB = try stage.fixture.record(sink: "B")
+            let ringback = try AVAudioPlayer(contentsOf: try stage.tone(480, 1, "ringback.wav"))
+            ringback.numberOfLoops = -1
+            #expect(ringback.play())
+            usleep(300_000)
+            try stage.fixture.unloadSink("H")
+            #expect(waitFor(10) { manager.headphonesUnplugged == 1 }, "\(manager.routeChangeReasons)")
+            #expect(waitFor(5) { manager.routeChangeReasons.contains(.override) },
+                    "\(manager.routeChangeReasons), override \(AVAudioSession.sharedInstance().currentOutputOverride), active \((try? CompatOutput.session())?.isActive ?? false)")
+            #expect(AVAudioSession.sharedInstance().currentOutputOverride == .speaker)
+            #expect(!manager.isHeadphonesConnected)
+            let movedTo = AVAudioSession.sharedInstance().currentRoute.outputs.first?.uid
+            #expect(movedTo == "A" || movedTo == "B")
+            #expect(waitFor(10) { stage.onA.secondsHeard() + onB.secondsHeard() >= 0.5 }, "the ringback plays on where it moved")
+            ringback.stop()
+            _ = onB.stop()
+            _ = stage.finish()
+        }
+
+        /// The playlist: three tracks heard in order, the next started by the delegate; an
+        /// interruption pauses the fourth and its end resumes it; the sink pulled pauses it.
+        @Test(arguments: servers)
+        func thePlaylistAdvancesPausesAndResumes(_ kind: AudioServerFixture.Kind) throws {
+            let stage = try Stage(kind)
+            let urls = try [440.0, 550, 660, 770].enumerated().map { try stage.tone($1, $0 == 3 ? 5 : 0.4, "track\($0).wav") }
+            let playlist = PlaylistPlayer()
+            try playlist.load(urls)
+            playlist.play(trackAt: 0)
+            #expect(waitFor(10) { playlist.playedTracks == [0, 1, 2, 3] })
+            #expect(stage.hear(0.3))
+            let session = try CompatOutput.session()
+            session.beginInterruption()
+            #expect(playlist.pausedByInterruption && !playlist.isPlaying)
+            usleep(200_000)
+            let quietFrom = stage.onA.frameCount + 4_800
+            usleep(500_000)
+            let quietTo = stage.onA.frameCount
+            session.endInterruption(shouldResume: true)
+            #expect(waitFor(5) { playlist.isPlaying })
+            #expect(stage.hear(0.3))
+            try stage.fixture.unloadSink("A")
+            #expect(waitFor(10) { playlist.pausedByRouteChange && !playlist.isPlaying })
+            let (left, _) = stage.finish()
+            let first = [440.0, 550, 660].map { frequency in Self.levels(left, frequency).firstIndex { $0 > 0.1 } ?? -1 }
+            #expect(first[0] >= 0 && first[0] < first[1] && first[1] < first[2], "the tracks in order: \(first)")
+            #expect(Self.windowsWith(left, 770, above: 0.01, from: quietFrom, to: quietTo) == 0, "silent while interrupted")
+            #expect(Self.windowsWith(left, 770, from: quietTo) >= 8, "resumed after the interruption")
+        }
+
+        /// The game: its music at the volume kept in UserDefaults (0.25: the level at the sink is a
+        /// quarter), then set to 1 (faded to, and kept for the next launch); an effect over it.
+        @Test(arguments: servers)
+        func theGameKeepsItsMusicVolume(_ kind: AudioServerFixture.Kind) throws {
+            let stage = try Stage(kind)
+            defer { UserDefaults.standard.removeObject(forKey: GameAudio.musicVolumeKey) }
+            UserDefaults.standard.set(Float(0.25), forKey: GameAudio.musicVolumeKey)
+            let game = GameAudio()
+            game.playBackgroundMusic(try stage.tone(440, 1, amplitude: 0.8, "music.wav"))
+            #expect(stage.hear(0.8))
+            let quarterFrom = stage.onA.frameCount
+            usleep(600_000)
+            let quarterTo = stage.onA.frameCount
+            game.musicVolume = 1
+            usleep(500_000)
+            let fullFrom = stage.onA.frameCount
+            usleep(600_000)
+            let fullTo = stage.onA.frameCount
+            game.playEffect(try stage.tone(990, 0.3, "door.wav"))
+            #expect(stage.hear(0.3))
+            #expect(GameAudio().musicVolume == 1)
+            game.stopBackgroundMusic()
+            let (left, _) = stage.finish()
+            let quarter = Self.median(Self.levels(left, 440, from: quarterFrom, to: quarterTo))
+            let full = Self.median(Self.levels(left, 440, from: fullFrom, to: fullTo))
+            // toneLevel is the tone's amplitude; a centred mono player reaches each channel at full level.
+            #expect(abs(quarter - 0.2) < 0.02, "at 0.25: \(quarter)")
+            #expect(abs(full - 0.8) < 0.05, "at 1: \(full)")
+            #expect(Self.windowsWith(left, 990) >= 8, "the effect")
+        }
+
+        static func median(_ values: [Double]) -> Double {
+            let sorted = values.sorted()
+            return sorted.isEmpty ? 0 : sorted[sorted.count / 2]
+        }
+
+        /// System Sound Services as Swift writes it: a completion closure literal with a nil run
+        /// loop, an alert with a completion block; both sounds heard at the sink.
+        @Test(arguments: servers)
+        func systemSoundsCompleteAsSwiftWritesThem(_ kind: AudioServerFixture.Kind) throws {
+            let stage = try Stage(kind)
+            let effects = SystemSoundEffects()
+            defer { effects.dispose() }
+            #expect(effects.register("tap", url: try stage.tone(1_200, 0.15, "tap.wav")) == kAudioServicesNoError)
+            #expect(effects.register("alert", url: try stage.tone(1_500, 0.2, "alert.wav")) == kAudioServicesNoError)
+            let tap = try #require(effects.soundIDs["tap"])
+            effects.play("tap")
+            #expect(waitFor(5) { effects.completedSounds.contains(tap) })
+            let lock = NSLock()
+            nonisolated(unsafe) var alerted = 0, completed = 0
+            effects.playAlert("alert") { lock.withLock { alerted += 1 } }
+            #expect(waitFor(5) { lock.withLock { alerted } == 1 })
+            effects.playWithCompletion("tap") { lock.withLock { completed += 1 } }
+            #expect(waitFor(5) { lock.withLock { completed } == 1 })
+            usleep(300_000)
+            let (left, _) = stage.finish()
+            #expect(Self.windowsWith(left, 1_200) >= 8, "two taps")
+            #expect(Self.windowsWith(left, 1_500) >= 6, "the alert")
+        }
+
+        /// The metronome: four clicks scheduled on the device clock at 240 bpm reach the sink
+        /// 0.25 s apart, to the millisecond.
+        @Test(arguments: servers)
+        func theMetronomeKeepsTime(_ kind: AudioServerFixture.Kind) throws {
+            let stage = try Stage(kind)
+            let metronome = try Metronome(accentURL: try stage.tone(1_000, 0.03, "accent.wav"), tickURL: try stage.tone(2_000, 0.03, "tick.wav"))
+            #expect(metronome.scheduleMeasure(bpm: 240, leadIn: 0.3))
+            #expect(stage.hear(0.1))
+            usleep(600_000)
+            let (left, _) = stage.finish()
+            var onsets: [Int] = []
+            var from = 0
+            while let onset = left[from...].firstIndex(where: { abs($0) > 0.1 }) {
+                onsets.append(onset)
+                from = onset + 4_800
+                if from >= left.count { break }
+            }
+            #expect(onsets.count == 4, "\(onsets)")
+            let gaps = zip(onsets.dropFirst(), onsets).map { $0 - $1 }
+            #expect(gaps.allSatisfy { abs($0 - 12_000) <= 48 }, "the beats \(gaps) frames apart (12000 wanted)")
+            #expect(Signals.toneLevel(left[onsets[0]..<(onsets[0] + 1_200)], frequency: 1_000) > 0.2, "the accent first")
+            metronome.stop()
+        }
+
+        /// The podcast player at 1.5×: the pitch is kept at the sink (440 Hz) and the change of tone
+        /// at 3 s of the file is heard 2 s after the start; skips move the position.
+        @Test(.enabled(if: TimeStretch.isAvailable), arguments: servers)
+        func thePodcastPlaysFasterAtItsPitch(_ kind: AudioServerFixture.Kind) throws {
+            let stage = try Stage(kind)
+            let episode = AudioBuffer(samples: Signals.sine(440, seconds: 3).samples + Signals.sine(660, seconds: 42).samples,
+                                      channels: 1, sampleRate: 48_000)
+            let podcast = PodcastPlayer()
+            try podcast.load(url: try stage.file(episode, "episode.wav"))
+            podcast.cycleSpeed()
+            #expect(podcast.currentSpeed == 1.5)
+            podcast.play()
+            #expect(stage.hear(2.6))
+            podcast.skipForward()
+            #expect(abs(podcast.currentTime - 34) < 0.5, "\(podcast.currentTime)")
+            podcast.skipBackward()
+            #expect(abs(podcast.currentTime - 19) < 0.5, "\(podcast.currentTime)")
+            #expect(podcast.formattedTime() == "00:19")
+            podcast.pause()
+            let (left, _) = stage.finish()
+            let start = try #require(left.firstIndex { abs($0) > 0.05 })
+            let switchAt = try #require(Self.levels(left, 660, from: start).firstIndex { $0 > 0.2 })
+            let heard = Double(switchAt * 1_200) / 48_000
+            #expect(abs(heard - 2.0) < 0.06, "the file's 3 s heard after \(heard) s at 1.5x")
+            let pitch = Signals.frequency(Array(left[(start + 12_000)..<(start + 60_000)]))
+            #expect(abs(pitch - 440) < 2, "\(pitch) Hz at 1.5x")
+        }
+
+        /// Record, then play back: what sink A played is recorded from its monitor and heard again
+        /// when the recording plays; the recording is then deleted.
+        @Test(arguments: servers)
+        func aRecordingPlaysBack(_ kind: AudioServerFixture.Kind) throws {
+            let stage = try Stage(kind) { try $0.pactl(["set-default-source", "A.monitor"]) }
+            let app = RecordAndPlayback(directory: stage.dir)
+            let tone = try AVAudioPlayer(contentsOf: try stage.tone(587.33, 1, "tone.wav"))
+            #expect(tone.play())
+            #expect(stage.hear(0.1))
+            #expect(app.startRecording())
+            usleep(700_000)
+            app.stopRecording()
+            #expect(app.recordingFinished)
+            #expect(waitFor(5) { !tone.isPlaying })
+            usleep(400_000)
+            let playbackFrom = stage.onA.frameCount
+            #expect(app.playRecording())
+            #expect(waitFor(10) { app.playbackFinished })
+            usleep(200_000)
+            let recorded = try SoundFile(path: app.getFileURL().path).readAll()
+            #expect(recorded.duration > 0.5 && Signals.toneLevel(recorded.channel(0), frequency: 587.33) > 0.2,
+                    "\(recorded.duration) s, \(Signals.toneLevel(recorded.channel(0), frequency: 587.33))")
+            #expect(app.deleteRecording())
+            #expect(!FileManager.default.fileExists(atPath: app.getFileURL().path))
+            let (left, _) = stage.finish()
+            #expect(Self.windowsWith(left, 587.33, above: 0.1, from: playbackFrom) >= 16, "the recording played back")
+        }
+
+        /// The level meter: a Timer on the run loop polls the player's meters every 50 ms; while
+        /// a tone of amplitude 0.5 plays, its levels read near 0.35 (its RMS).
+        @Test(arguments: servers)
+        func theLevelMeterFollowsThePlayer(_ kind: AudioServerFixture.Kind) throws {
+            let stage = try Stage(kind)
+            let player = try AVAudioPlayer(contentsOf: try stage.tone(440, 2, "tone.wav"))
+            let meter = LevelMeterModel(player: player)
+            #expect(player.play())
+            meter.start()
+            RunLoop.current.run(until: Date().addingTimeInterval(1.2))
+            meter.stop()
+            player.stop()
+            _ = stage.finish()
+            #expect(meter.levels.count >= 15, "\(meter.levels.count) ticks")
+            let settled = Array(meter.levels.suffix(10))
+            #expect(settled.allSatisfy { abs($0 - 0.354) < 0.05 }, "\(settled)")
+        }
+
+        /// The effect pool: shots from Data overlap, each panned: hard left only in the left
+        /// channel, hard right only in the right, a centred one at full level in both.
+        @Test(arguments: servers)
+        func theEffectPoolPansEachShot(_ kind: AudioServerFixture.Kind) throws {
+            let stage = try Stage(kind)
+            let left = try SoundEffectPool(fileURL: try stage.tone(700, 0.5, amplitude: 0.3, "left.wav"), size: 2)
+            let right = try SoundEffectPool(fileURL: try stage.tone(900, 0.5, amplitude: 0.3, "right.wav"), size: 2)
+            let centre = try SoundEffectPool(fileURL: try stage.tone(500, 0.5, amplitude: 0.3, "centre.wav"), size: 2)
+            #expect(left.play(pan: -1) && right.play(pan: 1) && centre.play(pan: 0))
+            #expect(left.play(pan: -1), "a second shot overlaps the first")
+            #expect(!left.play(pan: -1), "the pool of two is busy")
+            #expect(stage.hear(0.3))
+            usleep(300_000)
+            let (l, r) = stage.finish()
+            let start = try #require(l.firstIndex { abs($0) > 0.05 })
+            let span = (start + 2_400)..<(start + 12_000)
+            func level(_ s: [Float], _ f: Double) -> Double { Signals.toneLevel(s[span], frequency: f) }
+            #expect(level(l, 700) > 0.25 && level(r, 700) < 0.01, "left: \(level(l, 700)) / \(level(r, 700))")
+            #expect(level(r, 900) > 0.25 && level(l, 900) < 0.01, "right: \(level(r, 900)) / \(level(l, 900))")
+            #expect(abs(level(l, 500) - 0.3) < 0.02 && abs(level(r, 500) - 0.3) < 0.02, "centre: \(level(l, 500)) / \(level(r, 500))")
+        }
+
+        /// The crossfader: the first track fades in, the second takes over in 0.5 s and the first
+        /// is gone.
+        @Test(arguments: servers)
+        func theCrossfaderHandsOver(_ kind: AudioServerFixture.Kind) throws {
+            let stage = try Stage(kind)
+            let fader = Crossfader()
+            try fader.play(try stage.tone(440, 1, "a.wav"), fadeDuration: 0.1)
+            #expect(stage.hear(0.5))
+            let firstFrom = stage.onA.frameCount
+            usleep(300_000)
+            let firstTo = stage.onA.frameCount
+            try fader.play(try stage.tone(660, 1, "b.wav"), fadeDuration: 0.5)
+            usleep(900_000)
+            let secondFrom = stage.onA.frameCount
+            usleep(400_000)
+            let secondTo = stage.onA.frameCount
+            fader.stopAll()
+            let (left, _) = stage.finish()
+            #expect(Self.median(Self.levels(left, 440, from: firstFrom, to: firstTo)) > 0.4)
+            // (25 ms windows of the 660 Hz track leak ~0.015 into 440 Hz: "gone" is below 0.05.)
+            #expect(Self.windowsWith(left, 440, above: 0.05, from: secondFrom, to: secondTo) == 0, "the first track is gone")
+            #expect(Self.median(Self.levels(left, 660, from: secondFrom, to: secondTo)) > 0.4)
+        }
+
+        /// The pre-iOS-8 player: its delegate hears the interruption begin and end (with
+        /// `.shouldResume`), and the player is silent between and plays on after.
+        @Test(arguments: servers)
+        func theLegacyDelegateHearsInterruptions(_ kind: AudioServerFixture.Kind) throws {
+            let stage = try Stage(kind)
+            let app = LegacyInterruptionPlayer()
+            try app.start(url: try stage.tone(440, 1, "loop.wav"))
+            #expect(stage.hear(0.3))
+            let session = try CompatOutput.session()
+            session.beginInterruption()
+            #expect(waitFor(5) { app.interruptions == 1 })
+            usleep(200_000)
+            let quietFrom = stage.onA.frameCount + 4_800
+            usleep(400_000)
+            let quietTo = stage.onA.frameCount
+            session.endInterruption(shouldResume: true)
+            #expect(waitFor(5) { app.resumes == 1 })
+            #expect(stage.hear(0.3))
+            app.player?.stop()
+            let (left, _) = stage.finish()
+            #expect(Self.windowsWith(left, 440, above: 0.01, from: quietFrom, to: quietTo) == 0, "silent while interrupted")
+            #expect(Self.windowsWith(left, 440, from: quietTo) >= 8, "on again after it")
+        }
+    }
+}
