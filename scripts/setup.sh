@@ -14,7 +14,7 @@ set -euo pipefail
 packages=(libopenal-dev libsndfile1-dev libpulse-dev libopenal-data sound-theme-freedesktop pkg-config)
 if [ "${1:-}" = "--tests" ]; then
     packages+=(pulseaudio pulseaudio-utils pipewire pipewire-pulse wireplumber dbus libcanberra-dev tmux gcc g++ binutils python3
-          libavformat59 libavcodec59 ffmpeg python3-pip chromium)
+          libavformat59 libavcodec59 ffmpeg python3-pip chromium libsoundtouch1)
 fi
 missing=()
 for package in "${packages[@]}"; do

@@ -37,6 +37,11 @@
 // rests and with the one that rests; time to the ear, warm and after a rest, for a game sound
 // and a UI sound, and libcanberra's, warm and after 3 s of silence (IdleBench.swift).
 //
+//   swift run -c release soundstage-bench stretch
+//
+// measures what an AudioPlayer's rate costs when it keeps the pitch (SoundTouch) against the rate
+// as OpenAL's pitch, and the pitch error at rates 0.5…2 (StretchBench.swift).
+//
 //   swift run -c release soundstage-bench voices
 //
 // measures voice management: 10,000 sources on 256 voices, listener moving every 16 ms, against
@@ -138,6 +143,10 @@ if mode == "capi" {
 }
 if mode == "live-view" {
     try liveViewBench()
+    exit(0)
+}
+if mode == "stretch" {
+    try stretchBench()
     exit(0)
 }
 if mode == "players" {
