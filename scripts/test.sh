@@ -16,7 +16,7 @@ swift build --build-tests
 # and count what reaches a sink, and on a 2-core machine a CPU-heavy test beside them can starve
 # the servers they start (CI once failed a default-sink test while the daemon's hundred-clients
 # load test ran beside it).
-desktop='^(DesktopTests\.|CLITests\.DesktopCLITests|CompatTests\.CompatPrograms/CompatDesktopTests)'
+desktop='^(DesktopTests\.|CLITests\.DesktopCLITests|CompatTests\.CompatPrograms/(CompatDesktopTests|ProgramsOnTheDesktopTests))'
 run_tests() {
     run_pass "$@" --skip "$desktop"
     run_pass "$@" --filter "$desktop"

@@ -29,7 +29,8 @@ extension AVAudioPlayerDelegate {
 /// `AVAudioPlayer`, spelled as the iOS SDK spells it in Swift, over Soundstage's
 /// ``AudioPlayer`` in the session of `AVAudioSession.sharedInstance()`.
 ///
-/// The delegate is called on the engine's update thread (iOS calls it on the main thread).
+/// The delegate is called where `CompatOutput.callbackQueue` says: the engine's update thread by
+/// default (iOS calls it on the main thread; set the queue to `.main` for that).
 /// As on iOS, `rate` keeps the pitch (SoundTouch's time stretch, when `libsoundtouch1` is
 /// installed; without it the pitch follows the rate and a warning is logged once), and a mono
 /// file's `pan` follows iOS's balance law: full level in both channels at 0.
@@ -101,13 +102,15 @@ public final class AVAudioPlayer: NSObject, @unchecked Sendable {
         player.panLaw = .balance
         player.preservesPitch = true
         player.eventHandler = { [weak self] _, event in
-            guard let self else { return }
-            switch event {
-            case .finished(let successfully): delegate?.audioPlayerDidFinishPlaying(self, successfully: successfully)
-            case .decodeError(let error): delegate?.audioPlayerDecodeErrorDidOccur(self, error: error)
-            case .interruptionBegan: delegate?.audioPlayerBeginInterruption(self)
-            case .interruptionEnded(let shouldResume):
-                delegate?.audioPlayerEndInterruption(self, withOptions: Int(shouldResume ? AVAudioSession.InterruptionOptions.shouldResume.rawValue : 0))
+            CompatOutput.deliver { [weak self] in
+                guard let self else { return }
+                switch event {
+                case .finished(let successfully): delegate?.audioPlayerDidFinishPlaying(self, successfully: successfully)
+                case .decodeError(let error): delegate?.audioPlayerDecodeErrorDidOccur(self, error: error)
+                case .interruptionBegan: delegate?.audioPlayerBeginInterruption(self)
+                case .interruptionEnded(let shouldResume):
+                    delegate?.audioPlayerEndInterruption(self, withOptions: Int(shouldResume ? AVAudioSession.InterruptionOptions.shouldResume.rawValue : 0))
+                }
             }
         }
     }

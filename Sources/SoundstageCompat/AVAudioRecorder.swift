@@ -151,9 +151,11 @@ public final class AVAudioRecorder: NSObject, @unchecked Sendable {
         settings.server = engine.device.desktopOptions?.server   // the server the app plays on
         if settings.input == nil { settings.input = AVAudioSession.sharedInstance().preferredInput?.uid }
         let made = try AudioRecorder(path: url.path, settings: settings, session: engine.session) { [weak self] result in
-            guard let self else { return }
-            if !result.isSuccess, let error = result.fileError { delegate?.audioRecorderEncodeErrorDidOccur(self, error: error) }
-            delegate?.audioRecorderDidFinishRecording(self, successfully: result.isSuccess)
+            CompatOutput.deliver { [weak self] in
+                guard let self else { return }
+                if !result.isSuccess, let error = result.fileError { delegate?.audioRecorderEncodeErrorDidOccur(self, error: error) }
+                delegate?.audioRecorderDidFinishRecording(self, successfully: result.isSuccess)
+            }
         }
         made.isMeteringEnabled = lock.withLock { meteringWanted }
         lock.withLock { recorder = made }

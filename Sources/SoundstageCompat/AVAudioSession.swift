@@ -5,8 +5,8 @@ import Soundstage
 /// ``AudioSession``: the app's one session (`sharedInstance()`), its category, mode and options,
 /// activation, and the interruption and route-change notifications on `NotificationCenter.default`.
 ///
-/// Notifications are posted on the engine's threads (iOS posts them on the main thread); a
-/// handler that touches UI state should hop to its own queue.
+/// Notifications are posted where `CompatOutput.callbackQueue` says: on the engine's threads by
+/// default (iOS posts interruptions on the main thread); set the queue to `.main` for that.
 public final class AVAudioSession: NSObject, @unchecked Sendable {
     /// An audio session category, by its iOS name.
     public struct Category: RawRepresentable, Hashable, Sendable {
@@ -305,15 +305,19 @@ public final class AVAudioSession: NSObject, @unchecked Sendable {
             // iOS silences the app's OpenAL while it is interrupted; OpenAL Soft does not, so do
             // it here, before the listeners run (they make no context current, as on iOS).
             silenceApplicationOpenAL()
-            NotificationCenter.default.post(name: Self.interruptionNotification, object: self,
-                                            userInfo: [AVAudioSessionInterruptionTypeKey: InterruptionType.began.rawValue])
+            CompatOutput.deliver { [self] in
+                NotificationCenter.default.post(name: Self.interruptionNotification, object: self,
+                                                userInfo: [AVAudioSessionInterruptionTypeKey: InterruptionType.began.rawValue])
+            }
         case .interruptionEnded(let shouldResume):
-            NotificationCenter.default.post(name: Self.interruptionNotification, object: self, userInfo: [
-                AVAudioSessionInterruptionTypeKey: InterruptionType.ended.rawValue,
-                AVAudioSessionInterruptionOptionKey: (shouldResume ? InterruptionOptions.shouldResume : []).rawValue,
-            ])
-            // The listeners have made their context current again: give the device back.
-            restoreApplicationOpenAL()
+            CompatOutput.deliver { [self] in
+                NotificationCenter.default.post(name: Self.interruptionNotification, object: self, userInfo: [
+                    AVAudioSessionInterruptionTypeKey: InterruptionType.ended.rawValue,
+                    AVAudioSessionInterruptionOptionKey: (shouldResume ? InterruptionOptions.shouldResume : []).rawValue,
+                ])
+                // The listeners have made their context current again: give the device back.
+                restoreApplicationOpenAL()
+            }
         default:
             break
         }
@@ -360,10 +364,12 @@ public final class AVAudioSession: NSObject, @unchecked Sendable {
     }
 
     func post(routeChange reason: RouteChangeReason, previous: AVAudioSessionRouteDescription) {
-        NotificationCenter.default.post(name: Self.routeChangeNotification, object: self, userInfo: [
-            AVAudioSessionRouteChangeReasonKey: reason.rawValue,
-            AVAudioSessionRouteChangePreviousRouteKey: previous,
-        ])
+        CompatOutput.deliver { [self] in
+            NotificationCenter.default.post(name: Self.routeChangeNotification, object: self, userInfo: [
+                AVAudioSessionRouteChangeReasonKey: reason.rawValue,
+                AVAudioSessionRouteChangePreviousRouteKey: previous,
+            ])
+        }
     }
 
     private static func describe(_ device: Device, output: String?) -> AVAudioSessionRouteDescription {

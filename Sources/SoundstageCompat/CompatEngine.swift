@@ -29,6 +29,23 @@ public enum CompatOutput {
     /// `LoggingSystem.bootstrap`, as swift-log libraries do (stderr when it never bootstraps).
     public static let logger = Logger(label: "org.soundstage.compat")
 
+    /// Where delegates, completions and the session's notifications are delivered. Nil (the
+    /// default): on the engine's threads, as they happen. iOS delivers them on the main thread,
+    /// and iOS code keeps its state unsynchronised because of it: a program that runs a main loop
+    /// (`RunLoop.main.run()`, `dispatchMain()`) sets `.main` and gets iOS's behaviour; a game
+    /// whose own loop owns the main thread gives a serial queue it drains or synchronises with.
+    /// Delivered in order, asynchronously (as iOS does): `stop()` returns before the recorder's
+    /// delegate hears of it.
+    public static var callbackQueue: DispatchQueue? {
+        get { CompatEngine.lock.withLock { CompatEngine.queue } }
+        set { CompatEngine.lock.withLock { CompatEngine.queue = newValue } }
+    }
+
+    /// Runs `body` where ``callbackQueue`` says.
+    static func deliver(_ body: @escaping @Sendable () -> Void) {
+        if let queue = callbackQueue { queue.async(execute: body) } else { body() }
+    }
+
     /// The system-sound registry behind System Sound Services (its ``SystemSoundRegistry/attentionHandler``
     /// receives `kSystemSoundID_Vibrate`).
     public static func systemSounds() throws -> SystemSoundRegistry { try CompatEngine.shared().registry }
@@ -44,6 +61,7 @@ final class CompatEngine: @unchecked Sendable {
 
     static let lock = NSLock()
     nonisolated(unsafe) static var current: CompatEngine?
+    nonisolated(unsafe) static var queue: DispatchQueue?
 
     init(device: Device) throws {
         self.device = device

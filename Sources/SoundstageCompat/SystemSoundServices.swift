@@ -80,7 +80,7 @@ public func AudioServicesAddSystemSoundCompletion(_ inSystemSoundID: SystemSound
     let data = SystemSoundServices.ClientData(inClientData)
     return SystemSoundServices.status {
         try CompatEngine.shared().registry.addCompletion(engineID(inSystemSoundID)) { id in
-            inCompletionRoutine(id.rawValue, data.pointer)
+            CompatOutput.deliver { inCompletionRoutine(id.rawValue, data.pointer) }
         }
     }
 }
@@ -108,7 +108,7 @@ enum SystemSoundServices {
     static func handOver(_ completion: (() -> Void)?) -> (@Sendable () -> Void)? {
         guard let completion else { return nil }
         let handed = HandedOver(completion)
-        return { handed.value() }
+        return { CompatOutput.deliver { handed.value() } }
     }
 
     /// Runs `body`, mapping its error to Audio Toolbox's status codes.

@@ -9,6 +9,11 @@ extension CompatPrograms {
     /// The programs of `Programs/` (iOS audio code in the commonest open-source styles, compiled
     /// unchanged but for the import) on real PulseAudio and PipeWire servers the test starts:
     /// what each does is recorded at the sink's monitor and checked there, tone by tone.
+    ///
+    /// As on iOS, where a program's own code and its delegates all run on the main thread, each
+    /// test runs the program on one serial queue (`app`), which is also
+    /// `CompatOutput.callbackQueue`: the programs' unsynchronised state stays on that queue, and
+    /// the ThreadSanitizer pass proves it.
     @Suite(.serialized) struct ProgramsOnTheDesktopTests {
         static let servers = CompatDesktopTests.servers
 
@@ -18,8 +23,11 @@ extension CompatPrograms {
             let device: Device
             let onA: MonitorRecording
             let dir: URL
+            /// The program's "main thread".
+            let app = DispatchQueue(label: "org.soundstage.tests.app-main")
 
             init(_ kind: AudioServerFixture.Kind, before: (AudioServerFixture) throws -> Void = { _ in }) throws {
+                CompatOutput.callbackQueue = app
                 fixture = try AudioServerFixture(kind)
                 try before(fixture)
                 onA = try fixture.record(sink: "A")
@@ -30,9 +38,14 @@ extension CompatPrograms {
             }
 
             deinit {
+                app.sync {}
+                CompatOutput.callbackQueue = nil
                 device.close()
                 try? FileManager.default.removeItem(at: dir)
             }
+
+            /// Runs `body` on the program's queue and waits for it.
+            func onMain<T>(_ body: () throws -> T) rethrows -> T { try app.sync(execute: body) }
 
             func file(_ audio: AudioBuffer, _ name: String) throws -> URL {
                 let url = dir.appendingPathComponent(name)
@@ -78,25 +91,31 @@ extension CompatPrograms {
             _ = try stage.tone(880, 0.3, "coin.wav")
             _ = try stage.tone(660, 0.3, "jump.wav")
             let manager = SoundManager.shared
-            defer { manager.unloadAll(); UserDefaults.standard.removeObject(forKey: SoundManager.mutedKey) }
-            manager.bundle = try #require(Bundle(path: stage.dir.path))
-            manager.isMuted = false
-            manager.preloadSounds(["coin", "jump", "missing"])
-            #expect(manager.loadedSounds == ["coin", "jump"])
-            manager.playSound("coin")
+            defer { stage.onMain { manager.unloadAll() }; UserDefaults.standard.removeObject(forKey: SoundManager.mutedKey) }
+            let bundle = try #require(Bundle(path: stage.dir.path))
+            let loaded = stage.onMain {
+                manager.bundle = bundle
+                manager.isMuted = false
+                manager.preloadSounds(["coin", "jump", "missing"])
+                manager.playSound("coin")
+                return manager.loadedSounds
+            }
+            #expect(loaded == ["coin", "jump"])
             #expect(stage.hear(0.25))
-            manager.isMuted = true
+            stage.onMain { manager.isMuted = true }
             #expect(UserDefaults.standard.bool(forKey: SoundManager.mutedKey))
             let mutedFrom = stage.onA.frameCount
-            manager.playSound("jump")
+            stage.onMain { manager.playSound("jump") }
             usleep(500_000)
             let mutedTo = stage.onA.frameCount
-            manager.isMuted = false
-            manager.playSound("jump")
+            stage.onMain {
+                manager.isMuted = false
+                manager.playSound("jump")
+            }
             #expect(stage.hear(0.25))
-            manager.playSound("coin")
+            stage.onMain { manager.playSound("coin") }
             usleep(100_000)
-            manager.playSound("coin")      // rewound and replayed
+            stage.onMain { manager.playSound("coin") }     // rewound and replayed
             #expect(stage.hear(0.25))
             let (left, _) = stage.finish()
             #expect(Self.windowsWith(left, 660, from: mutedFrom, to: mutedTo) == 0, "the muted jump is silent")
@@ -120,10 +139,10 @@ extension CompatPrograms {
             let stage = try Stage(kind) { try $0.pactl(["set-default-source", "A.monitor"]) }
             let notes = VoiceNoteRecorder()
             let listener = NoteListener()
-            notes.delegate = listener
+            stage.onMain { notes.delegate = listener }
             let answered = NSLock()
             nonisolated(unsafe) var granted: Bool?
-            notes.requestPermission { ok in answered.withLock { granted = ok } }
+            stage.onMain { notes.requestPermission { ok in answered.withLock { granted = ok } } }
             #expect(waitFor(5) { answered.withLock { granted } != nil })
             #expect(answered.withLock { granted } == true)
             #expect(AVAudioApplication.shared.recordPermission == .granted)
@@ -132,12 +151,13 @@ extension CompatPrograms {
             #expect(music.play())
             #expect(stage.hear(0.2))
             let url = stage.dir.appendingPathComponent("note.m4a")
-            #expect(notes.startRecording(to: url, after: 0.4, duration: 1.0), "\(String(describing: notes.audioRecorder?.lastError))")
+            let started = stage.onMain { notes.startRecording(to: url, after: 0.4, duration: 1.0) }
+            #expect(started, "\(String(describing: stage.onMain { notes.audioRecorder?.lastError }))")
             usleep(200_000)
-            #expect(notes.audioRecorder?.isRecording == false, "not before its time")
-            #expect(waitFor(3) { notes.audioRecorder?.isRecording == true })
+            #expect(stage.onMain { notes.audioRecorder?.isRecording } == false, "not before its time")
+            #expect(waitFor(3) { stage.onMain { notes.audioRecorder?.isRecording } == true })
             let ended = waitFor(10) {
-                notes.updateMeter()
+                stage.onMain { notes.updateMeter() }     // the UI's timer
                 usleep(50_000)
                 return listener.lock.withLock { listener.result } != nil
             }
@@ -146,7 +166,8 @@ extension CompatPrograms {
             _ = stage.finish()
             let result = listener.lock.withLock { listener.result }
             #expect(result?.0 == url && result?.1 == nil)
-            #expect((notes.peakLevels.max() ?? -160) > -20, "meters read while recording: \(notes.peakLevels)")
+            let peaks = stage.onMain { notes.peakLevels }
+            #expect((peaks.max() ?? -160) > -20, "meters read while recording: \(peaks)")
             let audio = try SoundFile(path: url.path).readAll()
             #expect(abs(audio.duration - 1.0) < 0.05, "\(audio.duration) s")
             #expect(abs(Signals.frequency(Array(audio.channel(0)[4_410..<39_690]), rate: 44_100) - 523.25) < 3)
@@ -164,13 +185,14 @@ extension CompatPrograms {
                 try fixture.setDefaultSink("H")
             }
             let manager = CallAudioRouteManager()
-            try manager.configureForCall()
-            defer { manager.endCall() }
+            try stage.onMain { try manager.configureForCall() }
+            defer { stage.onMain { manager.endCall() } }
             #expect(AVAudioSession.sharedInstance().mode == .voiceChat)
             #expect(AVAudioSession.sharedInstance().categoryOptions == [.defaultToSpeaker, .allowBluetooth])
             let route = AVAudioSession.sharedInstance().currentRoute
-            #expect(route.outputs.map(\.uid) == ["H"] && manager.isHeadphonesConnected, "\(route.outputs.map { ($0.uid, $0.portType.rawValue) })")
-            #expect(manager.preferBuiltInMic())
+            #expect(route.outputs.map(\.uid) == ["H"] && stage.onMain { manager.isHeadphonesConnected },
+                    "\(route.outputs.map { ($0.uid, $0.portType.rawValue) })")
+            #expect(stage.onMain { manager.preferBuiltInMic() })
             #expect(AVAudioSession.sharedInstance().preferredInput?.uid == "Z")
             #expect(AVAudioSession.sharedInstance().currentRoute.inputs.map(\.uid) == ["Z"])
             #expect(AVAudioSession.sharedInstance().availableInputs?.map(\.portType) == [.builtInMic])
@@ -185,7 +207,7 @@ extension CompatPrograms {
             #expect(waitFor(5) { manager.routeChangeReasons.contains(.override) },
                     "\(manager.routeChangeReasons), override \(AVAudioSession.sharedInstance().currentOutputOverride), active \((try? CompatOutput.session())?.isActive ?? false)")
             #expect(AVAudioSession.sharedInstance().currentOutputOverride == .speaker)
-            #expect(!manager.isHeadphonesConnected)
+            #expect(!stage.onMain { manager.isHeadphonesConnected })
             let movedTo = AVAudioSession.sharedInstance().currentRoute.outputs.first?.uid
             #expect(movedTo == "A" || movedTo == "B")
             #expect(waitFor(10) { stage.onA.secondsHeard() + onB.secondsHeard() >= 0.5 }, "the ringback plays on where it moved")
@@ -200,23 +222,25 @@ extension CompatPrograms {
         func thePlaylistAdvancesPausesAndResumes(_ kind: AudioServerFixture.Kind) throws {
             let stage = try Stage(kind)
             let urls = try [440.0, 550, 660, 770].enumerated().map { try stage.tone($1, $0 == 3 ? 5 : 0.4, "track\($0).wav") }
-            let playlist = PlaylistPlayer()
-            try playlist.load(urls)
-            playlist.play(trackAt: 0)
-            #expect(waitFor(10) { playlist.playedTracks == [0, 1, 2, 3] })
+            let playlist = stage.onMain { PlaylistPlayer() }
+            try stage.onMain {
+                try playlist.load(urls)
+                playlist.play(trackAt: 0)
+            }
+            #expect(waitFor(10) { stage.onMain { playlist.playedTracks } == [0, 1, 2, 3] })
             #expect(stage.hear(0.3))
             let session = try CompatOutput.session()
             session.beginInterruption()
-            #expect(playlist.pausedByInterruption && !playlist.isPlaying)
+            #expect(waitFor(5) { stage.onMain { playlist.pausedByInterruption && !playlist.isPlaying } })
             usleep(200_000)
             let quietFrom = stage.onA.frameCount + 4_800
             usleep(500_000)
             let quietTo = stage.onA.frameCount
             session.endInterruption(shouldResume: true)
-            #expect(waitFor(5) { playlist.isPlaying })
+            #expect(waitFor(5) { stage.onMain { playlist.isPlaying } })
             #expect(stage.hear(0.3))
             try stage.fixture.unloadSink("A")
-            #expect(waitFor(10) { playlist.pausedByRouteChange && !playlist.isPlaying })
+            #expect(waitFor(10) { stage.onMain { playlist.pausedByRouteChange && !playlist.isPlaying } })
             let (left, _) = stage.finish()
             let first = [440.0, 550, 660].map { frequency in Self.levels(left, frequency).firstIndex { $0 > 0.1 } ?? -1 }
             #expect(first[0] >= 0 && first[0] < first[1] && first[1] < first[2], "the tracks in order: \(first)")
@@ -232,20 +256,22 @@ extension CompatPrograms {
             defer { UserDefaults.standard.removeObject(forKey: GameAudio.musicVolumeKey) }
             UserDefaults.standard.set(Float(0.25), forKey: GameAudio.musicVolumeKey)
             let game = GameAudio()
-            game.playBackgroundMusic(try stage.tone(440, 1, amplitude: 0.8, "music.wav"))
+            let music = try stage.tone(440, 1, amplitude: 0.8, "music.wav")
+            stage.onMain { game.playBackgroundMusic(music) }
             #expect(stage.hear(0.8))
             let quarterFrom = stage.onA.frameCount
             usleep(600_000)
             let quarterTo = stage.onA.frameCount
-            game.musicVolume = 1
+            stage.onMain { game.musicVolume = 1 }
             usleep(500_000)
             let fullFrom = stage.onA.frameCount
             usleep(600_000)
             let fullTo = stage.onA.frameCount
-            game.playEffect(try stage.tone(990, 0.3, "door.wav"))
+            let door = try stage.tone(990, 0.3, "door.wav")
+            stage.onMain { game.playEffect(door) }
             #expect(stage.hear(0.3))
-            #expect(GameAudio().musicVolume == 1)
-            game.stopBackgroundMusic()
+            #expect(stage.onMain { GameAudio().musicVolume } == 1, "kept for the next launch")
+            stage.onMain { game.stopBackgroundMusic() }
             let (left, _) = stage.finish()
             let quarter = Self.median(Self.levels(left, 440, from: quarterFrom, to: quarterTo))
             let full = Self.median(Self.levels(left, 440, from: fullFrom, to: fullTo))
@@ -266,17 +292,18 @@ extension CompatPrograms {
         func systemSoundsCompleteAsSwiftWritesThem(_ kind: AudioServerFixture.Kind) throws {
             let stage = try Stage(kind)
             let effects = SystemSoundEffects()
-            defer { effects.dispose() }
-            #expect(effects.register("tap", url: try stage.tone(1_200, 0.15, "tap.wav")) == kAudioServicesNoError)
-            #expect(effects.register("alert", url: try stage.tone(1_500, 0.2, "alert.wav")) == kAudioServicesNoError)
-            let tap = try #require(effects.soundIDs["tap"])
-            effects.play("tap")
+            defer { stage.onMain { effects.dispose() } }
+            let tapURL = try stage.tone(1_200, 0.15, "tap.wav"), alertURL = try stage.tone(1_500, 0.2, "alert.wav")
+            let statuses = stage.onMain { [effects.register("tap", url: tapURL), effects.register("alert", url: alertURL)] }
+            #expect(statuses == [kAudioServicesNoError, kAudioServicesNoError])
+            let tap = try #require(stage.onMain { effects.soundIDs["tap"] })
+            stage.onMain { effects.play("tap") }
             #expect(waitFor(5) { effects.completedSounds.contains(tap) })
             let lock = NSLock()
             nonisolated(unsafe) var alerted = 0, completed = 0
-            effects.playAlert("alert") { lock.withLock { alerted += 1 } }
+            stage.onMain { effects.playAlert("alert") { lock.withLock { alerted += 1 } } }
             #expect(waitFor(5) { lock.withLock { alerted } == 1 })
-            effects.playWithCompletion("tap") { lock.withLock { completed += 1 } }
+            stage.onMain { effects.playWithCompletion("tap") { lock.withLock { completed += 1 } } }
             #expect(waitFor(5) { lock.withLock { completed } == 1 })
             usleep(300_000)
             let (left, _) = stage.finish()
@@ -289,8 +316,9 @@ extension CompatPrograms {
         @Test(arguments: servers)
         func theMetronomeKeepsTime(_ kind: AudioServerFixture.Kind) throws {
             let stage = try Stage(kind)
-            let metronome = try Metronome(accentURL: try stage.tone(1_000, 0.03, "accent.wav"), tickURL: try stage.tone(2_000, 0.03, "tick.wav"))
-            #expect(metronome.scheduleMeasure(bpm: 240, leadIn: 0.3))
+            let accent = try stage.tone(1_000, 0.03, "accent.wav"), tick = try stage.tone(2_000, 0.03, "tick.wav")
+            let metronome = try stage.onMain { try Metronome(accentURL: accent, tickURL: tick) }
+            #expect(stage.onMain { metronome.scheduleMeasure(bpm: 240, leadIn: 0.3) })
             #expect(stage.hear(0.1))
             usleep(600_000)
             let (left, _) = stage.finish()
@@ -305,7 +333,7 @@ extension CompatPrograms {
             let gaps = zip(onsets.dropFirst(), onsets).map { $0 - $1 }
             #expect(gaps.allSatisfy { abs($0 - 12_000) <= 48 }, "the beats \(gaps) frames apart (12000 wanted)")
             #expect(Signals.toneLevel(left[onsets[0]..<(onsets[0] + 1_200)], frequency: 1_000) > 0.2, "the accent first")
-            metronome.stop()
+            stage.onMain { metronome.stop() }
         }
 
         /// The podcast player at 1.5×: the pitch is kept at the sink (440 Hz) and the change of tone
@@ -316,17 +344,27 @@ extension CompatPrograms {
             let episode = AudioBuffer(samples: Signals.sine(440, seconds: 3).samples + Signals.sine(660, seconds: 42).samples,
                                       channels: 1, sampleRate: 48_000)
             let podcast = PodcastPlayer()
-            try podcast.load(url: try stage.file(episode, "episode.wav"))
-            podcast.cycleSpeed()
-            #expect(podcast.currentSpeed == 1.5)
-            podcast.play()
+            let url = try stage.file(episode, "episode.wav")
+            let speed = try stage.onMain {
+                try podcast.load(url: url)
+                podcast.cycleSpeed()
+                podcast.play()
+                return podcast.currentSpeed
+            }
+            #expect(speed == 1.5)
             #expect(stage.hear(2.6))
-            podcast.skipForward()
-            #expect(abs(podcast.currentTime - 34) < 0.5, "\(podcast.currentTime)")
-            podcast.skipBackward()
-            #expect(abs(podcast.currentTime - 19) < 0.5, "\(podcast.currentTime)")
-            #expect(podcast.formattedTime() == "00:19")
-            podcast.pause()
+            let afterSkip = stage.onMain {
+                podcast.skipForward()
+                return podcast.currentTime
+            }
+            #expect(abs(afterSkip - 34) < 0.5, "\(afterSkip)")
+            let (back, shown) = stage.onMain {
+                podcast.skipBackward()
+                return (podcast.currentTime, podcast.formattedTime())
+            }
+            #expect(abs(back - 19) < 0.5, "\(back)")
+            #expect(shown == "00:19")
+            stage.onMain { podcast.pause() }
             let (left, _) = stage.finish()
             let start = try #require(left.firstIndex { abs($0) > 0.05 })
             let switchAt = try #require(Self.levels(left, 660, from: start).firstIndex { $0 > 0.2 })
@@ -345,20 +383,20 @@ extension CompatPrograms {
             let tone = try AVAudioPlayer(contentsOf: try stage.tone(587.33, 1, "tone.wav"))
             #expect(tone.play())
             #expect(stage.hear(0.1))
-            #expect(app.startRecording())
+            #expect(stage.onMain { app.startRecording() })
             usleep(700_000)
-            app.stopRecording()
-            #expect(app.recordingFinished)
+            stage.onMain { app.stopRecording() }
+            #expect(waitFor(5) { stage.onMain { app.recordingFinished } }, "the delegate comes after stop(), as on iOS")
             #expect(waitFor(5) { !tone.isPlaying })
             usleep(400_000)
             let playbackFrom = stage.onA.frameCount
-            #expect(app.playRecording())
-            #expect(waitFor(10) { app.playbackFinished })
+            #expect(stage.onMain { app.playRecording() })
+            #expect(waitFor(10) { stage.onMain { app.playbackFinished } })
             usleep(200_000)
             let recorded = try SoundFile(path: app.getFileURL().path).readAll()
             #expect(recorded.duration > 0.5 && Signals.toneLevel(recorded.channel(0), frequency: 587.33) > 0.2,
                     "\(recorded.duration) s, \(Signals.toneLevel(recorded.channel(0), frequency: 587.33))")
-            #expect(app.deleteRecording())
+            #expect(stage.onMain { app.deleteRecording() })
             #expect(!FileManager.default.fileExists(atPath: app.getFileURL().path))
             let (left, _) = stage.finish()
             #expect(Self.windowsWith(left, 587.33, above: 0.1, from: playbackFrom) >= 16, "the recording played back")
@@ -370,6 +408,8 @@ extension CompatPrograms {
         func theLevelMeterFollowsThePlayer(_ kind: AudioServerFixture.Kind) throws {
             let stage = try Stage(kind)
             let player = try AVAudioPlayer(contentsOf: try stage.tone(440, 2, "tone.wav"))
+            // The timer runs on this thread's run loop, as a view's runs on the main one: the
+            // program is confined to this thread (no callbacks reach it).
             let meter = LevelMeterModel(player: player)
             #expect(player.play())
             meter.start()
@@ -390,9 +430,10 @@ extension CompatPrograms {
             let left = try SoundEffectPool(fileURL: try stage.tone(700, 0.5, amplitude: 0.3, "left.wav"), size: 2)
             let right = try SoundEffectPool(fileURL: try stage.tone(900, 0.5, amplitude: 0.3, "right.wav"), size: 2)
             let centre = try SoundEffectPool(fileURL: try stage.tone(500, 0.5, amplitude: 0.3, "centre.wav"), size: 2)
-            #expect(left.play(pan: -1) && right.play(pan: 1) && centre.play(pan: 0))
-            #expect(left.play(pan: -1), "a second shot overlaps the first")
-            #expect(!left.play(pan: -1), "the pool of two is busy")
+            let shots = stage.onMain { [left.play(pan: -1) && right.play(pan: 1) && centre.play(pan: 0), left.play(pan: -1), left.play(pan: -1)] }
+            #expect(shots[0])
+            #expect(shots[1], "a second shot overlaps the first")
+            #expect(!shots[2], "the pool of two is busy")
             #expect(stage.hear(0.3))
             usleep(300_000)
             let (l, r) = stage.finish()
@@ -410,17 +451,18 @@ extension CompatPrograms {
         func theCrossfaderHandsOver(_ kind: AudioServerFixture.Kind) throws {
             let stage = try Stage(kind)
             let fader = Crossfader()
-            try fader.play(try stage.tone(440, 1, "a.wav"), fadeDuration: 0.1)
+            let a = try stage.tone(440, 1, "a.wav"), b = try stage.tone(660, 1, "b.wav")
+            try stage.onMain { try fader.play(a, fadeDuration: 0.1) }
             #expect(stage.hear(0.5))
             let firstFrom = stage.onA.frameCount
             usleep(300_000)
             let firstTo = stage.onA.frameCount
-            try fader.play(try stage.tone(660, 1, "b.wav"), fadeDuration: 0.5)
+            try stage.onMain { try fader.play(b, fadeDuration: 0.5) }
             usleep(900_000)
             let secondFrom = stage.onA.frameCount
             usleep(400_000)
             let secondTo = stage.onA.frameCount
-            fader.stopAll()
+            stage.onMain { fader.stopAll() }
             let (left, _) = stage.finish()
             #expect(Self.median(Self.levels(left, 440, from: firstFrom, to: firstTo)) > 0.4)
             // (25 ms windows of the 660 Hz track leak ~0.015 into 440 Hz: "gone" is below 0.05.)
@@ -434,19 +476,20 @@ extension CompatPrograms {
         func theLegacyDelegateHearsInterruptions(_ kind: AudioServerFixture.Kind) throws {
             let stage = try Stage(kind)
             let app = LegacyInterruptionPlayer()
-            try app.start(url: try stage.tone(440, 1, "loop.wav"))
+            let loop = try stage.tone(440, 1, "loop.wav")
+            try stage.onMain { try app.start(url: loop) }
             #expect(stage.hear(0.3))
             let session = try CompatOutput.session()
             session.beginInterruption()
-            #expect(waitFor(5) { app.interruptions == 1 })
+            #expect(waitFor(5) { stage.onMain { app.interruptions } == 1 })
             usleep(200_000)
             let quietFrom = stage.onA.frameCount + 4_800
             usleep(400_000)
             let quietTo = stage.onA.frameCount
             session.endInterruption(shouldResume: true)
-            #expect(waitFor(5) { app.resumes == 1 })
+            #expect(waitFor(5) { stage.onMain { app.resumes } == 1 })
             #expect(stage.hear(0.3))
-            app.player?.stop()
+            stage.onMain { app.player?.stop() }
             let (left, _) = stage.finish()
             #expect(Self.windowsWith(left, 440, above: 0.01, from: quietFrom, to: quietTo) == 0, "silent while interrupted")
             #expect(Self.windowsWith(left, 440, from: quietTo) >= 8, "on again after it")
