@@ -98,3 +98,45 @@ extension CompatPrograms {
         }
     }
 }
+
+extension CompatPrograms.PlayerBehaviourTests {
+    /// The spellings the programs rely on, one by one: file type hints, a player's settings, url
+    /// and data, the override refused outside `.playAndRecord`, a scheduled recording refused for
+    /// a time that is not one.
+    @Test func theNewSpellings() throws {
+        let rig = try Rig()
+        #expect(AVFileType.mp3.rawValue == "public.mp3" && AVFileTypeWAVE == AVFileType.wav.rawValue)
+        let url = try rig.file(Signals.sine(440, seconds: 0.2), "tone.wav")
+        let fromFile = try AVAudioPlayer(contentsOf: url, fileTypeHint: AVFileType.mp3.rawValue)   // a wrong hint does no harm
+        #expect(fromFile.url == url && fromFile.data == nil)
+        let settings = fromFile.settings
+        #expect(settings[AVFormatIDKey] as? Int == Int(kAudioFormatLinearPCM))
+        #expect(settings[AVSampleRateKey] as? Double == 48_000 && settings[AVNumberOfChannelsKey] as? Int == 1)
+        #expect(settings[AVLinearPCMBitDepthKey] as? Int == 16 && settings[AVLinearPCMIsFloatKey] as? Bool == false)
+        let data = try Data(contentsOf: url)
+        let fromData = try AVAudioPlayer(data: data, fileTypeHint: "wav")
+        #expect(fromData.url == nil && fromData.data == data)
+        #expect(fromData.play())
+        #expect(Signals.rms(try rig.render(0.1), channel: 0) > 0.2)
+
+        let session = AVAudioSession.sharedInstance()
+        try session.setCategory(.ambient)
+        #expect(throws: SoundstageError.self) { try session.overrideOutputAudioPort(.speaker) }
+        try session.setCategory(.playAndRecord, options: [.defaultToSpeaker, .allowBluetooth])
+        try session.setMode(.voiceChat)
+        #expect(session.mode == .voiceChat && session.category == .playAndRecord)
+        try session.overrideOutputAudioPort(.speaker)
+        #expect(session.currentOutputOverride == .speaker)
+        try session.overrideOutputAudioPort(.none)
+        #expect(AVAudioSession.PortOverride.speaker.rawValue == 0x7370_6B72)
+        #expect(AVAudioSession.RecordPermission.granted.rawValue == 0x6772_6E74)
+        #expect(session.currentRoute.outputs.first?.portType == .lineOut, "a loopback device is described as a line out")
+
+        let recorder = try AVAudioRecorder(url: rig.dir.appendingPathComponent("take.wav"), settings: [:])
+        #expect(!recorder.record(atTime: .nan))
+        #expect(recorder.lastError?.code == .invalidArgument)
+        #expect(!recorder.record(atTime: recorder.deviceCurrentTime + 1, forDuration: -1))
+        try session.setCategory(.soloAmbient)
+        #expect(recorder.url.lastPathComponent == "take.wav")
+    }
+}
