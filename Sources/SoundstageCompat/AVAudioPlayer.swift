@@ -85,18 +85,15 @@ public final class AVAudioPlayer: NSObject, @unchecked Sendable {
     /// `init(contentsOf:)`; the file type hint is not needed (files are recognised by content).
     public convenience init(contentsOf url: URL, fileTypeHint utiString: String?) throws { try self.init(contentsOf: url) }
 
-    private static let warning = NSLock()
-    nonisolated(unsafe) private static var warned = false
-
-    /// Says once, through `CompatOutput.logger`, that the pitch follows the rate without SoundTouch.
-    private static func warnOnceWithoutTimeStretch() {
-        guard !warning.withLock({ defer { warned = true }; return warned }) else { return }
+    /// Says once, through `CompatOutput.logger`, that the pitch follows the rate without
+    /// SoundTouch (a static's initialiser runs once, whatever the threads).
+    private static let timeStretchWarning: Void = {
         do throws(SoundstageError) {
             try TimeStretch.check()
         } catch {
             CompatOutput.logger.warning("AVAudioPlayer.rate changes the pitch too: \(error.message)")
         }
-    }
+    }()
 
     private func hook() {
         player.panLaw = .balance
@@ -217,7 +214,7 @@ public final class AVAudioPlayer: NSObject, @unchecked Sendable {
                 return rateState.enabled
             }
             if enabled { player.rate = newValue }
-            if enabled && newValue != 1 { Self.warnOnceWithoutTimeStretch() }
+            if enabled && newValue != 1 { Self.timeStretchWarning }
         }
     }
     /// Whether ``updateMeters()`` measures.

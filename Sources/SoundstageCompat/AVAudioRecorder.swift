@@ -188,12 +188,25 @@ public final class AVAudioRecorder: NSObject, @unchecked Sendable {
     }
 
     private func scheduleRecording(at time: TimeInterval, duration: TimeInterval?) -> Bool {
-        guard time.isFinite, duration.map({ $0.isFinite && $0 > 0 }) ?? true else {
-            lock.withLock { failure = SoundstageError(.invalidArgument, "record(atTime: \(time), forDuration: \(duration ?? 0)): not a time") }
+        // A bound keeps the wait a count of nanoseconds (Dispatch traps past Int64), as
+        // record(forDuration:) bounds its duration.
+        guard time.isFinite, time - deviceCurrentTime <= 1e9, duration.map({ $0.isFinite && $0 > 0 && $0 <= 1e9 }) ?? true else {
+            lock.withLock {
+                failure = SoundstageError(.invalidArgument, "record(atTime: \(time), forDuration: \(duration ?? 0)): the time must be "
+                                          + "finite and at most 1e9 s ahead, the duration finite, > 0 and at most 1e9 s")
+            }
             return false
         }
-        // Opened now (the session's category checked too), so that the start itself only flips a state.
-        guard attempt({ try make().prepareToRecord() }) else { return false }
+        // Refused now, as record() would be at the time: iOS's false comes at once.
+        guard attempt({
+            let engine = try CompatEngine.shared()
+            guard engine.session.category.allowsRecording else {
+                throw SoundstageError(.categoryForbids, "recording needs the record or playAndRecord category; the session's is "
+                                      + engine.session.category.rawValue, subject: url.path)
+            }
+            // Opened now, so that the start itself only flips a state.
+            try make().prepareToRecord()
+        }) else { return false }
         let start: @Sendable () -> Void = { [weak self] in
             guard let self else { return }
             if let duration { record(forDuration: duration) } else { record() }

@@ -77,10 +77,10 @@ public func AudioServicesPlayAlertSoundWithCompletion(_ inSystemSoundID: SystemS
 public func AudioServicesAddSystemSoundCompletion(_ inSystemSoundID: SystemSoundID, _ inRunLoop: CFRunLoop?, _ inRunLoopMode: CFString?,
                                                   _ inCompletionRoutine: AudioServicesSystemSoundCompletionProc,
                                                   _ inClientData: UnsafeMutableRawPointer?) -> OSStatus {
-    let data = SystemSoundServices.ClientData(inClientData)
+    let data = HandedOver(inClientData)
     return SystemSoundServices.status {
         try CompatEngine.shared().registry.addCompletion(engineID(inSystemSoundID)) { id in
-            CompatOutput.deliver { inCompletionRoutine(id.rawValue, data.pointer) }
+            CompatOutput.deliver { inCompletionRoutine(id.rawValue, data.value) }
         }
     }
 }
@@ -98,12 +98,6 @@ func engineID(_ raw: UInt32) -> EngineSoundID { EngineSoundID(rawValue: raw) }
 
 /// The glue between Audio Toolbox's spelling and ``SystemSoundRegistry``.
 enum SystemSoundServices {
-    /// A client's pointer, handed back untouched.
-    struct ClientData: @unchecked Sendable {
-        let pointer: UnsafeMutableRawPointer?
-        init(_ pointer: UnsafeMutableRawPointer?) { self.pointer = pointer }
-    }
-
     /// A caller's completion, called on the engine's thread as iOS calls a block on its own.
     static func handOver(_ completion: (() -> Void)?) -> (@Sendable () -> Void)? {
         guard let completion else { return nil }

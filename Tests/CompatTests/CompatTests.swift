@@ -45,7 +45,6 @@ extension CompatPrograms {
             // balance law: a centred mono player at full level in each channel).
             let level = Signals.rms(mix.slice(frames: 2_400..<76_000), channel: 0)
             #expect(abs(level - 0.8 * 0.5 / 2.squareRoot()) < 0.005, "\(level)")
-            #expect(mix.channel(0)[2_400..<76_000].allSatisfy { $0 != 0 || true })
             #expect(Signals.rms(mix.slice(frames: 23_000..<26_000), channel: 0) > 0.15, "no gap at the loop")
             #expect(game.player?.isPlaying == true)
             let effect = try game.playOnce(effectURL: try rig.file(Signals.sine(880, seconds: 0.2), "door.wav"))

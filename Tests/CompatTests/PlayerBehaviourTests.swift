@@ -136,7 +136,10 @@ extension CompatPrograms.PlayerBehaviourTests {
         #expect(!recorder.record(atTime: .nan))
         #expect(recorder.lastError?.code == .invalidArgument)
         #expect(!recorder.record(atTime: recorder.deviceCurrentTime + 1, forDuration: -1))
+        #expect(!recorder.record(atTime: 1e300), "a time Dispatch cannot count to is refused, not a trap")
         try session.setCategory(.soloAmbient)
+        #expect(!recorder.record(atTime: recorder.deviceCurrentTime + 0.1))
+        #expect(recorder.lastError?.code == .categoryForbids, "refused at once, as iOS answers false at once")
         #expect(recorder.url.lastPathComponent == "take.wav")
     }
 }

@@ -430,7 +430,10 @@ extension CompatPrograms {
             let left = try SoundEffectPool(fileURL: try stage.tone(700, 0.5, amplitude: 0.3, "left.wav"), size: 2)
             let right = try SoundEffectPool(fileURL: try stage.tone(900, 0.5, amplitude: 0.3, "right.wav"), size: 2)
             let centre = try SoundEffectPool(fileURL: try stage.tone(500, 0.5, amplitude: 0.3, "centre.wav"), size: 2)
-            let shots = stage.onMain { [left.play(pan: -1) && right.play(pan: 1) && centre.play(pan: 0), left.play(pan: -1), left.play(pan: -1)] }
+            // The overlapping second shot is silent: two shots of one tone a fraction of a
+            // millisecond apart would add with any phase and make the level a matter of chance.
+            let shots = stage.onMain { [left.play(pan: -1) && right.play(pan: 1) && centre.play(pan: 0), left.play(pan: -1, volume: 0),
+                                        left.play(pan: -1)] }
             #expect(shots[0])
             #expect(shots[1], "a second shot overlaps the first")
             #expect(!shots[2], "the pool of two is busy")

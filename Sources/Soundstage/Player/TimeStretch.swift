@@ -141,7 +141,7 @@ final class TimeStretcher {
         let start = output.count
         output.append(contentsOf: repeatElement(0, count: frames * channels))
         let got = output.withUnsafeMutableBufferPointer { buffer in
-            Int(library.receiveSamples(instance, buffer.baseAddress! + start, UInt32(frames)))
+            min(frames, Int(library.receiveSamples(instance, buffer.baseAddress! + start, UInt32(frames))))
         }
         output.removeLast((frames - got) * channels)
         return got
