@@ -1,66 +1,45 @@
 #!/usr/bin/env python3
-"""orbit (Python): the orbit example driven through libsoundstage's C API with ctypes.
+"""orbit (Python): a bee circles your head, once every 4 seconds — the orbit example through the
+`soundstage` package (bindings/python). `--render FILE` writes the same bytes as the C orbit.
 
-A bee circles your head once every 4 seconds: in front at 0 s, right at 1 s, behind at 2 s,
-left at 3 s. Any language with a C FFI drives the library the same way.
-
+    pip install bindings/python                       # once (or run from a checkout: see below)
     python3 Examples/python/orbit.py                  # real time (desktop server or sound card)
     python3 Examples/python/orbit.py --render FILE    # the same 8 s, offline, to a WAV file
 
-The library is found as $SOUNDSTAGE_LIBRARY, else as libsoundstage.so.0 on the loader's path
-(after scripts/install.sh, or with LD_LIBRARY_PATH set). The sound is assets/sounds/bee.wav, or
-$SOUNDSTAGE_ASSETS/bee.wav.
+Run from a checkout without installing, it uses bindings/python/src. The library is found as the
+package finds it ($SOUNDSTAGE_LIBRARY, pkg-config, /usr/local/lib, the loader's path). The sound
+is assets/sounds/bee.wav, or $SOUNDSTAGE_ASSETS/bee.wav.
 """
 import ctypes
 import math
 import os
+import pathlib
 import sys
 import time
 
-SS_OK = 0
-SS_LAYOUT_STEREO = 2
-SS_OFF = 0
-SS_BACKEND_AUTOMATIC = 0
-SS_FORMAT_WAV_PCM16 = 0
+try:
+    import soundstage
+except ImportError:
+    sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "bindings" / "python" / "src"))
+    import soundstage
+
 SECONDS = 8
-
-
-class SoundstageError(Exception):
-    """A call of the C API failed; the message is the library's."""
-
-
-def load_library():
-    lib = ctypes.CDLL(os.environ.get("SOUNDSTAGE_LIBRARY", "libsoundstage.so.0"))
-    handle = ctypes.c_void_p
-    out = ctypes.POINTER(ctypes.c_void_p)
-    signatures = {
-        "ss_device_open_output": [ctypes.c_int, ctypes.c_void_p, out],
-        "ss_device_open_loopback": [ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_int, out],
-        "ss_device_destroy": [handle],
-        "ss_scene_create": [handle, ctypes.c_int, out],
-        "ss_buffer_load_file": [handle, ctypes.c_char_p, out],
-        "ss_source_create": [handle, handle, out],
-        "ss_source_set_looping": [handle, ctypes.c_int],
-        "ss_source_set_gain": [handle, ctypes.c_float],
-        "ss_source_set_position": [handle, ctypes.c_float, ctypes.c_float, ctypes.c_float],
-        "ss_source_set_velocity": [handle, ctypes.c_float, ctypes.c_float, ctypes.c_float],
-        "ss_source_play": [handle],
-        "ss_device_render": [handle, ctypes.POINTER(ctypes.c_float), ctypes.c_size_t],
-        "ss_device_start_recording_output": [handle, ctypes.c_char_p, ctypes.c_int],
-        "ss_device_stop_recording_output": [handle, ctypes.c_void_p],
-    }
-    for name, arguments in signatures.items():
-        function = getattr(lib, name)
-        function.argtypes = arguments
-        function.restype = ctypes.c_int
-    lib.ss_error_message.restype = ctypes.c_char_p
-    lib.ss_error_message.argtypes = []
-    return lib
+TICKS_PER_SECOND = 60
 
 
 def f32(value):
     """Rounds to a C float, as the C example's float arithmetic does."""
     return ctypes.c_float(value).value
+
+
+def tick(bee, t, previous):
+    """Moves the bee to where it is at `t` seconds; its velocity follows the motion."""
+    angle = 2 * math.pi * t / 4
+    x, z = f32(2 * math.sin(angle)), f32(-2 * math.cos(angle))
+    if previous:
+        bee.velocity = (f32(f32(x - previous[0]) * 60), 0, f32(f32(z - previous[1]) * 60))
+    bee.position = (x, 0, z)
+    return x, z
 
 
 def main(argv):
@@ -70,60 +49,43 @@ def main(argv):
     elif len(argv) != 1:
         print("usage: orbit.py [--render FILE]", file=sys.stderr)
         return 64
-    lib = load_library()
-
-    def check(result, what):
-        if result != SS_OK:
-            raise SoundstageError(f"{what}: {lib.ss_error_message().decode()}")
-
-    device = ctypes.c_void_p()
-    if render_path is None and lib.ss_device_open_output(SS_BACKEND_AUTOMATIC, None, ctypes.byref(device)) != SS_OK:
-        print("orbit.py: no audio output device; rendering to orbit.wav instead", file=sys.stderr)
-        render_path = "orbit.wav"
-    if render_path is not None:
-        check(lib.ss_device_open_loopback(48000, SS_LAYOUT_STEREO, SS_OFF, -1, ctypes.byref(device)), "loopback")
-    try:
-        scene, buffer, bee = ctypes.c_void_p(), ctypes.c_void_p(), ctypes.c_void_p()
-        sound = os.path.join(os.environ.get("SOUNDSTAGE_ASSETS", "assets/sounds"), "bee.wav")
-        check(lib.ss_scene_create(device, 0, ctypes.byref(scene)), "scene")
-        check(lib.ss_buffer_load_file(device, sound.encode(), ctypes.byref(buffer)), sound)
-        check(lib.ss_source_create(scene, buffer, ctypes.byref(bee)), "source")
-        lib.ss_source_set_looping(bee, 1)
-        lib.ss_source_set_gain(bee, 0.8)
-        check(lib.ss_source_play(bee), "play")
-
+    sound = os.path.join(os.environ.get("SOUNDSTAGE_ASSETS", "assets/sounds"), "bee.wav")
+    device = None
+    if render_path is None:
+        try:
+            device = soundstage.Device.open_output(application_name="orbit")
+        except soundstage.SoundstageError as error:
+            print(f"orbit: no audio output device ({error.message}); rendering to orbit.wav instead", file=sys.stderr)
+            render_path = "orbit.wav"
+    if device is None:
+        device = soundstage.Device.loopback(48000, soundstage.ChannelLayout.STEREO)
+    with device:
+        scene = device.create_scene()
+        bee = scene.create_source(device.load_buffer(sound))
+        bee.looping = True
+        bee.gain = 0.8
+        bee.play()
         previous = None
-
-        def tick(t):
-            nonlocal previous
-            angle = 2 * math.pi * t / 4
-            x, z = f32(2 * math.sin(angle)), f32(-2 * math.cos(angle))
-            if previous is not None:
-                lib.ss_source_set_velocity(bee, f32(f32(x - previous[0]) * 60), 0, f32(f32(z - previous[1]) * 60))
-            lib.ss_source_set_position(bee, x, 0, z)
-            previous = (x, z)
-
-        if render_path is not None:
-            frames = (ctypes.c_float * (2 * 800))()
-            check(lib.ss_device_start_recording_output(device, render_path.encode(), SS_FORMAT_WAV_PCM16), render_path)
-            for step in range(SECONDS * 60):
-                tick(step / 60)
-                check(lib.ss_device_render(device, frames, 800), "render")
-            check(lib.ss_device_stop_recording_output(device, None), render_path)
+        if render_path:
+            # Offline: tick, then mix a tick's worth of frames; the mix recorder writes what is mixed.
+            device.start_recording_output(render_path, soundstage.FileFormat.WAV_PCM16)
+            for step in range(SECONDS * TICKS_PER_SECOND):
+                previous = tick(bee, step / TICKS_PER_SECOND, previous)
+                device.render(800)
+            device.stop_recording_output()
             print(f"A bee circles your head, once every 4 seconds: rendered {SECONDS} s to {render_path}")
         else:
             print(f"A bee circles your head, once every 4 seconds ({SECONDS} s)")
             start = time.monotonic()
-            while (t := time.monotonic() - start) < SECONDS:
-                tick(t)
+            while time.monotonic() - start < SECONDS:
+                previous = tick(bee, time.monotonic() - start, previous)
                 time.sleep(0.016)
-    except SoundstageError as error:
-        print(f"orbit.py: {error}", file=sys.stderr)
-        return 1
-    finally:
-        lib.ss_device_destroy(device)
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    try:
+        sys.exit(main(sys.argv))
+    except soundstage.SoundstageError as error:
+        print(f"orbit: {error}", file=sys.stderr)
+        sys.exit(1)
