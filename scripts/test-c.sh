@@ -71,6 +71,17 @@ no_internationalization() {
 }
 check "the library carries no ICU and nothing of FoundationInternationalization" no_internationalization
 
+# The ABI of libsoundstage.so.0 against the committed baselines (abi/, scripts/abi-check.sh), and
+# the check itself: a baseline naming one more function (as if this build had removed it) fails.
+check "the ABI is the baseline's (abidiff: every function; the header's layout)" scripts/abi-check.sh "$lib"
+abi_check_catches_a_removal() {
+    sed "s|<elf-symbol name='ss_version' |<elf-symbol name='ss_removed_function' type='func-type' binding='global-binding' visibility='protected-visibility' is-defined='yes'/><elf-symbol name='ss_version' |" \
+        abi/libsoundstage.so.0.abi > "$work/removed.abi"
+    ! ABI_BASELINE="$work/removed.abi" scripts/abi-check.sh "$lib" > "$work/abi.txt" 2>&1 && cat "$work/abi.txt" &&
+        grep -q "ss_removed_function" "$work/abi.txt"
+}
+check "the ABI check fails on a removed function" abi_check_catches_a_removal
+
 check "the C tests compile as C99 with every warning an error" \
     gcc "${strict[@]}" Tests/C/capi_tests.c $(pkg-config --cflags --libs soundstage) -lm -lpthread -o "$work/capi_tests"
 check "the header compiles as C++17 with every warning an error" \
@@ -102,7 +113,7 @@ check "orbit.c renders the Swift orbit's samples (front, right, behind, left)" \
     sh -c "'$work/orbit' --render '$work/c.wav' && python3 Tests/C/check_orbit.py '$work/c.wav' '$work/swift.wav'"
 check "orbit.cpp renders the orbit (front, right, behind, left)" \
     sh -c "'$work/orbit-cpp' --render '$work/cpp.wav' && python3 Tests/C/check_orbit.py '$work/cpp.wav'"
-check "orbit.py (ctypes) renders the Swift orbit's samples" \
+check "orbit.py (the Python package) renders the Swift orbit's samples" \
     sh -c "python3 Examples/python/orbit.py --render '$work/py.wav' && python3 Tests/C/check_orbit.py '$work/py.wav' '$work/swift.wav'"
 
 no_daemon() {

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Sets up and runs the whole test suite: once normally (tests run in parallel), then the C API's
-# tests (scripts/test-c.sh), the size report (scripts/size-report.sh), the fuzz targets
+# tests (scripts/test-c.sh), the bindings and packages (scripts/test-bindings.sh), the size report (scripts/size-report.sh), the fuzz targets
 # (scripts/fuzz.sh: replayed, then 30 s each), the FFmpeg versions check
 # (scripts/test-ffmpeg-versions.sh), then the Swift suite again under ThreadSanitizer, then the
 # README's demo command end to end. Each time the tests on a real
@@ -48,6 +48,9 @@ run_tests
 # The C API as a C game meets it: the shipped library (self-contained, exports), C tests, leak
 # check, the C/C++/Python examples (scripts/test-c.sh).
 scripts/test-c.sh
+# The Rust, Python and C# bindings from their languages, and the Debian packages built, checked by
+# lintian and installed (scripts/test-bindings.sh).
+scripts/test-bindings.sh
 # What the library weighs (size, parts, no ICU, the glibc floor, memory against OpenAL Soft), so a
 # regression shows in CI's log; fails if ICU comes back or the library passes its 20 MB ceiling.
 scripts/size-report.sh
