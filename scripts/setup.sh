@@ -16,7 +16,7 @@ if [ "${1:-}" = "--tests" ]; then
     packages+=(pulseaudio pulseaudio-utils pipewire pipewire-pulse wireplumber dbus libcanberra-dev tmux gcc g++ binutils python3
           libavformat59 libavcodec59 ffmpeg python3-pip chromium libsoundtouch1
           bindgen libclang1-14 libclang-common-14-dev mono-mcs mono-runtime libmono-system-core4.0-cil
-          dpkg-dev fakeroot lintian abigail-tools python3-venv)
+          dpkg-dev fakeroot lintian abigail-tools python3-venv systemd)
 fi
 missing=()
 for package in "${packages[@]}"; do

@@ -10,7 +10,8 @@
 #   Debian  scripts/package-deb.sh (lintian: no error), then the packages installed with apt-get
 #           (as root; otherwise unpacked into a throw-away root): a C game built with pkg-config
 #           alone runs, the command and its man page are there, the user unit verifies, the
-#           Python package finds the installed library; then purged
+#           Python package finds the installed library, `systemctl --user enable --now
+#           soundstage` (a user manager started here) runs the daemon; then purged
 # Needs the debug build (swift build) for the daemon. Ends with "N passed, N failed".
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -20,6 +21,7 @@ daemon=""
 installed=false
 cleanup() {
     [ -n "$daemon" ] && kill "$daemon" 2>/dev/null && wait "$daemon" 2>/dev/null
+    stop_user_manager
     $installed && apt-get purge -y -qq soundstage libsoundstage-dev libsoundstage0 > /dev/null 2>&1
     rm -rf "$work"
 }
@@ -125,6 +127,47 @@ packages_installed() {
     env -u LD_LIBRARY_PATH -u SOUNDSTAGE_LIBRARY -u PKG_CONFIG_PATH PYTHONPATH="$root/bindings/python/src" python3 -c \
         "import soundstage; print('python finds', soundstage._lib._name)" | grep "/usr/lib/" || return 1
 }
+# `systemctl --user enable --now soundstage` against a systemd user manager started here, with its
+# own HOME and runtime directory. Where systemd is not PID 1 (containers, these test machines),
+# the user manager refuses to start unless /run/systemd/system exists: the test makes it for the
+# manager's life and removes it again (on a machine booted with systemd it exists already).
+user_manager=""
+made_run_dir=false
+stop_user_manager() {
+    [ -n "$user_manager" ] && XDG_RUNTIME_DIR="$work/xdg" HOME="$work/home" systemctl --user exit > /dev/null 2>&1
+    [ -n "$user_manager" ] && { kill "$user_manager" 2> /dev/null; wait "$user_manager" 2> /dev/null; }
+    user_manager=""
+    $made_run_dir && rmdir /run/systemd/system 2> /dev/null
+    made_run_dir=false
+}
+systemd_starts_the_daemon() {
+    local systemd=/lib/systemd/systemd state=""
+    [ -x "$systemd" ] || { echo "no $systemd"; return 1; }
+    mkdir -p "$work/xdg" "$work/home" && chmod 700 "$work/xdg"
+    if [ ! -d /run/systemd/system ]; then mkdir -p /run/systemd/system && made_run_dir=true; fi
+    XDG_RUNTIME_DIR="$work/xdg" HOME="$work/home" setsid "$systemd" --user > "$work/systemd.log" 2>&1 &
+    user_manager=$!
+    for _ in $(seq 100); do
+        state=$(XDG_RUNTIME_DIR="$work/xdg" HOME="$work/home" systemctl --user is-system-running 2> /dev/null) && break
+        case $state in running|degraded) break ;; esac
+        sleep 0.1
+    done
+    echo "user manager: ${state:-not answering}"
+    case $state in running|degraded) ;; *) cat "$work/systemd.log"; return 1 ;; esac
+    (
+        export XDG_RUNTIME_DIR="$work/xdg" HOME="$work/home"
+        systemctl --user daemon-reload && systemctl --user enable --now soundstage &&
+            for _ in $(seq 100); do [ -S "$XDG_RUNTIME_DIR/soundstage/socket" ] && break; sleep 0.1; done &&
+            systemctl --user is-active soundstage &&
+            # A program plays a UI sound through the daemon the unit started, on the default socket.
+            env -u LD_LIBRARY_PATH -u SOUNDSTAGE_LIBRARY -u PKG_CONFIG_PATH PYTHONPATH="$root/bindings/python/src" python3 -c \
+                "import soundstage; c = soundstage.Client.connect(); print('played bell as sound', c.play_event('bell'))" &&
+            systemctl --user disable --now soundstage && ! systemctl --user is-active soundstage
+    )
+    local status=$?
+    stop_user_manager
+    return $status
+}
 packages_unpacked() {
     local tree="$work/tree" libdir
     for deb in dist/*.deb; do dpkg-deb -x "$deb" "$tree"; done
@@ -134,6 +177,7 @@ packages_unpacked() {
 }
 if [ "$(id -u)" -eq 0 ] && command -v apt-get > /dev/null; then
     check "Debian: apt-get install ./dist/*.deb; a C game builds with pkg-config alone and runs; the command, man page, unit and theme are there" packages_installed
+    check "Debian: systemctl --user enable --now soundstage starts the daemon, a client plays through it, disable stops it" systemd_starts_the_daemon
 else
     check "Debian: the packages unpacked into a throw-away root build and run a C game" packages_unpacked
 fi
