@@ -89,11 +89,17 @@ unset SOUNDSTAGE_LIBRARY
 
 # --- C# ---------------------------------------------------------------------------------------
 check "C#: the binding compiles with mcs, warnings as errors and documented" \
-    mcs -target:library -warnaserror -doc:"$work/Soundstage.xml" -out:"$work/Soundstage.dll" bindings/csharp/Native.cs bindings/csharp/Soundstage.cs
+    mcs -target:library -warnaserror -doc:"$work/Soundstage.xml" -out:"$work/Soundstage.dll" bindings/csharp/*.cs
+csharp_declares_the_header() {
+    grep -oE '\bss_[a-z0-9_]+\(' include/soundstage.h | tr -d '(' | sort -u > "$work/header-functions"
+    grep -oE 'extern [a-zA-Z]+ ss_[a-z0-9_]+\(' bindings/csharp/Native.cs | grep -oE 'ss_[a-z0-9_]+' | sort -u > "$work/csharp-functions"
+    diff "$work/header-functions" "$work/csharp-functions" && echo "$(wc -l < "$work/csharp-functions") functions"
+}
+check "C#: Native.cs declares every function of the header" csharp_declares_the_header
 check "C#: the tests pass under mono" \
-    sh -c "mcs -warnaserror -out:'$work/tests.exe' bindings/csharp/tests/Tests.cs bindings/csharp/Native.cs bindings/csharp/Soundstage.cs && mono '$work/tests.exe' assets/sounds"
+    sh -c "mcs -warnaserror -out:'$work/tests.exe' bindings/csharp/tests/Tests.cs bindings/csharp/*.cs && mono '$work/tests.exe' assets/sounds"
 check "C#: Examples/csharp/Orbit.cs renders the C orbit's bytes" \
-    sh -c "mcs -warnaserror -out:'$work/orbit.exe' Examples/csharp/Orbit.cs bindings/csharp/Native.cs bindings/csharp/Soundstage.cs && mono '$work/orbit.exe' --render '$work/cs.wav' && cmp '$work/cs.wav' '$work/c.wav'"
+    sh -c "mcs -warnaserror -out:'$work/orbit.exe' Examples/csharp/Orbit.cs bindings/csharp/*.cs && mono '$work/orbit.exe' --render '$work/cs.wav' && cmp '$work/cs.wav' '$work/c.wav'"
 
 # --- Debian packages --------------------------------------------------------------------------
 check "Debian: scripts/package-deb.sh builds three packages, lintian reports no error" scripts/package-deb.sh

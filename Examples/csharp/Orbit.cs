@@ -1,7 +1,7 @@
 // orbit (C#): a bee circles your head, once every 4 seconds — the orbit example through the C#
 // binding (bindings/csharp). `--render FILE` writes the same bytes as Examples/C/orbit.c.
 //
-//   mcs -out:orbit.exe Examples/csharp/Orbit.cs bindings/csharp/Native.cs bindings/csharp/Soundstage.cs
+//   mcs -out:orbit.exe Examples/csharp/Orbit.cs bindings/csharp/*.cs
 //   mono orbit.exe                 # plays on the desktop server or the sound card
 //   mono orbit.exe --render FILE   # renders the same 8 s offline to a WAV file
 //

@@ -2,7 +2,7 @@
 // Handles are SafeHandles (Dispose, or `using`, destroys them; the finalizer does if you forget);
 // a failed call throws SoundstageException with the result code and the library's message;
 // callbacks are ordinary C# delegates, kept alive for as long as they are registered.
-// Build: mcs -target:library -out:Soundstage.dll Native.cs Soundstage.cs (bindings/csharp/README.md).
+// Build: mcs -target:library -out:Soundstage.dll bindings/csharp/*.cs (bindings/csharp/README.md).
 using System;
 using System.Collections.Generic;
 using System.Runtime.InteropServices;
@@ -37,6 +37,22 @@ namespace Soundstage
     public enum Category { Ambient, SoloAmbient, Playback, PlayAndRecord, Record, AudioProcessing }
     /// <summary>Session options.</summary>
     [Flags] public enum SessionOptions { None = 0, MixWithOthers = 1, DuckOthers = 2 }
+    /// <summary>What kind of device.</summary>
+    public enum DeviceKind { OpenAL, Loopback, Desktop }
+    /// <summary>Distance models (as OpenAL's).</summary>
+    public enum DistanceModel { None, Inverse, InverseClamped, Linear, LinearClamped, Exponent, ExponentClamped }
+    /// <summary>What a voice limit does when one more source of its kind plays.</summary>
+    public enum StealPolicy { Oldest, Quietest, Farthest, None }
+    /// <summary>What the voice manager did to a source.</summary>
+    public enum VoiceEventKind { Stolen, Virtualized, Realized }
+    /// <summary>Why the output changed.</summary>
+    public enum RouteReason { OldDeviceUnavailable, NewDeviceAvailable, Override, CategoryChange, OutputMoved }
+    /// <summary>What the desktop server did to a desktop device's stream.</summary>
+    public enum OutputEventKind { PauseRequested, ResumeRequested, VolumeChanged, Underrun, ServerLost, ServerReconnected }
+    /// <summary>Recorder states.</summary>
+    public enum RecorderState { Idle, Prepared, Recording, Paused, Finished }
+    /// <summary>Why a recording ended.</summary>
+    public enum RecordingEnd { Stopped, DurationReached, InputLost, WriteFailed }
     /// <summary>What happened to a session.</summary>
     public enum SessionEventKind { Activated, Deactivated, InterruptionBegan, InterruptionEnded, Ducked, Unducked }
 
@@ -108,6 +124,9 @@ namespace Soundstage
     public sealed class SessionHandle : SoundstageHandle { internal SessionHandle(IntPtr r) : base(r) { } internal override void Destroy(IntPtr r) { Native.ss_session_destroy(r); } }
     public sealed class SceneFileHandle : SoundstageHandle { internal SceneFileHandle(IntPtr r) : base(r) { } internal override void Destroy(IntPtr r) { Native.ss_scene_file_destroy(r); } }
     public sealed class ClientHandle : SoundstageHandle { internal ClientHandle(IntPtr r) : base(r) { } internal override void Destroy(IntPtr r) { Native.ss_client_destroy(r); } }
+    public sealed class ReverbZoneHandle : SoundstageHandle { internal ReverbZoneHandle(IntPtr r) : base(r) { } internal override void Destroy(IntPtr r) { Native.ss_reverb_zone_destroy(r); } }
+    public sealed class VoiceLimitHandle : SoundstageHandle { internal VoiceLimitHandle(IntPtr r) : base(r) { } internal override void Destroy(IntPtr r) { Native.ss_voice_limit_destroy(r); } }
+    public sealed class RecorderHandle : SoundstageHandle { internal RecorderHandle(IntPtr r) : base(r) { } internal override void Destroy(IntPtr r) { Native.ss_recorder_destroy(r); } }
 #pragma warning restore 1591
 
     /// <summary>
@@ -115,7 +134,7 @@ namespace Soundstage
     /// to a delegate: a callback racing with a Dispose finds the key gone and does nothing. The
     /// native entry points are static delegates, alive as long as the program.
     /// </summary>
-    internal static class Callbacks
+    internal static partial class Callbacks
     {
         static readonly Dictionary<long, Delegate> table = new Dictionary<long, Delegate>();
         static long next;
@@ -167,6 +186,7 @@ namespace Soundstage
             Handle.Dispose();
             lock (callbacks) { foreach (var key in callbacks.Values) Callbacks.Unregister(key); callbacks.Clear(); }
         }
+        internal void Adopt(string kind, IntPtr key) { lock (callbacks) callbacks[kind] = key; }
         internal IntPtr Keep(string kind, Delegate function)
         {
             IntPtr key = function == null ? IntPtr.Zero : Callbacks.Register(function);
@@ -181,7 +201,7 @@ namespace Soundstage
     }
 
     /// <summary>An output or an offline renderer.</summary>
-    public sealed class Device : NativeObject<DeviceHandle>
+    public sealed partial class Device : NativeObject<DeviceHandle>
     {
         Device(IntPtr raw) : base(new DeviceHandle(raw)) { }
 
@@ -256,7 +276,7 @@ namespace Soundstage
     }
 
     /// <summary>Decoded audio shared by sources (mono: positioned in 3D).</summary>
-    public sealed class Buffer : NativeObject<BufferHandle>
+    public sealed partial class Buffer : NativeObject<BufferHandle>
     {
         internal Buffer(IntPtr raw) : base(new BufferHandle(raw)) { }
         /// <summary>Seconds.</summary>
@@ -266,7 +286,7 @@ namespace Soundstage
     }
 
     /// <summary>A listener and sources.</summary>
-    public sealed class Scene : NativeObject<SceneHandle>
+    public sealed partial class Scene : NativeObject<SceneHandle>
     {
         internal Scene(IntPtr raw) : base(new SceneHandle(raw)) { }
         /// <summary>A source playing `buffer` (null: none yet).</summary>
@@ -304,7 +324,7 @@ namespace Soundstage
     }
 
     /// <summary>A sound in a scene.</summary>
-    public sealed class Source : NativeObject<SourceHandle>
+    public sealed partial class Source : NativeObject<SourceHandle>
     {
         internal Source(IntPtr raw) : base(new SourceHandle(raw)) { }
         float GetFloat(int p) { float v; SoundstageException.Check(Native.ss_source_get_float(Handle, p, out v)); return v; }
@@ -356,7 +376,7 @@ namespace Soundstage
     }
 
     /// <summary>A group (bus) of sources.</summary>
-    public sealed class Group : NativeObject<GroupHandle>
+    public sealed partial class Group : NativeObject<GroupHandle>
     {
         internal Group(IntPtr raw) : base(new GroupHandle(raw)) { }
         /// <summary>Gain, >= 0.</summary>
@@ -378,7 +398,7 @@ namespace Soundstage
     }
 
     /// <summary>Short system sounds played at once by id, event name or file.</summary>
-    public sealed class SoundRegistry : NativeObject<SoundRegistryHandle>
+    public sealed partial class SoundRegistry : NativeObject<SoundRegistryHandle>
     {
         internal SoundRegistry(IntPtr raw) : base(new SoundRegistryHandle(raw)) { }
         /// <summary>Registers a sound file; returns its id.</summary>
@@ -410,7 +430,7 @@ namespace Soundstage
     }
 
     /// <summary>An audio session: a category, activation and interruptions.</summary>
-    public sealed class Session : NativeObject<SessionHandle>
+    public sealed partial class Session : NativeObject<SessionHandle>
     {
         internal Session(IntPtr raw) : base(new SessionHandle(raw)) { }
         /// <summary>Whether active: attached scenes sound only while it is.</summary>
@@ -441,7 +461,7 @@ namespace Soundstage
     }
 
     /// <summary>A loaded scene file.</summary>
-    public sealed class SceneFile : NativeObject<SceneFileHandle>
+    public sealed partial class SceneFile : NativeObject<SceneFileHandle>
     {
         internal SceneFile(IntPtr raw) : base(new SceneFileHandle(raw)) { }
         /// <summary>The scene's length in seconds.</summary>
@@ -453,7 +473,7 @@ namespace Soundstage
     }
 
     /// <summary>A connection to the Soundstage daemon (`soundstage serve`).</summary>
-    public sealed class Client : NativeObject<ClientHandle>
+    public sealed partial class Client : NativeObject<ClientHandle>
     {
         Client(IntPtr raw) : base(new ClientHandle(raw)) { }
         /// <summary>Connects (socket null: $XDG_RUNTIME_DIR/soundstage/socket); Result.Connection when none listens.</summary>
@@ -474,7 +494,7 @@ namespace Soundstage
     }
 
     /// <summary>The library as a whole.</summary>
-    public static class Library
+    public static partial class Library
     {
         /// <summary>The library's version, "MAJOR.MINOR.PATCH".</summary>
         public static string Version { get { return Marshal.PtrToStringAnsi(Native.ss_version()); } }

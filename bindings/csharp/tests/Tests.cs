@@ -1,6 +1,6 @@
 // The C# binding heard on the loopback renderer, from Mono: each test prints ok/FAIL, and the
 // program exits 1 if any failed. Run by scripts/test-bindings.sh:
-//   mcs -out:tests.exe tests/Tests.cs Native.cs Soundstage.cs && mono tests.exe ASSETS_DIR
+//   mcs -out:tests.exe tests/Tests.cs *.cs && mono tests.exe ASSETS_DIR
 using System;
 using System.Collections.Generic;
 using System.Threading;
@@ -204,6 +204,72 @@ static class Tests
             using (var source = scene.CreateSource(buffer)) { source.Play(); device.Render(480); }
             Check(Library.LiveHandles == before, "live handles back to " + before + " (" + Library.LiveHandles + ")");
             Check(Library.Version.StartsWith("0."), "a version");
+        });
+
+        Run("a reverb zone is heard fully inside its sphere and not outside", () =>
+        {
+            using (var device = Device.OpenLoopback())
+            {
+                var scene = device.CreateScene();
+                Check(Array.IndexOf(ReverbZone.Presets, "cave") >= 0, "the cave preset");
+                var zone = scene.CreateReverbZone("hall", "cave", Region.Sphere(new Vector3(0, 0, 0), 5, 1));
+                device.Render(960);
+                Check(Math.Abs(zone.Weight - 1) < 1e-6, "inside: weight 1 (" + zone.Weight + ")");
+                scene.ListenerPosition = new Vector3(100, 0, 0);
+                device.Render(960);
+                Check(zone.Weight < 1e-6, "outside: weight 0 (" + zone.Weight + ")");
+            }
+        });
+
+        Run("a full voice limit steals the oldest, or refuses the next play without stealing", () =>
+        {
+            using (var device = Device.OpenLoopback())
+            {
+                var scene = device.CreateScene();
+                var buffer = device.CreateBuffer(Tone(1));
+                scene.VirtualizesVoices = true; // voice limits belong to the voice manager
+                var stolen = new List<IntPtr>();
+                scene.VoiceChanged = (source, kind) => { if (kind == VoiceEventKind.Stolen) stolen.Add(source); };
+                var steps = scene.CreateVoiceLimit("steps", 1, StealPolicy.Oldest);
+                Source first = scene.CreateSource(buffer), second = scene.CreateSource(buffer);
+                first.VoiceLimit = steps;
+                second.VoiceLimit = steps;
+                first.Play();
+                device.Render(960);
+                second.Play();
+                Check(stolen.Count == 1 && stolen[0] == first.Handle.DangerousGetHandle(), "the oldest stolen, reported");
+                var limit = scene.CreateVoiceLimit("footsteps", 1, StealPolicy.None);
+                Source a = scene.CreateSource(buffer), b = scene.CreateSource(buffer);
+                a.VoiceLimit = limit;
+                b.VoiceLimit = limit;
+                a.Play();
+                try { b.Play(); throw new Exception("no exception"); }
+                catch (SoundstageException e) { Check(e.Code == Result.VoiceLimitReached, "VoiceLimitReached, not " + e.Code); }
+            }
+        });
+
+        Run("a metered source reports its level", () =>
+        {
+            using (var device = Device.OpenLoopback())
+            {
+                var source = device.CreateScene().CreateSource(device.CreateBuffer(Tone(1)));
+                source.Metering = true;
+                source.Play();
+                device.Render(9600);
+                var levels = source.Levels;
+                Check(levels.Frames > 0 && levels.PeakPower.Length == 1 && levels.PeakPower[0] > -12, "a peak near -6 dBFS (" + (levels.PeakPower.Length > 0 ? levels.PeakPower[0] : float.NaN) + ")");
+            }
+        });
+
+        Run("a streaming source plays a file from disk", () =>
+        {
+            using (var device = Device.OpenLoopback())
+            {
+                var source = device.CreateScene().CreateStreamingSource(assets + "/ambience.ogg", loop: true);
+                source.Play();
+                var mix = device.Render(24000);
+                Check(Rms(mix, 0, 4800) > 0.001 && source.State == SourceState.Playing, "heard and playing");
+            }
         });
 
         Console.WriteLine("C#: " + passed + " passed, " + failed + " failed");
