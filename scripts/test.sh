@@ -9,8 +9,24 @@
 # PulseAudio and PipeWire servers (installed by setup.sh --tests); nothing else is needed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/setup.sh --tests
-swift build --build-tests
+
+# Each phase's wall time, printed at the end (also when a phase fails), so a CI log says where
+# its minutes went.
+phase_times=()
+phase() {   # phase NAME COMMAND...: runs COMMAND and notes how long it took
+    local name=$1 start=$SECONDS
+    shift
+    "$@" || { phase_times+=("$(printf '%5d s  %s (failed)' $((SECONDS - start)) "$name")"); return 1; }
+    phase_times+=("$(printf '%5d s  %s' $((SECONDS - start)) "$name")")
+}
+report_times() {
+    echo "test.sh: time per phase (${SECONDS} s in all):"
+    printf '  %s\n' "${phase_times[@]}"
+}
+trap report_times EXIT
+
+phase "setup (system packages)" scripts/setup.sh --tests
+phase "debug build with tests" swift build --build-tests
 
 # The tests that play on a real PulseAudio/PipeWire server run in a pass of their own: they time
 # and count what reaches a sink, and on a 2-core machine a CPU-heavy test beside them can starve
@@ -20,10 +36,12 @@ swift build --build-tests
 # each other's servers under ThreadSanitizer (a pulled sink's move, a podcast at 1.5x heard with gaps).
 servers='^(DesktopTests\.|CLITests\.DesktopCLITests)'
 programs='^CompatTests\.CompatPrograms/(CompatDesktopTests|ProgramsOnTheDesktopTests)'
-run_tests() {
-    run_pass "$@" --skip "($servers|$programs)"
-    run_pass "$@" --filter "$servers"
-    run_pass "$@" --filter "$programs"
+run_tests() {   # run_tests LABEL SWIFT-TEST-OPTIONS...
+    local label=$1
+    shift
+    phase "$label: the suite" run_pass "$@" --skip "($servers|$programs)"
+    phase "$label: engine on real servers" run_pass "$@" --filter "$servers"
+    phase "$label: iOS programs on real servers" run_pass "$@" --filter "$programs"
 }
 
 # One `swift test`. When it fails, its failures are printed again at the end, so that the tail
@@ -44,29 +62,29 @@ run_pass() {
     rm -f "$log"
     return "$status"
 }
-run_tests
+run_tests "tests"
 # The C API as a C game meets it: the shipped library (self-contained, exports), C tests, leak
 # check, the C/C++/Python examples (scripts/test-c.sh).
-scripts/test-c.sh
+phase "C API (test-c.sh)" scripts/test-c.sh
 # The Rust, Python and C# bindings from their languages, and the Debian packages built, checked by
 # lintian and installed (scripts/test-bindings.sh).
-scripts/test-bindings.sh
+phase "bindings and packages (test-bindings.sh)" scripts/test-bindings.sh
 # What the library weighs (size, parts, no ICU, the glibc floor, memory against OpenAL Soft), so a
 # regression shows in CI's log; fails if ICU comes back or the library passes its 20 MB ceiling.
-scripts/size-report.sh
+phase "size report" scripts/size-report.sh
 # The fuzz targets: every seed and regression once, then each target for 30 s from its corpus
 # with AddressSanitizer (scripts/fuzz.sh; docs/testing.md).
-scripts/fuzz.sh --replay
-scripts/fuzz.sh --all 30
+phase "fuzz: replay" scripts/fuzz.sh --replay
+phase "fuzz: 30 s per target" scripts/fuzz.sh --all 30
 # Decoding through FFmpeg 6.1 and 7.1 (from PyAV's wheels) as well as Debian 12's 5.1.
-scripts/test-ffmpeg-versions.sh
-run_tests --sanitize=thread --scratch-path .build-tsan
-scripts/fuzz.sh --replay --tsan
+phase "FFmpeg versions" scripts/test-ffmpeg-versions.sh
+run_tests "ThreadSanitizer" --sanitize=thread --scratch-path .build-tsan
+phase "fuzz: replay under ThreadSanitizer" scripts/fuzz.sh --replay --tsan
 
 # The quick start's demo, end to end: it must play or render the scene.
 demo_dir=$(mktemp -d)
-trap 'rm -rf "$demo_dir"' EXIT
-(cd "$demo_dir" && "$OLDPWD/scripts/demo.sh") 2> "$demo_dir/stderr" || { cat "$demo_dir/stderr" >&2; exit 1; }
+trap 'rm -rf "$demo_dir"; report_times' EXIT
+phase "the README's demo" sh -c 'cd "$1" && "$2/scripts/demo.sh" 2> "$1/stderr"' demo "$demo_dir" "$PWD" || { cat "$demo_dir/stderr" >&2; exit 1; }
 if grep -q "rendering to" "$demo_dir/stderr"; then
     test -s "$demo_dir/orbit-render.wav" || { echo "test.sh: the demo said it rendered, but wrote no file" >&2; exit 1; }
 fi
