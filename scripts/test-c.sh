@@ -17,20 +17,8 @@ cleanup() {
     rm -rf "$work"
 }
 trap cleanup EXIT
-passed=0
-failed=0
-check() {   # check NAME COMMAND...: runs COMMAND, counts and reports it
-    local name=$1
-    shift
-    if "$@" > "$work/out" 2>&1; then
-        echo "ok   $name"
-        passed=$((passed + 1))
-    else
-        echo "FAIL $name"
-        sed 's/^/     /' "$work/out" | tail -n 40
-        failed=$((failed + 1))
-    fi
-}
+# shellcheck source=scripts/checks.sh
+source scripts/checks.sh
 
 stage=$(scripts/build-c-library.sh) || { echo "test-c.sh: the library did not build" >&2; exit 1; }
 export PKG_CONFIG_PATH="$stage/lib/pkgconfig" LD_LIBRARY_PATH="$stage/lib"
@@ -139,23 +127,8 @@ check "ui-sound plays through the daemon (event, file, waiting for its end; an u
 install_and_uninstall() {
     local prefix="$work/prefix"
     scripts/install.sh --prefix "$prefix" || return 1
-    cat > "$work/game.c" <<'GAME'
-#include <soundstage.h>
-#include <stdio.h>
-int main(void) {
-    ss_device *device;
-    ss_scene *scene;
-    ss_source *source;
-    float samples[2 * 480];
-    if (ss_device_open_loopback(48000, SS_LAYOUT_STEREO, SS_OFF, -1, &device) != SS_OK) return 1;
-    if (ss_scene_create(device, 0, &scene) != SS_OK || ss_source_create(scene, NULL, &source) != SS_OK) return 1;
-    if (ss_source_set_position(source, 2, 0, -1) != SS_OK || ss_device_render(device, samples, 480) != SS_OK) return 1;
-    printf("game: soundstage %s\n", ss_version());
-    return ss_device_destroy(device) == SS_OK ? 0 : 1;
-}
-GAME
     # shellcheck disable=SC2046
-    cc "$work/game.c" $(PKG_CONFIG_PATH="$prefix/lib/pkgconfig" pkg-config --cflags --libs soundstage) -o "$work/game" &&
+    cc Tests/C/game.c $(PKG_CONFIG_PATH="$prefix/lib/pkgconfig" pkg-config --cflags --libs soundstage) -o "$work/game" &&
         LD_LIBRARY_PATH="$prefix/lib" "$work/game" &&
         test -x "$prefix/bin/soundstage" && ! ldd "$prefix/bin/soundstage" | grep -qi swift &&
         ! strings -n 8 "$prefix/bin/soundstage" | grep -qE 'icudt[0-9]+|FoundationInternationalization' &&

@@ -215,7 +215,11 @@ public func ss_device_get_info(_ device: OpaquePointer?, _ out: UnsafeMutablePoi
             case .loopback: SS_DEVICE_LOOPBACK
             case .desktop: SS_DEVICE_DESKTOP
             }
-            let hrtf = (try? d.info.hrtfEnabled) ?? false
+            // Not `d.info`: that reads every string and list OpenAL has and asks the desktop server
+            // about capture (0.7 ms a call, and the bindings read this before each render), and a
+            // render racing it on another thread failed with ALC_INVALID_VALUE (the Python
+            // binding's threads test, once in six runs).
+            let hrtf = d.isHRTFEnabled
             out.pointee = ss_device_info(kind: kind, sample_rate: Int32(d.sampleRate), channels: Int32(d.layout.channelCount),
                                          update_frames: Int32(d.updateFrames), reverb_zones: Int32(d.reverbZones),
                                          hrtf_enabled: hrtf ? 1 : 0)

@@ -62,8 +62,10 @@ extension Device {
 
 extension Device {
     /// Whether OpenAL mixes binaurally now (`ALC_HRTF_SOFT`): then meters cannot follow its
-    /// panning. Asked with a scene's context open (so the device is).
-    var isHRTFEnabled: Bool {
+    /// panning. One query: unlike ``info`` (version strings, extension and HRTF lists, whether
+    /// capture is available), cheap enough for every frame. False once the device is closed.
+    public var isHRTFEnabled: Bool {
+        guard !isClosed else { return false }
         var value: ALCint = 0
         alcGetIntegerv(handle.raw, ALC_HRTF_SOFT, 1, &value)
         return value != 0

@@ -1,6 +1,7 @@
 """What every object of the binding shares: its handle, closing, and where callbacks live."""
 import ctypes
 import itertools
+import os
 import threading
 
 from . import _ffi
@@ -127,7 +128,6 @@ def encode(text, what="a string"):
     """A str or path as bytes for C; None stays None."""
     if text is None:
         return None
-    import os
     data = os.fsencode(text)
     if b"\0" in data:
         from .errors import InvalidArgumentError

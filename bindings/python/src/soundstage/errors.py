@@ -54,8 +54,7 @@ for _constant in [name for name in dir(_ffi) if name.startswith("SS_ERROR_")]:
     _short = _constant[len("SS_ERROR_"):]
     _code = getattr(_ffi, _constant)
     _cls = type(_class_name(_constant), (SoundstageError,) + _PYTHON_BASES.get(_short, ()),
-                {"code": _code, "__doc__": f"{_constant}.", "__module__": __name__,
-                 "__str__": SoundstageError.__str__, "__init__": SoundstageError.__init__})
+                {"code": _code, "__doc__": f"{_constant}.", "__module__": __name__})
     globals()[_cls.__name__] = _cls
     _BY_CODE[_code] = _cls
 

@@ -1,6 +1,4 @@
 """Audio sessions: a category, activation and interruptions (as AVAudioSession's)."""
-import ctypes
-
 from . import _ffi
 from ._handles import Handle, find, register, value
 from ._library import lib
@@ -79,5 +77,3 @@ class Session(Handle):
         check(lib.ss_session_set_callback(self, _session_event if function else _ffi.ss_session_callback(), key))
         self._set_callback("events", key)
 
-
-__all__ = ["Session"]
