@@ -180,19 +180,39 @@ public final class SceneRunner {
 
     /// Plays the scene on a real-time output device, advancing every 10 ms, and returns at its end.
     /// On a device the engine renders (the desktop output), scene time is the device's mix time,
-    /// so the scene waits with the audio while the desktop server is away. `isCancelled`, asked
-    /// every 10 ms, ends it early (every source stops).
+    /// so the scene waits with the audio while the desktop server is away, and every source starts
+    /// on exactly its start's sample: it is scheduled (``Scene/play(_:at:)``) up to
+    /// ``startLookahead`` ahead, so neither the 10 ms loop nor the output's first fill (which mixes
+    /// its whole latency at once) makes it late. `isCancelled`, asked every 10 ms, ends it early
+    /// (every source stops).
     public func playInRealTime(isCancelled: (() -> Bool)? = nil) throws {
         let start = Date()
         let mixStart = device.mixTime
         let onMixClock = device.kind == .desktop
         while true {
             let t = onMixClock ? device.mixTime - mixStart : Date().timeIntervalSince(start)
+            if onMixClock { scheduleStarts(after: t, mixStart: mixStart) }
             try advance(to: min(t, description.duration))
             if t >= description.duration || isCancelled?() == true { break }
             usleep(10_000)
         }
         stop()
+    }
+
+    /// How far ahead of the mix ``playInRealTime(isCancelled:)`` schedules starts on a desktop
+    /// output, in seconds: more than the loop's period and an output's first fill.
+    public static let startLookahead = 0.25
+
+    /// Schedules, on their exact frames, the starts due after scene time `t` and within
+    /// ``startLookahead`` of it (scene time 0 is device time `mixStart`). A start the mix has
+    /// passed meanwhile, or one refused (an inactive session), is left to ``advance(to:)``, which
+    /// starts it at once or retries.
+    private func scheduleStarts(after t: Double, mixStart: Double) {
+        for item in description.sources where item.start > t && item.start <= t + Self.startLookahead {
+            guard !started.contains(item.name), (item.stop ?? .infinity) > item.start,
+                  let source = sources[item.name] else { continue }
+            if (try? source.scene.play([source], at: mixStart + item.start)) != nil { started.insert(item.name) }
+        }
     }
 
     /// Stops every source and rewinds to scene time 0: the next ``advance(to:)`` plays the scene
