@@ -50,6 +50,10 @@ run_pass() {
     local log status=0
     log=$(mktemp)
     swift test "$@" 2>&1 | tee "$log" || status=$?
+    # The slowest tests (they run side by side, so their times overlap): where a pass's time goes.
+    echo "test.sh: the slowest tests of this pass (seconds):"
+    sed 's/\x1b\[[0-9;]*m//g' "$log" | awk '/Test .* (passed|failed) after [0-9.]+ seconds/ && !/Test run with/ {
+        for (i = 1; i <= NF; i++) if ($i == "after") print $(i + 1), $3 }' | sort -rn | head -n 12 | sed 's/^/  /'
     if [ "$status" -ne 0 ]; then
         echo "test.sh: swift test $* failed ($status); its failures again:" >&2
         # Each failure line, with the "↳" lines of its message that follow it: issues, failed
