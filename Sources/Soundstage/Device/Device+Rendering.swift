@@ -52,6 +52,17 @@ extension Device {
             throw SoundstageError(.invalidState, "the device is rendering on this thread already: a completion handler "
                                   + "cannot render its own device (render again after the render returns)")
         }
+        // Once the process exits, OpenAL Soft may be torn down under the render (ProcessExit).
+        let mixed: Void? = try ProcessExit.gated { () throws(SoundstageError) in
+            try mix(into: output, frames: frames, channels: channels, inRealTime: inRealTime)
+        }
+        guard mixed != nil else { throw SoundstageError(.released, "the process is exiting") }
+        checkRoute()
+    }
+
+    /// The body of ``renderForOutput(into:inRealTime:)``: mixes `frames` frames under the render lock.
+    private func mix(into output: UnsafeMutableBufferPointer<Float>, frames: Int, channels: Int,
+                     inRealTime: Bool) throws(SoundstageError) {
         let began = DispatchTime.now().uptimeNanoseconds
         defer { renderBusyNanoseconds.add(Int(DispatchTime.now().uptimeNanoseconds - began), ordering: .relaxed) }
         try renderLock.withTypedLock { () throws(SoundstageError) in
@@ -102,7 +113,6 @@ extension Device {
                 meteringBusyNanoseconds.add(Int(DispatchTime.now().uptimeNanoseconds - metering), ordering: .relaxed)
             }
         }
-        checkRoute()
     }
 
     /// Mixes `frames` frames into `output` (`alcRenderSamplesSOFT`). Once the device has a reverb

@@ -142,6 +142,7 @@ public final class Device: Sendable {
         state = NIOLockedValueBox(deviceState)
         LiveObjects.devices.add(1, ordering: .relaxed)
         LiveObjects.contexts.add(1, ordering: .relaxed)
+        ProcessExit.install()
         poller = kind == .output ? Poller() : nil
         poller?.start(self, idleTimeout: idleTimeout)
     }

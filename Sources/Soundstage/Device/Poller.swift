@@ -23,9 +23,11 @@ final class Poller: Sendable {
             defer { Soundstage.detachCurrentThread() }
             var quietSince: UInt64?
             while self.running.load(ordering: .relaxed) {
-                guard let device else { return }
-                device.update()
-                device.checkRoute()
+                // Once the process exits, OpenAL Soft may be torn down: the thread stops (ProcessExit).
+                guard let device, ProcessExit.gated({ () -> Void in
+                    device.update()
+                    device.checkRoute()
+                }) != nil else { return }
                 if idleTimeout > 0 {
                     let seen = device.rest.activityCount
                     if device.isQuiet(before: .max) {

@@ -52,8 +52,9 @@ struct DeviceHandle: @unchecked Sendable, Equatable {
 struct ContextLock {
     fileprivate let handle: ContextHandle
 
-    /// Whether the context still exists (not destroyed by a scene or device close).
-    var isOpen: Bool { !handle.isDestroyedLocked }
+    /// Whether the context still exists (not destroyed by a scene or device close), and OpenAL
+    /// Soft too (not once the process exits: ``ProcessExit``).
+    var isOpen: Bool { !handle.isDestroyedLocked && !ProcessExit.isExiting }
 
     /// Makes the context current on this thread and returns the token through which `al*`
     /// calls are made.
@@ -265,6 +266,6 @@ extension Soundstage {
     /// ends (a thread pool's, an event loop's): OpenAL Soft otherwise warns that a context was
     /// current for a thread being destroyed and keeps that context's memory until then.
     public static func detachCurrentThread() {
-        if alcGetThreadContext() != nil { _ = alcSetThreadContext(nil) }
+        if !ProcessExit.isExiting, alcGetThreadContext() != nil { _ = alcSetThreadContext(nil) }
     }
 }

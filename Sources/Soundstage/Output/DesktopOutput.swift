@@ -308,7 +308,7 @@ final class DesktopOutput: Sendable {
         let samples = count * channels
         let rendered = scratch.withUnsafeMutableBufferPointer { buffer -> Bool in
             do { try device.renderForOutput(into: UnsafeMutableBufferPointer(rebasing: buffer[0..<samples])) } catch {
-                Diagnostics.emit("soundstage: the desktop output stopped rendering: \(error)")
+                if !ProcessExit.isExiting { Diagnostics.emit("soundstage: the desktop output stopped rendering: \(error)") }
                 return false
             }
             return true
