@@ -27,6 +27,17 @@ public enum Signals {
 
     public static func peak(_ buffer: AudioBuffer) -> Float { buffer.samples.map(abs).max() ?? 0 }
 
+    /// The median of ``frequency(_:rate:)`` over `windows` equal windows of `samples`. A dropout
+    /// (silence a loaded machine left in a recording of a sink) spoils only the windows it falls
+    /// in, where it would pull the whole span's count of crossings down.
+    public static func medianFrequency(_ samples: [Float], rate: Int = rate, windows: Int = 8) -> Double {
+        let length = samples.count / max(1, windows)
+        guard length > 1 else { return frequency(samples, rate: rate) }
+        let estimates = (0..<windows).map { frequency(Array(samples[($0 * length)..<(($0 + 1) * length)]), rate: rate) }.sorted()
+        return estimates.count % 2 == 1 ? estimates[estimates.count / 2]
+                                        : (estimates[estimates.count / 2 - 1] + estimates[estimates.count / 2]) / 2
+    }
+
     /// Frequency from upward zero crossings, interpolated between samples.
     public static func frequency(_ samples: [Float], rate: Int = rate) -> Double {
         var crossings: [Double] = []

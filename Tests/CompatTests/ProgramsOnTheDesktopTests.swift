@@ -170,7 +170,10 @@ extension CompatPrograms {
             #expect((peaks.max() ?? -160) > -20, "meters read while recording: \(peaks)")
             let audio = try SoundFile(path: url.path).readAll()
             #expect(abs(audio.duration - 1.0) < 0.05, "\(audio.duration) s")
-            #expect(abs(Signals.frequency(Array(audio.channel(0)[4_410..<39_690]), rate: 44_100) - 523.25) < 3)
+            // The median over 8 windows of 100 ms: one dropout of the recorder under ThreadSanitizer
+            // (374 Hz over the whole span, once on CI) does not decide it.
+            let recorded = Signals.medianFrequency(Array(audio.channel(0)[4_410..<39_690]), rate: 44_100)
+            #expect(abs(recorded - 523.25) < 3, "\(recorded) Hz recorded")
         }
 
         /// The call route manager: headphones (a sink the server calls so) are seen in the route;
@@ -370,7 +373,7 @@ extension CompatPrograms {
             let switchAt = try #require(Self.levels(left, 660, from: start).firstIndex { $0 > 0.2 })
             let heard = Double(switchAt * 1_200) / 48_000
             #expect(abs(heard - 2.0) < 0.06, "the file's 3 s heard after \(heard) s at 1.5x")
-            let pitch = Signals.frequency(Array(left[(start + 12_000)..<(start + 60_000)]))
+            let pitch = Signals.medianFrequency(Array(left[(start + 12_000)..<(start + 60_000)]))
             #expect(abs(pitch - 440) < 2, "\(pitch) Hz at 1.5x")
         }
 
