@@ -187,12 +187,16 @@ public final class SceneRunner {
     /// (every source stops).
     public func playInRealTime(isCancelled: (() -> Bool)? = nil) throws {
         let start = Date()
-        let mixStart = device.mixTime
         let onMixClock = device.kind == .desktop
+        // On the desktop output, scene time 0 is one output latency (and an update) past the mix
+        // clock now: the output's first fill mixes up to its latency at once, and could pass an
+        // early start before the loop schedules it.
+        let lead = onMixClock ? (device.outputStatus.targetLatency ?? 0.1) + 0.01 : 0
+        let mixStart = device.mixTime + lead
         while true {
             let t = onMixClock ? device.mixTime - mixStart : Date().timeIntervalSince(start)
             if onMixClock { scheduleStarts(after: t, mixStart: mixStart) }
-            try advance(to: min(t, description.duration))
+            if t >= 0 { try advance(to: min(t, description.duration)) }
             if t >= description.duration || isCancelled?() == true { break }
             usleep(10_000)
         }

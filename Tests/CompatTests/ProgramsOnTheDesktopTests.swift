@@ -171,7 +171,7 @@ extension CompatPrograms {
             let audio = try SoundFile(path: url.path).readAll()
             #expect(abs(audio.duration - 1.0) < 0.05, "\(audio.duration) s")
             // The median over 8 windows of 100 ms: one dropout of the recorder under ThreadSanitizer
-            // (374 Hz over the whole span, once on CI) does not decide it.
+            // (374 Hz over the whole span, once in a full run here) does not decide it.
             let recorded = Signals.medianFrequency(Array(audio.channel(0)[4_410..<39_690]), rate: 44_100)
             #expect(abs(recorded - 523.25) < 3, "\(recorded) Hz recorded")
         }

@@ -55,9 +55,9 @@ extension Device {
         // Once the process exits, OpenAL Soft may be torn down under the render (ProcessExit).
         let mixed: Void? = try ProcessExit.gated { () throws(SoundstageError) in
             try mix(into: output, frames: frames, channels: channels, inRealTime: inRealTime)
+            checkRoute()    // it may ask OpenAL whether the device is still connected
         }
         guard mixed != nil else { throw SoundstageError(.released, "the process is exiting") }
-        checkRoute()
     }
 
     /// The body of ``renderForOutput(into:inRealTime:)``: mixes `frames` frames under the render lock.
