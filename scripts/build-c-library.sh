@@ -6,6 +6,8 @@
 #   include/soundstage.h, lib/pkgconfig/soundstage.pc
 # With --cli, also builds the soundstage command with the Swift runtime linked statically.
 # Prints the staging directory. Used by scripts/install.sh and scripts/test-c.sh.
+# With --cli-only, builds only that command, the same way, and prints its path: scripts/demo.sh
+# uses it, so that after the C API's tests the demo has nothing left to build (scripts/test.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -32,6 +34,11 @@ small+=(-Xswiftc -L"$root/$scratch/static-libstdc++")
 # scripts/order-symbols.sh): the kernel maps code 64 KB around each first touch, and spread over
 # the library they made the orbit render map 6.2 MB of code; together, 2.9 MB.
 order=(-Xlinker --symbol-ordering-file="$root/scripts/libsoundstage.order" -Xlinker --no-warn-symbol-ordering)
+if [ "${1:-}" = "--cli-only" ]; then
+    swift build -c release --product soundstage --scratch-path "$scratch" -Xswiftc -static-stdlib "${small[@]}" >&2
+    echo "$root/$scratch/release/soundstage"
+    exit
+fi
 # SwiftPM relinks when objects change, not when the list does.
 if [ "scripts/libsoundstage.order" -nt "$scratch/release/libSoundstageC.so" ]; then rm -f "$scratch/release/libSoundstageC.so"; fi
 swift build -c release --product SoundstageC --scratch-path "$scratch" -Xswiftc -static-stdlib "${small[@]}" "${order[@]}" \

@@ -4,7 +4,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
-swift build -c release --product soundstage >&2
+# The command as it ships: optimized, the Swift runtime linked in (scripts/build-c-library.sh).
+soundstage=$(scripts/build-c-library.sh --cli-only)
 root=$PWD
 cd "${OLDPWD:-$root}"
-exec "$root/.build/release/soundstage" run "$root/Examples/scenes/orbit.json" "$@"
+exec "$soundstage" run "$root/Examples/scenes/orbit.json" "$@"

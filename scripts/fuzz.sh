@@ -4,7 +4,11 @@
 #   scripts/fuzz.sh --list                  the targets, one a line
 #   scripts/fuzz.sh TARGET SECONDS [ARGS]   builds TARGET and fuzzes it for SECONDS from its corpus
 #                                           (ARGS go to libFuzzer, e.g. -jobs=2 -workers=2)
-#   scripts/fuzz.sh --all SECONDS           every target in turn (what CI runs, from the corpus)
+#   scripts/fuzz.sh --all SECONDS           every target in turn from its corpus, from a fixed seed
+#                                           (CI runs --all 10: a smoke test of every target)
+#   scripts/fuzz.sh --campaign [SECONDS]    the long campaign: every target in turn for SECONDS
+#                                           (default 1800, so 2.5 hours in all), random seeds
+#   scripts/fuzz.sh --build                 builds every target for fuzzing, and fuzzes nothing
 #   scripts/fuzz.sh --replay [--tsan]       replays every corpus and regression input once through
 #                                           a plain build (or one under ThreadSanitizer): no fuzzing
 #
@@ -20,7 +24,7 @@ targets=(capi scene-file daemon-request sound-file json)
 scratch=.build-fuzz
 export ALSOFT_LOGLEVEL=0
 
-usage() { sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 64; }
+usage() { sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 64; }
 
 known() { local t; for t in "${targets[@]}"; do [ "$t" = "$1" ] && return 0; done; return 1; }
 
@@ -71,15 +75,22 @@ replay() {  # replay [--tsan]: every seed and regression once, through a plain b
 case "${1:-}" in
     --list) printf '%s\n' "${targets[@]}" ;;
     --replay) shift; replay "$@" ;;
-    --all)
-        [ $# -eq 2 ] || usage
+    --build) build "${targets[@]}" ;;
+    --all|--campaign)
+        if [ "$1" = "--all" ]; then
+            [ $# -eq 2 ] || usage
+            seconds=$2
+            # CI's short runs start from a fixed seed, so a run explores the same mutations each
+            # time (threads still vary); campaigns are random.
+            export FUZZ_SEED=${FUZZ_SEED:-1}
+        else
+            [ $# -le 2 ] || usage
+            seconds=${2:-1800}
+        fi
         build "${targets[@]}" || exit 1
-        # CI's short runs start from a fixed seed, so a run explores the same mutations each time
-        # (threads still vary); long runs by hand are random.
-        export FUZZ_SEED=${FUZZ_SEED:-1}
         passed=0 failed=0
         for t in "${targets[@]}"; do
-            if fuzz "$t" "$2"; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+            if fuzz "$t" "$seconds"; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
         done
         echo "fuzz: $passed passed, $failed failed"
         [ "$failed" -eq 0 ] ;;

@@ -7,6 +7,10 @@
 # ui-sound must play through a daemon started here.
 # Needs the debug build of the package (swift build): the Swift orbit and the soundstage daemon.
 # Ends with "N passed, N failed" over its checks; exits 1 if any failed.
+#
+# With --quick (scripts/test.sh --quick, the inner loop): the C tests once, compiled as C99 with
+# every warning an error, against the debug build's libSoundstageC.so (the same Swift code, built
+# without the release build's minutes); nothing else.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -20,10 +24,22 @@ trap cleanup EXIT
 # shellcheck source=scripts/checks.sh
 source scripts/checks.sh
 
+strict=(-std=c99 -Wall -Wextra -Werror -pedantic)
+if [ "${1:-}" = "--quick" ]; then
+    debug=$root/.build/debug
+    [ -f "$debug/libSoundstageC.so" ] || { echo "test-c.sh: no $debug/libSoundstageC.so; run swift build first" >&2; exit 1; }
+    check "the C tests compile as C99 with every warning an error (against the debug build)" \
+        gcc "${strict[@]}" -Iinclude Tests/C/capi_tests.c -L"$debug" -l:libSoundstageC.so -Wl,-rpath,"$debug" \
+            -lm -lpthread -o "$work/capi_tests"
+    if "$work/capi_tests"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL the C tests"; fi
+    echo "C API (quick): $passed passed, $failed failed"
+    [ "$failed" -eq 0 ]
+    exit
+fi
+
 stage=$(scripts/build-c-library.sh) || { echo "test-c.sh: the library did not build" >&2; exit 1; }
 export PKG_CONFIG_PATH="$stage/lib/pkgconfig" LD_LIBRARY_PATH="$stage/lib"
 lib="$stage/lib/libsoundstage.so.0"
-strict=(-std=c99 -Wall -Wextra -Werror -pedantic)
 
 self_contained() {
     readelf -d "$lib" | grep -q 'SONAME.*\[libsoundstage.so.0\]' || { echo "no soname libsoundstage.so.0"; return 1; }

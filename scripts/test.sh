@@ -1,95 +1,254 @@
 #!/usr/bin/env bash
-# Sets up and runs the whole test suite: once normally (tests run in parallel), then the C API's
-# tests (scripts/test-c.sh), the bindings and packages (scripts/test-bindings.sh), the size report (scripts/size-report.sh), the fuzz targets
-# (scripts/fuzz.sh: replayed, then 30 s each), the FFmpeg versions check
-# (scripts/test-ffmpeg-versions.sh), then the Swift suite again under ThreadSanitizer, then the
-# README's demo command end to end. Each time the tests on a real
-# desktop server run after the others, alone. Fails if anything fails.
-# Warnings are errors (see Package.swift). The desktop tests start their own throw-away
-# PulseAudio and PipeWire servers (installed by setup.sh --tests); nothing else is needed.
+# Sets up and runs Soundstage's tests. Fails if anything fails.
+#
+#   scripts/test.sh                 the whole suite, what CI runs (.ci/run): every phase below
+#   scripts/test.sh --quick         the inner loop, at most 5 minutes on a warm build: the Swift
+#                                   suite without the real servers, then the C tests once
+#   scripts/test.sh --only PHASE... the named phases alone, in the order given
+#   scripts/test.sh --list          the phases, with what each runs
+#
+# The phases, in the whole suite's order: the Swift suite (tests run in parallel); the engine and
+# the iOS programs on real PulseAudio and PipeWire servers the tests start, each in a pass of its
+# own; the suites whose code runs on more than one thread again under ThreadSanitizer (the list and
+# the rule: docs/testing.md), then both real-server passes and the fuzz replay under it; the C API
+# (scripts/test-c.sh); the bindings and Debian packages (scripts/test-bindings.sh); the size report;
+# the fuzz targets (replayed, then a short run each); the FFmpeg versions; the README's demo.
+# Warnings are errors (see Package.swift). When a phase fails, the end of the output says which
+# tests failed, with their messages, and the command that runs each alone.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# Each phase's wall time, printed at the end (also when a phase fails), so a CI log says where
-# its minutes went.
-phase_times=()
-phase() {   # phase NAME COMMAND...: runs COMMAND and notes how long it took
-    local name=$1 start=$SECONDS
-    shift
-    "$@" || { phase_times+=("$(printf '%5d s  %s (failed)' $((SECONDS - start)) "$name")"); return 1; }
-    phase_times+=("$(printf '%5d s  %s' $((SECONDS - start)) "$name")")
-}
-report_times() {
-    echo "test.sh: time per phase (${SECONDS} s in all):"
-    printf '  %s\n' "${phase_times[@]}"
-}
-trap report_times EXIT
+usage() { sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 64; }
 
-phase "setup (system packages)" scripts/setup.sh --tests
-phase "debug build with tests" swift build --build-tests
+# CI's short fuzz run per target (the long campaign is scripts/fuzz.sh --campaign; docs/testing.md).
+fuzz_seconds=${SOUNDSTAGE_FUZZ_SECONDS:-10}
 
-# The tests that play on a real PulseAudio/PipeWire server run in a pass of their own: they time
+# The tests that play on a real PulseAudio/PipeWire server run in passes of their own: they time
 # and count what reaches a sink, and on a 2-core machine a CPU-heavy test beside them can starve
-# the servers they start (CI once failed a default-sink test while the daemon's hundred-clients
-# load test ran beside it).
-# The iOS programs' desktop suites run in a pass after the engine's: run beside them, they starved
-# each other's servers under ThreadSanitizer (a pulled sink's move, a podcast at 1.5x heard with gaps).
+# the servers they start. The iOS programs' desktop suites run after the engine's: beside them,
+# they starved each other's servers under ThreadSanitizer.
 servers='^(DesktopTests\.|CLITests\.DesktopCLITests)'
 programs='^CompatTests\.CompatPrograms/(CompatDesktopTests|ProgramsOnTheDesktopTests)'
-run_tests() {   # run_tests LABEL SWIFT-TEST-OPTIONS...
-    local label=$1
-    shift
-    phase "$label: the suite" run_pass "$@" --skip "($servers|$programs)"
-    phase "$label: engine on real servers" run_pass "$@" --filter "$servers"
-    phase "$label: iOS programs on real servers" run_pass "$@" --filter "$programs"
+# The suites ThreadSanitizer runs besides those two passes: every suite whose code runs on more
+# than one thread (the engine's render and update threads, the C API's handle table, the daemon,
+# the compat layer's callbacks, the live view). The rule, each suite's time under the sanitizer
+# alone and the suites left out (single-threaded: decoders, parsers, file formats): docs/testing.md.
+tsan_suites=$(sed -n 's/^| `\([A-Za-z0-9_]*\.[A-Za-z0-9_/]*\)` | yes |.*/\1/p' docs/testing.md | paste -sd '|')
+tsan_suites="^($(sed 's/\./\\./g' <<< "$tsan_suites"))/"
+tsan=(--sanitize=thread --scratch-path .build-tsan)
+
+# Each phase's wall time, printed at the end (also when a phase fails), then what failed, so the
+# last screen of a CI log says where the minutes went and what to run again.
+phase_times=()
+failures=$(mktemp)
+demo_dir=""
+report() {
+    local status=$?
+    echo
+    echo "test.sh: time per phase (${SECONDS} s in all):"
+    [ ${#phase_times[@]} -eq 0 ] || printf '  %s\n' "${phase_times[@]}"
+    if [ -s "$failures" ]; then
+        echo
+        cat "$failures"
+    fi
+    local pid
+    for pid in "${build_pids[@]}"; do kill "$pid" 2>/dev/null; done
+    rm -rf "$failures" ${background:+"$background"} ${demo_dir:+"$demo_dir"}
+    exit "$status"
 }
 
-# One `swift test`. When it fails, its failures are printed again at the end, so that the tail
-# of a long log (all a CI page may show) says which expectations failed and with what values.
-run_pass() {
+cpu_ticks() { awk '/^cpu / { print $2 + $3 + $4 + $7 + $8, $2 + $3 + $4 + $5 + $6 + $7 + $8 }' /proc/stat; }
+phase() {   # phase NAME: runs the phase NAME and notes how long it took, and how busy the CPUs were
+    local name=$1 start=$SECONDS before after busy
+    echo "test.sh: == $name =="
+    before=$(cpu_ticks)
+    if "phase_$(tr '-' '_' <<< "$name")"; then
+        after=$(cpu_ticks)
+        busy=$(awk -v a="$before" -v b="$after" 'BEGIN { split(a, x, " "); split(b, y, " "); d = y[2] - x[2]; printf "%3d", (d > 0 ? 100 * (y[1] - x[1]) / d : 0) }')
+        phase_times+=("$(printf '%5d s  %s %% CPU  %s' $((SECONDS - start)) "$busy" "$name")")
+    else
+        phase_times+=("$(printf '%5d s           %s (failed)' $((SECONDS - start)) "$name")")
+        echo "test.sh: phase '$name' failed; run it alone with: scripts/test.sh --only $name" >> "$failures"
+        return 1
+    fi
+}
+
+# One `swift test`. When it fails, its failures are kept for the end, so that the tail of a long
+# log (all a CI page may show) says which expectations failed, with what values, and how to run
+# each failed test alone.
+run_pass() {   # run_pass SWIFT-TEST-OPTIONS...
     local log status=0
     log=$(mktemp)
     swift test "$@" 2>&1 | tee "$log" || status=$?
+    sed -i 's/\x1b\[[0-9;]*m//g' "$log"
     # The slowest tests (they run side by side, so their times overlap): where a pass's time goes.
     echo "test.sh: the slowest tests of this pass (seconds):"
-    sed 's/\x1b\[[0-9;]*m//g' "$log" | awk '/Test .* (passed|failed) after [0-9.]+ seconds/ && !/Test run with/ {
-        for (i = 1; i <= NF; i++) if ($i == "after") print $(i + 1), $3 }' | sort -rn | head -n 12 | sed 's/^/  /'
+    awk '/Test .* (passed|failed) after [0-9.]+ seconds/ && !/Test run with/ {
+        for (i = 1; i <= NF; i++) if ($i == "after") print $(i + 1), $3 }' "$log" | sort -rn | head -n 12 | sed 's/^/  /'
     if [ "$status" -ne 0 ]; then
-        echo "test.sh: swift test $* failed ($status); its failures again:" >&2
-        # Each failure line, with the "↳" lines of its message that follow it: issues, failed
-        # tests, compiler errors, crashes (not the "error:" lines decoders print on purpose-made
-        # corrupt files, nor tests with "Crash" in their names).
-        awk '/recorded an issue|^✘|\.swift:[0-9]+:[0-9]+: error:|^error: |Fatal error|unexpected signal/ { print; more = 1; next }
-             more && /^↳/ { print; next }
-             { more = 0 }' <(sed 's/\x1b\[[0-9;]*m//g' "$log") | tail -n 80 >&2
+        {
+            echo "test.sh: swift test $* failed ($status); its failures:"
+            # Each failure line, with the "↳" lines of its message that follow it: issues, failed
+            # tests, compiler errors, crashes (not the "error:" lines decoders print on purpose-made
+            # corrupt files, nor tests with "Crash" in their names).
+            awk '/recorded an issue|^✘|\.swift:[0-9]+:[0-9]+: error:|^error: |Fatal error|unexpected signal/ { print; more = 1; next }
+                 more && /^↳/ { print; next }
+                 { more = 0 }' "$log" | tail -n 60
+            # The command that runs each failed test alone, with this pass's options.
+            local options=() skip=0 option
+            for option in "$@"; do
+                if [ $skip -eq 1 ]; then skip=0; continue; fi
+                case $option in --filter|--skip) skip=1 ;; *) options+=("$option") ;; esac
+            done
+            sed -n 's/^✘ Test \([A-Za-z0-9_]*\)(.*) failed after.*/\1/p' "$log" | sort -u | head -n 20 |
+                while read -r name; do echo "  run alone: swift test ${options[*]+${options[*]} }--filter '$name'"; done
+        } >> "$failures"
     fi
     rm -f "$log"
     return "$status"
 }
-run_tests "tests"
+
+# The builds that later phases need start in the background, at the lowest CPU priority
+# (SCHED_IDLE: they get only CPU time no test wants), while the real-server passes run: those
+# mostly wait on the audio clock (the machine was 90 % idle during them), so the builds cost those
+# passes next to nothing and the run as a whole their minutes. A phase that needs a build waits
+# for it (await_build); run alone (--only), a phase builds what it needs in the foreground.
+background=""
+declare -A build_pids=()
+start_build() {   # start_build NAME COMMAND...: runs COMMAND in the background at idle priority
+    local name=$1
+    shift
+    [ -n "$background" ] || background=$(mktemp -d)
+    chrt --idle 0 "$@" > "$background/$name.log" 2>&1 &
+    build_pids[$name]=$!
+    echo "test.sh: building $name in the background (idle priority): $*"
+}
+await_build() {   # await_build NAME: waits for the background build NAME, if one was started
+    local name=$1 pid=${build_pids[$1]:-} start=$SECONDS
+    [ -n "$pid" ] || return 0
+    unset "build_pids[$name]"
+    if wait "$pid"; then
+        echo "test.sh: the background build $name is done (waited $((SECONDS - start)) s for it)"
+        return 0
+    fi
+    echo "test.sh: the background build $name failed; the end of its log:" >&2
+    tail -n 60 "$background/$name.log" >&2
+    return 1
+}
+# What each background build runs, and the phase before which it starts (in the whole suite).
+tsan_build=(swift build --build-tests "${tsan[@]}")
+release_build=(scripts/build-c-library.sh --cli)
+fuzz_build=(scripts/fuzz.sh --build)
+
+phase_setup() { scripts/setup.sh --tests; }
+phase_build() { swift build --build-tests; }
+phase_suite() { run_pass --skip "($servers|$programs)"; }
+phase_servers() { run_pass --filter "$servers"; }
+phase_programs() { run_pass --filter "$programs"; }
 # The C API as a C game meets it: the shipped library (self-contained, exports), C tests, leak
-# check, the C/C++/Python examples (scripts/test-c.sh).
-phase "C API (test-c.sh)" scripts/test-c.sh
+# check, the C/C++/Python examples (scripts/test-c.sh). Needs the debug build's orbit and daemon.
+phase_c_api() { await_build release && swift build --build-tests && scripts/test-c.sh; }
+phase_c_quick() { swift build --build-tests && scripts/test-c.sh --quick; }
 # The Rust, Python and C# bindings from their languages, and the Debian packages built, checked by
 # lintian and installed (scripts/test-bindings.sh).
-phase "bindings and packages (test-bindings.sh)" scripts/test-bindings.sh
-# What the library weighs (size, parts, no ICU, the glibc floor, memory against OpenAL Soft), so a
-# regression shows in CI's log; fails if ICU comes back or the library passes its 20 MB ceiling.
-phase "size report" scripts/size-report.sh
-# The fuzz targets: every seed and regression once, then each target for 30 s from its corpus
+phase_bindings() { await_build release && swift build --build-tests && scripts/test-bindings.sh; }
+# What the library weighs (size, parts, no ICU, the glibc floor, memory against OpenAL Soft);
+# fails if ICU comes back or the library passes its 20 MB ceiling.
+phase_size() { await_build release && scripts/size-report.sh; }
+# Every seed and regression once through the plain build, then each target briefly from its corpus
 # with AddressSanitizer (scripts/fuzz.sh; docs/testing.md).
-phase "fuzz: replay" scripts/fuzz.sh --replay
-phase "fuzz: 30 s per target" scripts/fuzz.sh --all 30
+phase_fuzz_replay() { scripts/fuzz.sh --replay; }
+phase_fuzz() { await_build fuzz && scripts/fuzz.sh --all "$fuzz_seconds"; }
 # Decoding through FFmpeg 6.1 and 7.1 (from PyAV's wheels) as well as Debian 12's 5.1.
-phase "FFmpeg versions" scripts/test-ffmpeg-versions.sh
-run_tests "ThreadSanitizer" --sanitize=thread --scratch-path .build-tsan
-phase "fuzz: replay under ThreadSanitizer" scripts/fuzz.sh --replay --tsan
-
+phase_ffmpeg() { scripts/test-ffmpeg-versions.sh; }
+phase_tsan_suite() { await_build tsan && every_suite_is_classified && run_pass "${tsan[@]}" --filter "$tsan_suites"; }
+# Every suite has its row in docs/testing.md's table, saying whether ThreadSanitizer runs it: a new
+# suite cannot land on neither side of the rule.
+every_suite_is_classified() {
+    local listed classified missing
+    listed=$(swift test list "${tsan[@]}" 2>/dev/null | sed -n 's|^\([A-Za-z0-9_]*\.[A-Za-z0-9_/]*\)/[^/]*$|\1|p' | sort -u)
+    [ -n "$listed" ] || { echo "test.sh: swift test list ${tsan[*]} listed no tests" >&2; return 1; }
+    classified=$(sed -n 's/^| `\([A-Za-z0-9_]*\.[A-Za-z0-9_/]*\)` | [a-z ]* |.*/\1/p' docs/testing.md | sort -u)
+    missing=$(comm -23 <(echo "$listed") <(echo "$classified"))
+    [ -z "$missing" ] && return 0
+    {
+        echo "test.sh: these suites have no row in docs/testing.md's ThreadSanitizer table; add one (yes if" \
+             "their code runs on more than one thread, with their time alone under the sanitizer):"
+        echo "$missing" | sed 's/^/  /'
+    } | tee -a "$failures" >&2
+    return 1
+}
+phase_tsan_servers() { await_build tsan && run_pass "${tsan[@]}" --filter "$servers"; }
+phase_tsan_programs() { await_build tsan && run_pass "${tsan[@]}" --filter "$programs"; }
+phase_tsan_fuzz_replay() { await_build tsan && scripts/fuzz.sh --replay --tsan; }
 # The quick start's demo, end to end: it must play or render the scene.
-demo_dir=$(mktemp -d)
-trap 'rm -rf "$demo_dir"; report_times' EXIT
-phase "the README's demo" sh -c 'cd "$1" && "$2/scripts/demo.sh" 2> "$1/stderr"' demo "$demo_dir" "$PWD" || { cat "$demo_dir/stderr" >&2; exit 1; }
-if grep -q "rendering to" "$demo_dir/stderr"; then
-    test -s "$demo_dir/orbit-render.wav" || { echo "test.sh: the demo said it rendered, but wrote no file" >&2; exit 1; }
-fi
-echo "test.sh: demo scene ran end to end"
+phase_demo() {
+    await_build release || return 1
+    demo_dir=$(mktemp -d)
+    (cd "$demo_dir" && "$OLDPWD/scripts/demo.sh" 2> "$demo_dir/stderr") || { cat "$demo_dir/stderr" >&2; return 1; }
+    cat "$demo_dir/stderr" >&2
+    if grep -q "rendering to" "$demo_dir/stderr"; then
+        test -s "$demo_dir/orbit-render.wav" || { echo "test.sh: the demo said it rendered, but wrote no file" >&2; return 1; }
+    fi
+    echo "test.sh: demo scene ran end to end"
+}
+
+all=(setup build suite servers programs tsan-suite tsan-servers tsan-programs tsan-fuzz-replay
+     c-api bindings size fuzz-replay fuzz ffmpeg demo)
+describe() {
+    cat <<'EOF'
+setup             install what the tests need (scripts/setup.sh --tests)
+build             the debug build with tests (swift build --build-tests)
+suite             the Swift suite, without the real servers
+servers           the engine and the CLI on real PulseAudio and PipeWire servers
+programs          the iOS-style programs on real PulseAudio and PipeWire servers
+tsan-suite        the multithreaded suites under ThreadSanitizer (docs/testing.md lists them)
+tsan-servers      the servers pass under ThreadSanitizer (PulseAudio)
+tsan-programs     the programs pass under ThreadSanitizer (PulseAudio)
+tsan-fuzz-replay  the fuzz replay under ThreadSanitizer
+c-api             the C API as a C game meets it (scripts/test-c.sh)
+c-quick           the C tests once, against the debug build (scripts/test-c.sh --quick)
+bindings          Rust, Python, C# and the Debian packages (scripts/test-bindings.sh)
+size              what the library weighs (scripts/size-report.sh)
+fuzz-replay       every fuzz seed and regression once (scripts/fuzz.sh --replay)
+fuzz              each fuzz target for a short run, with AddressSanitizer (scripts/fuzz.sh --all)
+ffmpeg            decoding through FFmpeg 5.1, 6.1 and 7.1 (scripts/test-ffmpeg-versions.sh)
+demo              the README's demo command, end to end (scripts/demo.sh)
+EOF
+}
+
+case "${1:-}" in
+    "") phases=("${all[@]}") ;;
+    --quick) phases=(setup build suite c-quick) ;;
+    --only)
+        shift
+        [ $# -gt 0 ] || usage
+        phases=("$@")
+        for name in "${phases[@]}"; do
+            declare -F "phase_$(tr '-' '_' <<< "$name")" > /dev/null ||
+                { echo "test.sh: no phase '$name'; the phases:" >&2; describe >&2; exit 64; }
+        done ;;
+    --list) describe; exit 0 ;;
+    *) usage ;;
+esac
+
+# A failed phase does not stop the others (one CI run then reports every failure), except the
+# setup and the build, which every later phase needs.
+trap report EXIT
+status=0
+for name in "${phases[@]}"; do
+    if [ "${phases[*]}" = "${all[*]}" ]; then
+        case $name in
+            servers) start_build tsan "${tsan_build[@]}" ;;
+            # One after the other, the library first: c-api needs it before fuzz needs its build.
+            tsan-servers) start_build release "${release_build[@]}"
+                          start_build fuzz bash -c 'while kill -0 "$0" 2> /dev/null; do sleep 1; done; exec "$@"' \
+                              "${build_pids[release]}" "${fuzz_build[@]}" ;;
+        esac
+    fi
+    if ! phase "$name"; then
+        status=1
+        case $name in setup|build) break ;; esac
+    fi
+done
+exit "$status"
