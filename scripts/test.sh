@@ -100,7 +100,7 @@ run_pass() {   # run_pass SWIFT-TEST-OPTIONS...
                 if [ $skip -eq 1 ]; then skip=0; continue; fi
                 case $option in --filter|--skip) skip=1 ;; *) options+=("$option") ;; esac
             done
-            sed -n 's/^✘ Test \([A-Za-z0-9_]*\)(.*) failed after.*/\1/p' "$log" | sort -u | head -n 20 |
+            sed -n 's/^✘ Test \([A-Za-z0-9_]*\)(.*failed after.*/\1/p' "$log" | sort -u | head -n 20 |
                 while read -r name; do echo "  run alone: swift test ${options[*]+${options[*]} }--filter '$name'"; done
         } >> "$failures"
     fi
