@@ -177,7 +177,11 @@ extension CompatPrograms {
             let left = audio.channel(0)
             let first = try #require(left.firstIndex { abs($0) > 0.05 }, "the music is in the memo")
             let heard = Array(left[(first + 2_205)..<min(left.count, first + 22_050)])
-            #expect(abs(Signals.frequency(heard, rate: 44_100) - 660) < 3)
+            // The median over 8 windows: one dropout of the recording on a loaded machine spoils
+            // only its windows (over the whole span, PipeWire under `stress-ng --cpu 2` read
+            // 612 Hz once); a wrong tone fails every window.
+            let pitch = Signals.medianFrequency(heard, rate: 44_100)
+            #expect(abs(pitch - 660) < 3, "\(pitch) Hz recorded")
         }
     }
 }

@@ -444,8 +444,13 @@ extension CompatPrograms {
             usleep(300_000)
             let (l, r) = stage.finish()
             let start = try #require(l.firstIndex { abs($0) > 0.05 })
-            let span = (start + 2_400)..<(start + 12_000)
-            func level(_ s: [Float], _ f: Double) -> Double { Signals.toneLevel(s[span], frequency: f) }
+            // Each level is the median over the 8 windows of 25 ms in 0.2 s of the shots: a
+            // dropout of the recording on a loaded machine lowers only its windows (over the
+            // whole span, PipeWire under `stress-ng --cpu 2` read the centre at 0.274 once).
+            func level(_ s: [Float], _ f: Double) -> Double {
+                let levels = Self.levels(s, f, from: start + 2_400, to: start + 12_000).sorted()
+                return (levels[(levels.count - 1) / 2] + levels[levels.count / 2]) / 2
+            }
             #expect(level(l, 700) > 0.25 && level(r, 700) < 0.01, "left: \(level(l, 700)) / \(level(r, 700))")
             #expect(level(r, 900) > 0.25 && level(l, 900) < 0.01, "right: \(level(r, 900)) / \(level(l, 900))")
             #expect(abs(level(l, 500) - 0.3) < 0.02 && abs(level(r, 500) - 0.3) < 0.02, "centre: \(level(l, 500)) / \(level(r, 500))")
