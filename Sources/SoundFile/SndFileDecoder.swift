@@ -75,11 +75,12 @@ final class SndFileDecoder: FrameDecoder {
         var prefix = [UInt8](repeating: 0, count: 12)
         let got = prefix.withUnsafeMutableBytes { pread(fd, $0.baseAddress, 12, 0) }
         prefix = Array(prefix.prefix(max(0, got)))
-        guard let handle = sf_open_fd(fd, Int32(SFM_READ), &info, 1) else {
-            // libsndfile has closed `fd` already (close_desc = 1 holds on failure too): closing it
-            // again could close a descriptor another thread just opened.
-            throw Self.openError(subject: subject, prefix: prefix)
+        let opened = SndFileOpenLock.holding { () -> Result<OpaquePointer, SoundstageError> in
+            // libsndfile has closed `fd` already on failure (close_desc = 1 holds on failure too):
+            // closing it again could close a descriptor another thread just opened.
+            sf_open_fd(fd, Int32(SFM_READ), &info, 1).map { .success($0) } ?? .failure(Self.openError(subject: subject, prefix: prefix))
         }
+        let handle = try opened.get()
         self.handle = handle
         self.subject = subject
         self.stream = nil
@@ -117,9 +118,11 @@ final class SndFileDecoder: FrameDecoder {
         var info = SF_INFO()
         var io = MemoryStream.virtualIO
         let user = Unmanaged.passUnretained(stream).toOpaque()
-        guard let handle = sf_open_virtual(&io, Int32(SFM_READ), &info, user) else {
-            throw Self.openError(subject: subject, prefix: Array(bytes.prefix(12)))
+        let opened = SndFileOpenLock.holding { () -> Result<OpaquePointer, SoundstageError> in
+            sf_open_virtual(&io, Int32(SFM_READ), &info, user).map { .success($0) }
+                ?? .failure(Self.openError(subject: subject, prefix: Array(bytes.prefix(12))))
         }
+        let handle = try opened.get()
         self.handle = handle
         self.subject = subject
         self.stream = stream
@@ -151,13 +154,21 @@ final class SndFileDecoder: FrameDecoder {
         }
     }
 
-    /// The error for a failed `sf_open*`, read from libsndfile's global error state at once.
-    /// `prefix`, the file's first bytes, says what was found when libsndfile's own message
-    /// would mislead (it blames "a pipe" for a regular file it cannot parse).
+    /// The error for a failed `sf_open*`, read from libsndfile's global error state at once
+    /// (under ``SndFileOpenLock`` but for pipes). `prefix`, the file's first bytes, says what was
+    /// found when libsndfile's own message would mislead (it blames "a pipe" for a regular file
+    /// it cannot parse), and decides when the global was reset by another thread's call before it
+    /// was read (a code of 0 after a failure): data that begins like no container libsndfile
+    /// reads is an unsupported format, anything else malformed.
     private static func openError(subject: String, prefix: [UInt8]) -> SoundstageError {
-        let code = Int(sf_error(nil))
+        var code = Int(sf_error(nil))
         var message = String(cString: sf_strerror(nil))
         let shown = prefix.map { (0x20..<0x7F).contains($0) ? String(UnicodeScalar($0)) : "\\x" + $0.hex(digits: 2) }.joined()
+        if code == 0 {
+            code = Self.beginsLikeAContainer(prefix) ? Int(SF_ERR_MALFORMED_FILE) : Int(SF_ERR_UNRECOGNISED_FORMAT)
+            message = "libsndfile's error was overwritten by another thread before it was read; "
+                + (code == Int(SF_ERR_MALFORMED_FILE) ? "the data begins like an audio container." : "no container libsndfile reads begins this way.")
+        }
         if message.contains("not a regular file") {
             // libsndfile's message for a regular file none of its parsers could read.
             message = "no format libsndfile reads matches the data, which begins \"\(shown)\""
@@ -176,6 +187,15 @@ final class SndFileDecoder: FrameDecoder {
             kind = .corruptData; text = "malformed or truncated audio data"
         }
         return SoundstageError(kind, text, subject: subject, cause: .libsndfile(code: code, message: message))
+    }
+
+    /// Whether `prefix` begins with the magic of a container libsndfile reads (WAV, RF64, W64,
+    /// AIFF, AU, CAF, FLAC, Ogg, MPEG audio, AVR, VOC, NIST): only used when libsndfile's own
+    /// verdict was lost.
+    static func beginsLikeAContainer(_ prefix: [UInt8]) -> Bool {
+        let magics = ["RIFF", "RIFX", "RF64", "riff", "FORM", ".snd", "dns.", "caff", "fLaC", "OggS", "ID3", "2BIT", "Crea", "NIST"]
+        if magics.contains(where: { prefix.starts(with: Array($0.utf8)) }) { return true }
+        return prefix.count >= 2 && prefix[0] == 0xFF && prefix[1] & 0xE0 == 0xE0   // an MPEG audio frame
     }
 
     private static func describe(_ info: SF_INFO, subject: String, handle: OpaquePointer) throws -> AudioFormat {

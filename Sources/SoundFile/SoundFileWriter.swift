@@ -87,11 +87,19 @@ public final class SoundFileWriter {
                                   "\(format.name) cannot hold \(channels)-channel audio at \(sampleRate) Hz", subject: path)
         }
         let fd = try destination.create()
-        guard let handle = sf_open_fd(fd, Int32(SFM_WRITE), &info, 1) else {
-            let cause = SoundstageError.Cause.libsndfile(code: Int(sf_error(nil)), message: String(cString: sf_strerror(nil)))
+        let opened = SndFileOpenLock.holding { () -> Result<OpaquePointer, SoundstageError> in
+            sf_open_fd(fd, Int32(SFM_WRITE), &info, 1).map { .success($0) }
+                ?? .failure(SoundstageError(.unsupportedFormat, "cannot write \(format.name)", subject: path,
+                                            cause: .libsndfile(code: Int(sf_error(nil)), message: String(cString: sf_strerror(nil)))))
+        }
+        let handle: OpaquePointer
+        switch opened {
+        case .success(let opened):
+            handle = opened
+        case .failure(let error):
             close(fd)
             removeTemporary()
-            throw SoundstageError(.unsupportedFormat, "cannot write \(format.name)", subject: path, cause: cause)
+            throw error
         }
         // Samples beyond ±1 (a hot mix, a Vorbis overshoot) are clipped to full scale in integer
         // encodings: without this libsndfile wraps them around (PCM) or fails the write (FLAC).
