@@ -51,9 +51,7 @@ report() {
         echo
         cat "$failures"
     fi
-    local pid
-    for pid in "${build_pids[@]}"; do kill "$pid" 2>/dev/null; done
-    rm -rf "$failures" ${background:+"$background"} ${demo_dir:+"$demo_dir"}
+    rm -rf "$failures" ${demo_dir:+"$demo_dir"}
     exit "$status"
 }
 
@@ -108,38 +106,6 @@ run_pass() {   # run_pass SWIFT-TEST-OPTIONS...
     return "$status"
 }
 
-# The builds that later phases need start in the background, at the lowest CPU priority
-# (SCHED_IDLE: they get only CPU time no test wants), while the real-server passes run: those
-# mostly wait on the audio clock (the machine was 90 % idle during them), so the builds cost those
-# passes next to nothing and the run as a whole their minutes. A phase that needs a build waits
-# for it (await_build); run alone (--only), a phase builds what it needs in the foreground.
-background=""
-declare -A build_pids=()
-start_build() {   # start_build NAME COMMAND...: runs COMMAND in the background at idle priority
-    local name=$1
-    shift
-    [ -n "$background" ] || background=$(mktemp -d)
-    chrt --idle 0 "$@" > "$background/$name.log" 2>&1 &
-    build_pids[$name]=$!
-    echo "test.sh: building $name in the background (idle priority): $*"
-}
-await_build() {   # await_build NAME: waits for the background build NAME, if one was started
-    local name=$1 pid=${build_pids[$1]:-} start=$SECONDS
-    [ -n "$pid" ] || return 0
-    unset "build_pids[$name]"
-    if wait "$pid"; then
-        echo "test.sh: the background build $name is done (waited $((SECONDS - start)) s for it)"
-        return 0
-    fi
-    echo "test.sh: the background build $name failed; the end of its log:" >&2
-    tail -n 60 "$background/$name.log" >&2
-    return 1
-}
-# What each background build runs, and the phase before which it starts (in the whole suite).
-tsan_build=(swift build --build-tests "${tsan[@]}")
-release_build=(scripts/build-c-library.sh --cli)
-fuzz_build=(scripts/fuzz.sh --build)
-
 phase_setup() { scripts/setup.sh --tests; }
 phase_build() { swift build --build-tests; }
 phase_suite() { run_pass --skip "($servers|$programs)"; }
@@ -147,21 +113,21 @@ phase_servers() { run_pass --filter "$servers"; }
 phase_programs() { run_pass --filter "$programs"; }
 # The C API as a C game meets it: the shipped library (self-contained, exports), C tests, leak
 # check, the C/C++/Python examples (scripts/test-c.sh). Needs the debug build's orbit and daemon.
-phase_c_api() { await_build release && swift build --build-tests && scripts/test-c.sh; }
+phase_c_api() { swift build --build-tests && scripts/test-c.sh; }
 phase_c_quick() { swift build --build-tests && scripts/test-c.sh --quick; }
 # The Rust, Python and C# bindings from their languages, and the Debian packages built, checked by
 # lintian and installed (scripts/test-bindings.sh).
-phase_bindings() { await_build release && swift build --build-tests && scripts/test-bindings.sh; }
+phase_bindings() { swift build --build-tests && scripts/test-bindings.sh; }
 # What the library weighs (size, parts, no ICU, the glibc floor, memory against OpenAL Soft);
 # fails if ICU comes back or the library passes its 20 MB ceiling.
-phase_size() { await_build release && scripts/size-report.sh; }
+phase_size() { scripts/size-report.sh; }
 # Every seed and regression once through the plain build, then each target briefly from its corpus
 # with AddressSanitizer (scripts/fuzz.sh; docs/testing.md).
 phase_fuzz_replay() { scripts/fuzz.sh --replay; }
-phase_fuzz() { await_build fuzz && scripts/fuzz.sh --all "$fuzz_seconds"; }
+phase_fuzz() { scripts/fuzz.sh --all "$fuzz_seconds"; }
 # Decoding through FFmpeg 6.1 and 7.1 (from PyAV's wheels) as well as Debian 12's 5.1.
 phase_ffmpeg() { scripts/test-ffmpeg-versions.sh; }
-phase_tsan_suite() { await_build tsan && every_suite_is_classified && run_pass "${tsan[@]}" --filter "$tsan_suites"; }
+phase_tsan_suite() { every_suite_is_classified && run_pass "${tsan[@]}" --filter "$tsan_suites"; }
 # Every suite has its row in docs/testing.md's table, saying whether ThreadSanitizer runs it: a new
 # suite cannot land on neither side of the rule.
 every_suite_is_classified() {
@@ -178,12 +144,11 @@ every_suite_is_classified() {
     } | tee -a "$failures" >&2
     return 1
 }
-phase_tsan_servers() { await_build tsan && run_pass "${tsan[@]}" --filter "$servers"; }
-phase_tsan_programs() { await_build tsan && run_pass "${tsan[@]}" --filter "$programs"; }
-phase_tsan_fuzz_replay() { await_build tsan && scripts/fuzz.sh --replay --tsan; }
+phase_tsan_servers() { run_pass "${tsan[@]}" --filter "$servers"; }
+phase_tsan_programs() { run_pass "${tsan[@]}" --filter "$programs"; }
+phase_tsan_fuzz_replay() { scripts/fuzz.sh --replay --tsan; }
 # The quick start's demo, end to end: it must play or render the scene.
 phase_demo() {
-    await_build release || return 1
     demo_dir=$(mktemp -d)
     (cd "$demo_dir" && "$OLDPWD/scripts/demo.sh" 2> "$demo_dir/stderr") || { cat "$demo_dir/stderr" >&2; return 1; }
     cat "$demo_dir/stderr" >&2
@@ -237,15 +202,6 @@ esac
 trap report EXIT
 status=0
 for name in "${phases[@]}"; do
-    if [ "${phases[*]}" = "${all[*]}" ]; then
-        case $name in
-            servers) start_build tsan "${tsan_build[@]}" ;;
-            # One after the other, the library first: c-api needs it before fuzz needs its build.
-            tsan-servers) start_build release "${release_build[@]}"
-                          start_build fuzz bash -c 'while kill -0 "$0" 2> /dev/null; do sleep 1; done; exec "$@"' \
-                              "${build_pids[release]}" "${fuzz_build[@]}" ;;
-        esac
-    fi
     if ! phase "$name"; then
         status=1
         case $name in setup|build) break ;; esac
