@@ -132,7 +132,7 @@ phase_tsan_suite() { every_suite_is_classified && run_pass "${tsan[@]}" --filter
 # suite cannot land on neither side of the rule.
 every_suite_is_classified() {
     local listed classified missing
-    listed=$(swift test list "${tsan[@]}" 2>/dev/null | sed -n 's|^\([A-Za-z0-9_]*\.[A-Za-z0-9_/]*\)/[^/]*$|\1|p' | sort -u)
+    listed=$(swift test list "${tsan[@]}" | sed -n 's|^\([A-Za-z0-9_]*\.[A-Za-z0-9_/]*\)/[^/]*$|\1|p' | sort -u)
     [ -n "$listed" ] || { echo "test.sh: swift test list ${tsan[*]} listed no tests" >&2; return 1; }
     classified=$(sed -n 's/^| `\([A-Za-z0-9_]*\.[A-Za-z0-9_/]*\)` | [a-z ]* |.*/\1/p' docs/testing.md | sort -u)
     missing=$(comm -23 <(echo "$listed") <(echo "$classified"))

@@ -97,7 +97,8 @@ public final class SoundFileWriter {
         case .success(let opened):
             handle = opened
         case .failure(let error):
-            close(fd)
+            // libsndfile has closed `fd` already (close_desc = 1 holds on failure too): closing it
+            // again could close a descriptor another thread just opened.
             removeTemporary()
             throw error
         }
