@@ -168,7 +168,7 @@ suite             the Swift suite, without the real servers
 servers           the engine and the CLI on real PulseAudio and PipeWire servers
 programs          the iOS-style programs on real PulseAudio and PipeWire servers
 tsan-suite        the multithreaded suites under ThreadSanitizer (docs/testing.md lists them)
-tsan-servers      the servers pass under ThreadSanitizer (PulseAudio)
+tsan-servers      the servers pass under ThreadSanitizer (PulseAudio; the CLI's on both)
 tsan-programs     the programs pass under ThreadSanitizer (PulseAudio)
 tsan-fuzz-replay  the fuzz replay under ThreadSanitizer
 c-api             the C API as a C game meets it (scripts/test-c.sh)

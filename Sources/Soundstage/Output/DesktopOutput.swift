@@ -193,6 +193,8 @@ final class DesktopOutput: Sendable {
         // Consecutive silent frames written, and the activity count last acted on.
         var silentRun = 0
         var seenActivity = 0
+        // The stream the last write went to: a new one's first write starts with silence.
+        var writtenTo: ObjectIdentifier?
         while true {
             guard let device = target.device, !device.isClosed else { break }
             let wanted = control.withLockedValue { $0 }
@@ -222,7 +224,9 @@ final class DesktopOutput: Sendable {
                     frames = now.corked ? 0 : connection.writableFramesLocked
                     if frames > 0 { break }
                     if queueIsSilent.load(ordering: .relaxed) && device.rest.activityCount != seenActivity { break }
-                    connection.waitLocked(until: Date().addingTimeInterval(0.1))
+                    // Corked (paused), nothing is due until a request pokes: no timer, so a
+                    // paused output wakes no thread (it woke ten times a second).
+                    connection.waitLocked(until: now.corked ? nil : Date().addingTimeInterval(0.1))
                 }
             }
             deliver(events, on: device)
@@ -283,7 +287,9 @@ final class DesktopOutput: Sendable {
             }
             guard frames > 0 else { continue }
             let count = min(frames, scratch.count / channels)
-            guard let silent = renderAndWrite(count, device, connection, &scratch) else { break }
+            let fresh = writtenTo != ObjectIdentifier(connection)
+            writtenTo = ObjectIdentifier(connection)
+            guard let silent = renderAndWrite(count, device, connection, &scratch, leadingSilence: fresh ? leadingSilence : 0) else { break }
             guard silent else {
                 silentRun = 0
                 queueIsSilent.store(false, ordering: .relaxed)
@@ -303,17 +309,23 @@ final class DesktopOutput: Sendable {
     /// or nil if the engine cannot render (the device is closed: the loop ends). A refused
     /// write means the stream or the connection failed: libpulse's state callback records
     /// that, and the loop's next turn handles it as a loss.
+    /// With `leadingSilence`, that many of the `count` frames are silence ahead of the mix (the
+    /// clock counts them), written with it in one message.
     private func renderAndWrite(_ count: Int, _ device: Device, _ connection: PulseConnection, _ scratch: inout [Float],
-                                atReadIndex: Bool = false) -> Bool? {
+                                leadingSilence: Int = 0, atReadIndex: Bool = false) -> Bool? {
         let samples = count * channels
+        let padding = min(leadingSilence, count) * channels
         let rendered = scratch.withUnsafeMutableBufferPointer { buffer -> Bool in
-            do { try device.renderForOutput(into: UnsafeMutableBufferPointer(rebasing: buffer[0..<samples])) } catch {
+            buffer[0..<padding].update(repeating: 0)
+            guard padding < samples else { return true }
+            do { try device.renderForOutput(into: UnsafeMutableBufferPointer(rebasing: buffer[padding..<samples])) } catch {
                 if !ProcessExit.isExiting { Diagnostics.emit("soundstage: the desktop output stopped rendering: \(error)") }
                 return false
             }
             return true
         }
         guard rendered else { return nil }
+        device.renderedFrames.add(padding / channels, ordering: .relaxed)
         try? scratch.withUnsafeBufferPointer { buffer in
             try connection.withLock { try connection.writeLocked(UnsafeBufferPointer(rebasing: buffer[0..<samples]), atReadIndex: atReadIndex) }
         }
@@ -325,8 +337,9 @@ final class DesktopOutput: Sendable {
     /// server's read index ran on through that underrun: written after the old write index, the
     /// first ~5 ms of the next sound were skipped (PipeWire); uncorked empty, the stream underran
     /// at once and PulseAudio cut a gap into the sound. Returns false if the engine cannot render.
+    /// It starts with ``leadingSilence``.
     private func wakeUp(_ device: Device, _ connection: PulseConnection, _ scratch: inout [Float]) -> Bool {
-        writeLeadingSilence(device, connection, &scratch, atReadIndex: true)
+        guard renderAndWrite(leadingSilence, device, connection, &scratch, leadingSilence: leadingSilence, atReadIndex: true) != nil else { return false }
         while true {
             let frames = connection.withLock { connection.writableFramesLocked }
             guard frames > 0 else { break }
@@ -340,39 +353,27 @@ final class DesktopOutput: Sendable {
         return true
     }
 
-    /// Writes 2 ms of silence, which the clock counts, before the first sound after a rest or a
-    /// flush (after a flush the write index is the read index already; after a rest it is
-    /// behind it, so `atReadIndex`). PulseAudio plays a stream that starts again from where its
-    /// sink has got to, up to ~2 ms past the read index (measured): the sound then starts after
-    /// the silence instead of losing its first samples. Returns the frames written.
-    @discardableResult
-    private func writeLeadingSilence(_ device: Device, _ connection: PulseConnection, _ scratch: inout [Float], atReadIndex: Bool) -> Int {
-        let pad = min(sampleRate / 500, scratch.count / channels)
-        scratch.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
-        try? scratch.withUnsafeBufferPointer { buffer in
-            try connection.withLock { try connection.writeLocked(UnsafeBufferPointer(rebasing: buffer[0..<(pad * channels)]), atReadIndex: atReadIndex) }
-        }
-        device.renderedFrames.add(pad, ordering: .relaxed)
-        return pad
-    }
+    /// Silence (2 ms) written, and counted by the clock, ahead of the first sound on a new
+    /// stream, after a rest or over a silent queue. PulseAudio plays a stream that starts (again)
+    /// from where its sink has got to, up to ~2 ms past the read index (measured): the sound then
+    /// starts after the silence instead of losing its first samples. (Without it on a new stream,
+    /// a sound that began in the stream's first write lost 20-90 frames in 7 of 16 runs beside
+    /// `stress-ng --cpu 2`; with it, none in 16.)
+    private var leadingSilence: Int { sampleRate / 500 }
 
-    /// A play on a stream whose queue holds only silence: the queue is dropped (`pa_stream_flush`)
-    /// and refilled from where the server reads, 2 ms of silence then the new mix, so the sound
-    /// is heard at once instead of behind a queue's length of silence (~11 ms at the 20 ms target
-    /// on PulseAudio). Not with a play scheduled: the frames dropped were counted by the clock,
-    /// so what is heard next comes a queue's length earlier against it. Returns false if the
-    /// engine cannot render.
+    /// A play on a stream whose queue holds only silence: the new mix replaces the queue,
+    /// written where the server reads (`PA_SEEK_RELATIVE_ON_READ`) behind 2 ms of silence, so the
+    /// sound is heard at once instead of behind a queue's length of silence (~11 ms at the 20 ms
+    /// target on PulseAudio). One write of the whole target length: the server places it when it
+    /// reads the message. (A flush and then a write lost the sound's first frames whenever the
+    /// sink read past the emptied queue during the flush's round trip: a tone came 37 frames
+    /// short on a loaded machine.) Not with a play scheduled: the frames dropped were counted
+    /// by the clock, so what is heard next comes a queue's length earlier against it. Returns
+    /// false if the engine cannot render.
     private func skipSilentQueue(_ device: Device, _ connection: PulseConnection, _ scratch: inout [Float]) -> Bool {
-        let (flushed, granted) = connection.withLock { (connection.flushLocked(), connection.grantedLatencyLocked(sampleRate: sampleRate)) }
-        guard flushed else { return true }
-        let pad = writeLeadingSilence(device, connection, &scratch, atReadIndex: false)
-        var left = Int((granted ?? options.latency) * Double(sampleRate)) - pad
-        while left > 0 {
-            let count = min(left, scratch.count / channels)
-            guard renderAndWrite(count, device, connection, &scratch) != nil else { return false }
-            left -= count
-        }
-        return true
+        let granted = connection.withLock { connection.grantedLatencyLocked(sampleRate: sampleRate) }
+        let count = min(max(1, Int((granted ?? options.latency) * Double(sampleRate))), scratch.count / channels)
+        return renderAndWrite(count, device, connection, &scratch, leadingSilence: leadingSilence, atReadIndex: true) != nil
     }
 
     /// After `horizon` frames of silent mix: rests if nothing can sound within as many frames

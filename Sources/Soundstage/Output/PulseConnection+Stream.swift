@@ -82,15 +82,6 @@ extension PulseConnection {
         }
     }
 
-    /// Drops what is queued and not yet played (`pa_stream_flush`) and waits for the server's
-    /// answer: what is written next plays from where the server reads.
-    func flushLocked(timeout: Double = 1) -> Bool {
-        guard let stream, failure == nil else { return false }
-        return runOperationLocked(timeout: timeout) { userdata in
-            pa_stream_flush(stream, { _, success, userdata in Operation.finish(userdata, success) }, userdata)
-        }
-    }
-
     /// Corks (pauses) or uncorks the stream and waits for the server's answer.
     @discardableResult
     func corkLocked(_ corked: Bool, timeout: Double = 2) -> Bool {
