@@ -436,10 +436,13 @@ final class DesktopOutput: Sendable {
                 control.withLockedValue { $0.volume = volume; $0.muted = muted }
                 notify(.volumeChanged(volume: volume, muted: muted))
             case .underrun:
-                let count = control.withLockedValue { control -> Int in
+                // A queue drained before a cork (a rest, a session's pause) runs out as asked:
+                // PulseAudio reports that underflow too, and it is heard as nothing.
+                guard let count = control.withLockedValue({ control -> Int? in
+                    guard !control.corked else { return nil }
                     control.underruns += 1
                     return control.underruns
-                }
+                }) else { continue }
                 notify(.underrun(count: count))
             case .failed:
                 break  // handled by the caller, after every event before it was delivered

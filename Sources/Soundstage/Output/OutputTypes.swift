@@ -126,7 +126,8 @@ public struct OutputStatus: Sendable, Equatable, Codable {
     /// The latency the server reports for the stream now (seconds): queued audio plus the
     /// sink's own latency (`pa_stream_get_latency`; `ALC_DEVICE_LATENCY_SOFT` on OpenAL outputs).
     public var latency: Double?
-    /// Times the stream ran out of audio.
+    /// Times the stream ran out of audio while it played (a queue drained before a rest or a
+    /// pause runs out as asked, and is not counted).
     public var underruns: Int
     /// The volume the user set on the stream (linear), 1 when untouched.
     public var volume: Float
