@@ -364,20 +364,21 @@ final class DesktopOutput: Sendable {
     /// A play on a stream whose queue holds only silence: the new mix replaces the queue,
     /// written where the server reads (`PA_SEEK_RELATIVE_ON_READ`) behind 2 ms of silence, so the
     /// sound is heard at once instead of behind a queue's length of silence (~11 ms at the 20 ms
-    /// target on PulseAudio). One write of the whole target length, made while the stream is
-    /// corked, as a wake from a rest does: the server places it when nothing reads. (A flush and
-    /// then a write lost the sound's first frames when the sink read past the emptied queue
-    /// during the flush's round trip, 37 frames once on CI; an uncorked write at the read index
-    /// lost 32 frames on PipeWire beside `stress-ng`, its pulse server's graph thread reading
-    /// that cycle's share of the old queue as the write landed.) Not with a play scheduled: the
+    /// target on PulseAudio). One write of the whole target length; on PipeWire made while the
+    /// stream is corked, as a wake from a rest is, so the server places it when nothing reads.
+    /// (A flush and then a write lost the sound's first frames when the sink read past the
+    /// emptied queue during the flush's round trip, 37 frames once on CI. Uncorked, PipeWire's
+    /// pulse server lost 32 frames beside `stress-ng`, its graph thread reading that cycle's
+    /// share of the old queue as the write landed; corked, PulseAudio lost 228-240 in every
+    /// run beside it, resuming the stream past where the write began.) Not with a play scheduled: the
     /// frames dropped were counted by the clock, so what is heard next comes a queue's length
     /// earlier against it. Returns false if the engine cannot render.
     private func skipSilentQueue(_ device: Device, _ connection: PulseConnection, _ scratch: inout [Float]) -> Bool {
         let granted = connection.withLock { connection.grantedLatencyLocked(sampleRate: sampleRate) }
         let count = min(max(1, Int((granted ?? options.latency) * Double(sampleRate))), scratch.count / channels)
-        connection.withLock { _ = connection.corkLocked(true) }
+        let corking = connection.withLock { connection.isPipeWireLocked && connection.corkLocked(true) }
         let rendered = renderAndWrite(count, device, connection, &scratch, leadingSilence: leadingSilence, atReadIndex: true) != nil
-        connection.withLock { _ = connection.corkLocked(false) }
+        if corking { connection.withLock { _ = connection.corkLocked(false) } }
         return rendered
     }
 

@@ -60,6 +60,9 @@ final class PulseConnection: @unchecked Sendable {
     private(set) var channels = 0
     /// The server's name and version, e.g. `pulseaudio 16.1`.
     var serverDescription = ""
+    /// Whether the server is PipeWire's pulse server (its name says so once the server's info
+    /// has arrived, right after connecting).
+    var isPipeWireLocked: Bool { serverDescription.contains("PipeWire") }
 
     /// Records the stream's rate and channels (float samples) once the server granted them.
     func setStreamShape(sampleRate: Int, channels: Int) {
