@@ -216,25 +216,6 @@ public final class AudioServerFixture: @unchecked Sendable {
     /// The sink inputs (playback streams) as `pactl list sink-inputs` prints them.
     public func sinkInputs() throws -> String { try pactl(["list", "sink-inputs"]) }
 
-    /// The cycles the server itself reported as missed so far. PipeWire's graph driver logs
-    /// "client too slow!" when a client's node (pipewire-pulse's stream of a game, or of a
-    /// recorder) has not finished its quantum in time, and "XRun!" for a late driver: such a
-    /// cycle drops or repeats a whole quantum at the sink or in a recording, and no PulseAudio
-    /// client hears of it (pipewire-pulse sends no underflow; measured on 0.3.65). 0 on
-    /// PulseAudio, which reports a game's own underrun to the game (`OutputStatus.underruns`).
-    /// A test that measures time or length to the frame checks it exactly when this did not move.
-    public func reportedDropouts() -> Int {
-        guard kind == .pipewire else { return 0 }
-        return ["pipewire.log", "pipewire-pulse.log"].reduce(0) { count, log in
-            guard let text = try? String(contentsOfFile: "\(directory)/\(log)", encoding: .utf8) else { return count }
-            return count + text.split(separator: "\n").filter { $0.contains("client too slow!") || $0.contains("XRun!") }.count
-        }
-    }
-
-    /// The most a reported dropout can move a sound, in frames: PipeWire's longest graph cycle
-    /// (`clock.max-quantum`, 2,048 frames by default, which the fixture keeps); 0 on PulseAudio.
-    public var longestQuantum: Int { kind == .pipewire ? 2_048 : 0 }
-
     /// Starts recording the monitor of sink `name` (float32, 48 kHz stereo), with small fragments
     /// so arrival times date the samples to a few milliseconds.
     public func record(sink name: String) throws -> MonitorRecording {
@@ -260,11 +241,8 @@ public final class AudioServerFixture: @unchecked Sendable {
         try startServer()
     }
 
-    /// Stops the server and removes its directory; says how many cycles PipeWire reported
-    /// missed, if any (``reportedDropouts()``), so a loosened check is visible in the log.
+    /// Stops the server and removes its directory.
     public func stop() {
-        let dropouts = reportedDropouts()
-        if dropouts > 0 { print("AudioServerFixture: \(kind) reported \(dropouts) missed cycles (\(directory))") }
         kill()
         try? FileManager.default.removeItem(atPath: directory)
     }

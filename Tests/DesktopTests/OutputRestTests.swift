@@ -109,20 +109,20 @@ extension DesktopOutputTests {
         let samples = recording.stop()
         // Each tone whole: 4,800 frames, of which the first (0) and last are below the threshold.
         let tones = soundSegments(samples)
-        // An underrun of a loaded machine, or a cycle PipeWire reported missed, cuts a tone by
-        // itself: then only most of the sound. (A rest's drain is not an underrun.)
-        let underruns = device.outputStatus.underruns, dropouts = fixture.reportedDropouts()
-        if underruns == 0 && dropouts == 0 {
+        // An underrun of a loaded machine cuts a tone by itself: then only most of the sound.
+        // (A rest's drain is not an underrun.)
+        let underruns = device.outputStatus.underruns
+        if underruns == 0 {
             #expect(tones.count == plays && tones.allSatisfy { $0 >= 4_797 }, "\(plays) tones of 4,800 frames, heard \(tones)")
         } else {
-            #expect(tones.reduce(0, +) > plays * 4_560, "\(underruns) underruns, \(dropouts) dropouts the server reported; \(plays) tones of 4,800 frames, heard \(tones)")
+            #expect(tones.reduce(0, +) > plays * 4_560, "\(underruns) underruns; \(plays) tones of 4,800 frames, heard \(tones)")
         }
         if idleTimeout > 0 {
             #expect(rests >= 2, "the output rested \(rests) times between \(plays) sounds")
         } else {
             #expect(rests == 0)
         }
-        print("\(kind), idle timeout \(idleTimeout) s: \(plays) sounds around \(rests) rests (\(underruns) underruns, \(dropouts) dropouts), heard as \(tones) frames")
+        print("\(kind), idle timeout \(idleTimeout) s: \(plays) sounds around \(rests) rests (\(underruns) underruns), heard as \(tones) frames")
     }
 
     /// A source paused before a rest plays on from its offset after it: the stepped tones go on
