@@ -151,38 +151,25 @@ import TestSupport
         // The stream corks as the session pauses; OpenAL's update thread polls on until its rest
         // begins, `--idle-timeout` after the sound: measure from a quarter second it sleeps through.
         let outputThread = backend == "desktop" ? "ss-desktop-out" : "ss-update"
+        let thread = try #require(ThreadActivity(named: outputThread, in: daemon.pid), "no thread \(outputThread) in the daemon")
         #expect(waitFor(5) {
-            let first = threadWakes(daemon.pid)[outputThread]
+            let first = thread.sample().switches
             usleep(250_000)
-            return first != nil && threadWakes(daemon.pid)[outputThread] == first
+            return thread.sample().switches == first
         }, "the \(backend) output's thread (\(outputThread)) never slept a quarter second")
-        let before = cpuTicks(daemon.pid), wakesBefore = threadWakes(daemon.pid)
+        let before = cpuTicks(daemon.pid), wakesBefore = thread.sample().switches
         usleep(2_000_000)
         let resting = cpuTicks(daemon.pid) - before
         #expect(resting <= 1, "the resting daemon used \(resting) ticks of CPU in 2 s")
         // The output's own thread sleeps until asked (the desktop output's polled ten times a
         // second while the session paused it): at most the rest's 10 s safety wake.
-        let wakes = (threadWakes(daemon.pid)[outputThread] ?? 0) - (wakesBefore[outputThread] ?? 0)
-        #expect(wakesBefore[outputThread] != nil && wakes <= 1, "the resting output's thread woke \(wakes) times in 2 s")
+        let wakes = thread.sample().switches - wakesBefore
+        #expect(wakes <= 1, "the resting output's thread woke \(wakes) times in 2 s")
         #expect(try run(fixture, ["sound", "play", "--file", file, "--socket", socket]).status == 0)
         usleep(300_000)
         let runs = Signals.separateSounds(recording.stop())
         #expect(runs.count == 2, "two clicks, one before and one after the rest: \(runs)")
         print("\(kind): \(backend) output resting, the daemon used \(resting) CPU ticks in 2 s; its output thread woke \(wakes) times")
-    }
-
-    /// Context switches (voluntary and not) of each thread of process `pid` so far, by thread
-    /// name (/proc/PID/task/*/comm and status); threads of one name are summed.
-    private func threadWakes(_ pid: pid_t) -> [String: Int] {
-        var wakes: [String: Int] = [:]
-        for task in (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? [] {
-            guard let name = try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/comm", encoding: .utf8),
-                  let status = try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/status", encoding: .utf8) else { continue }
-            let switches = status.split(separator: "\n").filter { $0.contains("ctxt_switches:") }
-                .compactMap { Int($0.split(separator: ":").last!.trimmingCharacters(in: .whitespaces)) }.reduce(0, +)
-            wakes[name.trimmingCharacters(in: .whitespacesAndNewlines), default: 0] += switches
-        }
-        return wakes
     }
 
     /// User plus system CPU of process `pid` so far, in clock ticks (/proc/PID/stat).

@@ -235,27 +235,3 @@ func corked(_ sinkInputs: String?) -> Bool? {
     return line.contains("yes")
 }
 
-/// A thread of this process, found by name: its CPU time and context switches, from /proc.
-struct ThreadActivity {
-    let directory: String
-
-    init?(named name: String) {
-        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
-        guard let task = tasks.first(where: {
-            (try? String(contentsOfFile: "/proc/self/task/\($0)/comm", encoding: .utf8))?
-                .trimmingCharacters(in: .whitespacesAndNewlines) == name
-        }) else { return nil }
-        directory = "/proc/self/task/\(task)"
-    }
-
-    /// CPU seconds (schedstat) and voluntary plus involuntary context switches so far.
-    func sample() -> (cpu: Double, switches: Int) {
-        let schedstat = (try? String(contentsOfFile: "\(directory)/schedstat", encoding: .utf8)) ?? "0"
-        let cpu = Double(schedstat.split(separator: " ").first.flatMap { Int($0) } ?? 0) / 1e9
-        let status = (try? String(contentsOfFile: "\(directory)/status", encoding: .utf8)) ?? ""
-        // "voluntary_ctxt_switches:\t12" and "nonvoluntary_ctxt_switches:\t3"
-        let switches = status.split(separator: "\n").filter { $0.contains("ctxt_switches:") }
-            .compactMap { $0.split(separator: "\t").last.flatMap { Int($0) } }.reduce(0, +)
-        return (cpu, switches)
-    }
-}

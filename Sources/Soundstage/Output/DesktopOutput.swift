@@ -193,13 +193,14 @@ final class DesktopOutput: Sendable {
         // Consecutive silent frames written, and the activity count last acted on.
         var silentRun = 0
         var seenActivity = 0
-        // The stream the last write went to: a new one's first write starts with silence.
-        var writtenTo: ObjectIdentifier?
+        // Nothing written yet to the stream now open: its first write starts with silence.
+        var freshStream = true
         while true {
             guard let device = target.device, !device.isClosed else { break }
             let wanted = control.withLockedValue { $0 }
             guard let connection = connection.withLockedValue({ $0 }) else {
                 if wanted.stopping { break }
+                freshStream = true
                 // No server: nothing is queued anywhere, but nothing reached a sink either.
                 if wanted.drainTickets > completedTickets { completedTickets = finishDrains(upTo: wanted.drainTickets, succeeded: false) }
                 if Date() >= nextAttempt { reconnect(device, backoff: &backoff, nextAttempt: &nextAttempt) } else { usleep(5_000) }
@@ -287,9 +288,8 @@ final class DesktopOutput: Sendable {
             }
             guard frames > 0 else { continue }
             let count = min(frames, scratch.count / channels)
-            let fresh = writtenTo != ObjectIdentifier(connection)
-            writtenTo = ObjectIdentifier(connection)
-            guard let silent = renderAndWrite(count, device, connection, &scratch, leadingSilence: fresh ? leadingSilence : 0) else { break }
+            guard let silent = renderAndWrite(count, device, connection, &scratch, leadingSilence: freshStream ? leadingSilence : 0) else { break }
+            freshStream = false
             guard silent else {
                 silentRun = 0
                 queueIsSilent.store(false, ordering: .relaxed)

@@ -1,0 +1,29 @@
+import Foundation
+
+/// A thread of a process (this one by default), found by name: its CPU time and context
+/// switches, from /proc.
+public struct ThreadActivity {
+    let directory: String
+
+    /// The thread called `name` in process `pid` (this process by default), if there is one.
+    public init?(named name: String, in pid: pid_t? = nil) {
+        let process = pid.map { "/proc/\($0)/task" } ?? "/proc/self/task"
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: process)) ?? []
+        guard let task = tasks.first(where: {
+            (try? String(contentsOfFile: "\(process)/\($0)/comm", encoding: .utf8))?
+                .trimmingCharacters(in: .whitespacesAndNewlines) == name
+        }) else { return nil }
+        directory = "\(process)/\(task)"
+    }
+
+    /// CPU seconds (schedstat) and voluntary plus involuntary context switches so far.
+    public func sample() -> (cpu: Double, switches: Int) {
+        let schedstat = (try? String(contentsOfFile: "\(directory)/schedstat", encoding: .utf8)) ?? "0"
+        let cpu = Double(schedstat.split(separator: " ").first.flatMap { Int($0) } ?? 0) / 1e9
+        let status = (try? String(contentsOfFile: "\(directory)/status", encoding: .utf8)) ?? ""
+        // "voluntary_ctxt_switches:\t12" and "nonvoluntary_ctxt_switches:\t3"
+        let switches = status.split(separator: "\n").filter { $0.contains("ctxt_switches:") }
+            .compactMap { $0.split(separator: "\t").last.flatMap { Int($0) } }.reduce(0, +)
+        return (cpu, switches)
+    }
+}
