@@ -6,7 +6,7 @@ import Soundstage
 public protocol AVAudioPlayerDelegate: AnyObject {
     /// The player played to its end (after its loops); `flag` is false when decoding failed.
     func audioPlayerDidFinishPlaying(_ player: AVAudioPlayer, successfully flag: Bool)
-    /// Decoding failed part-way (a damaged file).
+    /// Decoding failed part-way (a damaged file); `error` is an `NSError` (``SoundstageError/nsError``).
     func audioPlayerDecodeErrorDidOccur(_ player: AVAudioPlayer, error: Error?)
     /// Its session was interrupted: the player is paused (deprecated on iOS 8, still written).
     func audioPlayerBeginInterruption(_ player: AVAudioPlayer)
@@ -58,11 +58,15 @@ public final class AVAudioPlayer: NSObject, @unchecked Sendable {
     private var rateState = (enabled: false, requested: Float(1))
 
     /// Opens the file at `url`.
-    /// - Throws: the file's errors (`SoundstageError`: `.notFound`, `.unsupportedFormat`,
-    ///   `.codecUnavailable`, ...), or the engine's when no output can open.
+    /// - Throws: an `NSError` as iOS's (``SoundstageError/nsError``): `NSOSStatusErrorDomain`
+    ///   with ``kAudioFileUnspecifiedError`` for a file that is not there,
+    ///   ``kAudioFileUnsupportedFileTypeError`` for one it cannot read, ...; the
+    ///   `SoundstageError` under `NSUnderlyingErrorKey`.
     public init(contentsOf url: URL) throws {
-        let engine = try CompatEngine.shared()
-        player = try AudioPlayer(url: url, scene: engine.scene, session: engine.session)
+        player = try throwingNSError {
+            let engine = try CompatEngine.shared()
+            return try AudioPlayer(url: url, scene: engine.scene, session: engine.session)
+        }
         self.url = url
         data = nil
         super.init()
@@ -73,9 +77,12 @@ public final class AVAudioPlayer: NSObject, @unchecked Sendable {
     public convenience init(data: Data, fileTypeHint utiString: String?) throws { try self.init(data: data) }
 
     /// Plays a whole file's bytes.
+    /// - Throws: an `NSError` as ``init(contentsOf:)`` does.
     public init(data: Data) throws {
-        let engine = try CompatEngine.shared()
-        player = try AudioPlayer(data: data, scene: engine.scene, session: engine.session)
+        player = try throwingNSError {
+            let engine = try CompatEngine.shared()
+            return try AudioPlayer(data: data, scene: engine.scene, session: engine.session)
+        }
         url = nil
         self.data = data
         super.init()
@@ -103,7 +110,7 @@ public final class AVAudioPlayer: NSObject, @unchecked Sendable {
                 guard let self else { return }
                 switch event {
                 case .finished(let successfully): delegate?.audioPlayerDidFinishPlaying(self, successfully: successfully)
-                case .decodeError(let error): delegate?.audioPlayerDecodeErrorDidOccur(self, error: error)
+                case .decodeError(let error): delegate?.audioPlayerDecodeErrorDidOccur(self, error: error.nsError)
                 case .interruptionBegan: delegate?.audioPlayerBeginInterruption(self)
                 case .interruptionEnded(let shouldResume):
                     delegate?.audioPlayerEndInterruption(self, withOptions: Int(shouldResume ? AVAudioSession.InterruptionOptions.shouldResume.rawValue : 0))

@@ -42,7 +42,7 @@ public enum AVAudioQuality: Int, Sendable {
 public protocol AVAudioRecorderDelegate: AnyObject {
     /// The recording ended (``AVAudioRecorder/stop()``, its duration, or a failure: `flag` false).
     func audioRecorderDidFinishRecording(_ recorder: AVAudioRecorder, successfully flag: Bool)
-    /// Writing the file failed.
+    /// Writing the file failed; `error` is an `NSError` (``SoundstageError/nsError``).
     func audioRecorderEncodeErrorDidOccur(_ recorder: AVAudioRecorder, error: Error?)
 }
 
@@ -72,12 +72,16 @@ public final class AVAudioRecorder: NSObject, @unchecked Sendable {
     /// Apple Lossless, IMA4, µ-law, A-law), `AVSampleRateKey`, `AVNumberOfChannelsKey`,
     /// `AVEncoderAudioQualityKey` (AAC's bit rate) or `AVEncoderBitRateKey`,
     /// `AVLinearPCMBitDepthKey` (16, 24, 32) and `AVLinearPCMIsFloatKey`.
-    /// - Throws: `.invalidArgument` for a format ID, rate, channel count or depth it cannot write.
+    /// - Throws: an `NSError` (``SoundstageError/nsError``): `NSOSStatusErrorDomain` with
+    ///   `kAudio_ParamError` (−50) for a URL that is not a file's, or a format ID, rate, channel
+    ///   count or depth it cannot write.
     public init(url: URL, settings: [String: Any]) throws {
-        guard url.isFileURL else { throw SoundstageError(.invalidArgument, "only file URLs can be recorded to", subject: url.absoluteString) }
+        recorderSettings = try throwingNSError {
+            guard url.isFileURL else { throw SoundstageError(.invalidArgument, "only file URLs can be recorded to", subject: url.absoluteString) }
+            return try Self.recorderSettings(settings, url: url)
+        }
         self.url = url
         self.settings = settings
-        recorderSettings = try Self.recorderSettings(settings, url: url)
         super.init()
     }
 
@@ -153,7 +157,7 @@ public final class AVAudioRecorder: NSObject, @unchecked Sendable {
         let made = try AudioRecorder(path: url.path, settings: settings, session: engine.session) { [weak self] result in
             CompatOutput.deliver { [weak self] in
                 guard let self else { return }
-                if !result.isSuccess, let error = result.fileError { delegate?.audioRecorderEncodeErrorDidOccur(self, error: error) }
+                if !result.isSuccess, let error = result.fileError { delegate?.audioRecorderEncodeErrorDidOccur(self, error: error.nsError) }
                 delegate?.audioRecorderDidFinishRecording(self, successfully: result.isSuccess)
             }
         }

@@ -157,8 +157,8 @@ public final class AVAudioSession: NSObject, @unchecked Sendable {
     public var categoryOptions: CategoryOptions { lock.withLock { chosen.options } }
 
     /// Sets the category.
-    /// - Throws: `.invalidArgument` for `.multiRoute` (Linux plays on one output per device) or
-    ///   a category iOS does not have.
+    /// - Throws: an `NSError` (``SoundstageError/nsError``) of code `ErrorCode.badParam` for
+    ///   `.multiRoute` (Linux plays on one output per device) or a category iOS does not have.
     public func setCategory(_ category: Category) throws {
         try setCategory(category, mode: mode, options: [])
     }
@@ -171,6 +171,10 @@ public final class AVAudioSession: NSObject, @unchecked Sendable {
     /// Sets the category, the mode and the options. A change of category while active posts a
     /// route change with `.categoryChange`, as iOS does.
     public func setCategory(_ category: Category, mode: Mode, options: CategoryOptions = []) throws {
+        try throwingNSError { try setCategoryThrowingSoundstageError(category, mode: mode, options: options) }
+    }
+
+    private func setCategoryThrowingSoundstageError(_ category: Category, mode: Mode, options: CategoryOptions) throws {
         guard let mapped = Self.sessionCategory(category) else {
             throw SoundstageError(.invalidArgument, category == .multiRoute
                 ? "AVAudioSession.Category.multiRoute is not available on Linux: a Soundstage device plays on one output; "
@@ -194,10 +198,12 @@ public final class AVAudioSession: NSObject, @unchecked Sendable {
     }
 
     /// Activates or deactivates the session.
-    /// - Throws: `.sessionUnavailable` when a session of higher priority that does not mix
-    ///   holds the output (iOS's `AVAudioSession.ErrorCode.cannotInterruptOthers`).
+    /// - Throws: an `NSError` (``SoundstageError/nsError``) of code `ErrorCode.insufficientPriority`
+    ///   when a session of higher priority that does not mix holds the output, as on iOS during a call.
     public func setActive(_ active: Bool, options: SetActiveOptions = []) throws {
-        try current().session.setActive(active, notifyOthersOnDeactivation: options.contains(.notifyOthersOnDeactivation))
+        try throwingNSError {
+            try current().session.setActive(active, notifyOthersOnDeactivation: options.contains(.notifyOthersOnDeactivation))
+        }
     }
 
     static func sessionCategory(_ category: Category) -> SessionCategory? {
@@ -250,7 +256,7 @@ public final class AVAudioSession: NSObject, @unchecked Sendable {
 
     /// Records a preferred rate (see ``preferredSampleRate``).
     public func setPreferredSampleRate(_ rate: Double) throws {
-        guard rate.isFinite, rate >= 0 else { throw SoundstageError(.invalidArgument, "preferred sample rate \(rate)") }
+        guard rate.isFinite, rate >= 0 else { throw SoundstageError(.invalidArgument, "preferred sample rate \(rate)").nsError }
         lock.withLock { preferred.sampleRate = rate }
     }
 
@@ -266,7 +272,7 @@ public final class AVAudioSession: NSObject, @unchecked Sendable {
     /// Records a preferred update duration. The open device keeps its own; a desktop device's
     /// latency is chosen when it opens (`DesktopOutputOptions.latency`).
     public func setPreferredIOBufferDuration(_ duration: Double) throws {
-        guard duration.isFinite, duration >= 0 else { throw SoundstageError(.invalidArgument, "preferred I/O buffer duration \(duration)") }
+        guard duration.isFinite, duration >= 0 else { throw SoundstageError(.invalidArgument, "preferred I/O buffer duration \(duration)").nsError }
         lock.withLock { preferred.ioBufferDuration = duration }
     }
 

@@ -61,14 +61,14 @@ extension AVAudioSession {
     /// is what the user chose on the desktop, so the sound stays where it is. The override is
     /// kept (``currentOutputOverride``) and, when it changes, a route change with reason
     /// `.override` is posted, as on iOS.
-    /// - Throws: `.invalidArgument` unless the category is `.playAndRecord` (iOS refuses the
-    ///   override in other categories too).
+    /// - Throws: an `NSError` of code `ErrorCode.badParam` unless the category is `.playAndRecord`
+    ///   (iOS refuses the override in other categories too).
     public func overrideOutputAudioPort(_ portOverride: PortOverride) throws {
         guard category == .playAndRecord else {
             throw SoundstageError(.invalidArgument, "overrideOutputAudioPort needs the playAndRecord category (it is "
-                                  + "\(category.rawValue)), as on iOS")
+                                  + "\(category.rawValue)), as on iOS").nsError
         }
-        let engine = try current()
+        let engine = try throwingNSError { try current() }
         let before = currentRoute
         let changed = lock.withLock { () -> Bool in
             defer { outputOverride = portOverride }
@@ -91,8 +91,14 @@ extension AVAudioSession {
 
     /// Chooses the input recorders record from (by its ``AVAudioSessionPortDescription/uid``,
     /// the server's name for it); nil goes back to the server's default input.
-    /// - Throws: `.noInputDevice` for a port the server does not offer (or when no server answers).
+    /// - Throws: an `NSError` of code `ErrorCode.resourceNotAvailable` for a port the server does
+    ///   not offer (or when no server answers).
     public func setPreferredInput(_ inPort: AVAudioSessionPortDescription?) throws {
+        try throwingNSError { try checkInput(inPort) }
+        lock.withLock { preferredInputPort = inPort }
+    }
+
+    private func checkInput(_ inPort: AVAudioSessionPortDescription?) throws {
         if let inPort {
             let server = try current().device.desktopOptions?.server
             let inputs = try AudioRecorder.availableInputs(server: server)
@@ -101,7 +107,6 @@ extension AVAudioSession {
                                       + inputs.filter { !$0.isMonitor }.map(\.name).joined(separator: ", "), subject: inPort.uid)
             }
         }
-        lock.withLock { preferredInputPort = inPort }
     }
 
     /// The input chosen with ``setPreferredInput(_:)`` (nil: the server's default).

@@ -12,17 +12,19 @@ import Soundstage
 public enum CompatOutput {
     /// Makes the iOS names play on `device` from now on (a new session, scene and registry).
     /// The previous engine's players stop.
+    /// - Throws: an `NSError` (``SoundstageError/nsError``) when the session cannot activate.
     public static func use(device: Device) throws {
-        let engine = try CompatEngine(device: device)
+        let engine = try throwingNSError { try CompatEngine(device: device) }
         CompatEngine.lock.withLock { CompatEngine.current = engine }
         AVAudioSession.sharedInstance().attach(engine)
     }
 
     /// The device the iOS names play on (opening the default output on first use).
-    public static func device() throws -> Device { try CompatEngine.shared().device }
+    /// - Throws: an `NSError` (``SoundstageError/nsError``) when no output can open.
+    public static func device() throws -> Device { try throwingNSError { try CompatEngine.shared().device } }
 
     /// The Soundstage session behind `AVAudioSession.sharedInstance()`.
-    public static func session() throws -> AudioSession { try CompatEngine.shared().session }
+    public static func session() throws -> AudioSession { try throwingNSError { try CompatEngine.shared().session } }
 
     /// Where the iOS names say what iOS would not (a device that could not be paused for an
     /// interruption, say), label `org.soundstage.compat`: through the program's
@@ -48,7 +50,7 @@ public enum CompatOutput {
 
     /// The system-sound registry behind System Sound Services (its ``SystemSoundRegistry/attentionHandler``
     /// receives `kSystemSoundID_Vibrate`).
-    public static func systemSounds() throws -> SystemSoundRegistry { try CompatEngine.shared().registry }
+    public static func systemSounds() throws -> SystemSoundRegistry { try throwingNSError { try CompatEngine.shared().registry } }
 }
 
 /// The objects behind the iOS names.

@@ -1,5 +1,6 @@
 import Foundation
 import Soundstage
+@testable import CompatPrograms
 @testable import SoundstageCompat
 import Testing
 import TestSupport
@@ -150,7 +151,7 @@ extension CompatPrograms {
             #expect(AVAudioSession.CategoryOptions.mixWithOthers.rawValue == 1 && AVAudioSession.CategoryOptions.duckOthers.rawValue == 2)
             #expect(AVAudioSession.InterruptionType.began.rawValue == 1 && AVAudioSession.InterruptionOptions.shouldResume.rawValue == 1)
             #expect(AVAudioSession.RouteChangeReason.oldDeviceUnavailable.rawValue == 2)
-            #expect(throws: SoundstageError.self) { try session.setCategory(.multiRoute) }
+            #expect(throws: NSError.self) { try session.setCategory(.multiRoute) }
             try session.setCategory(.playAndRecord, mode: .voiceChat, options: [.duckOthers, .allowBluetooth])
             #expect(session.mode == .voiceChat)
             #expect(try CompatOutput.session().category == .playAndRecord)
@@ -160,9 +161,74 @@ extension CompatPrograms {
             #expect(session.currentRoute.outputs.count == 1)
             try session.setPreferredSampleRate(44_100)
             #expect(session.preferredSampleRate == 44_100)
-            #expect(throws: SoundstageError.self) { try session.setPreferredIOBufferDuration(.nan) }
+            #expect(throws: NSError.self) { try session.setPreferredIOBufferDuration(.nan) }
             try session.setCategory(.soloAmbient)
             _ = rig
+        }
+
+        /// iOS code catches with `catch let error as NSError` alone; on Linux that clause traps on a
+        /// Swift error (swiftlang/swift#65106). Every error the iOS names throw is an `NSError`
+        /// with iOS's domain and code, a message naming what failed, and the `SoundstageError`
+        /// underneath: the program below logs each and goes on.
+        @Test func everyErrorIsAnNSErrorWithIOSsCode() throws {
+            let rig = try Rig()
+            let missing = rig.dir.appendingPathComponent("missing.wav")
+            let notes = rig.dir.appendingPathComponent("notes.wav")
+            try Data("these are not sounds\n".utf8).write(to: notes)
+            let log = AudioErrorLog()
+            log.preload(["click": try rig.file(Signals.sine(880, seconds: 0.1), "click.wav"), "missing": missing, "notes": notes])
+            #expect(log.players.keys.sorted() == ["click"], "the good sound loaded, the others were logged and skipped")
+            log.load(data: Data(repeating: 0, count: 64), hint: "wav")
+            _ = log.record(to: rig.dir.appendingPathComponent("take.wav"), settings: [AVFormatIDKey: 0x6D70_3320])
+            log.configure(.multiRoute, preferredRate: .nan, bufferDuration: -1)
+            try AVAudioSession.sharedInstance().setCategory(.ambient)
+            log.routeToSpeaker()
+            // A voice chat elsewhere in the program holds the output: activating fails, as during a call on iOS.
+            let call = try CompatOutput.session().center.makeSession(category: .playAndRecord)
+            try call.setActive(true)
+            #expect(!log.activate())
+            try call.setActive(false)
+            #expect(log.activate())
+
+            let status = NSOSStatusErrorDomain
+            let expected: [(String, String, Int, String)] = [
+                ("AVAudioPlayer(contentsOf: missing)", status, 2_003_334_207, "missing.wav"),     // 'wht?', as iOS says
+                ("AVAudioPlayer(contentsOf: notes)", status, 1_954_115_647, "notes.wav"),         // 'typ?'
+                ("AVAudioPlayer(data:)", status, 1_954_115_647, "not an audio format"),
+                ("AVAudioRecorder(url:settings:)", status, -50, "AVFormatIDKey"),
+                ("setCategory", status, -50, "multiRoute"),
+                ("setPreferredSampleRate", status, -50, "nan"),
+                ("setPreferredIOBufferDuration", status, -50, "-1"),
+                ("overrideOutputAudioPort", status, -50, "playAndRecord"),
+                ("setActive", status, 561_017_449, "playAndRecord"),                             // '!pri', as during a call
+            ]
+            #expect(log.entries.map(\.call) == expected.map(\.0))
+            for (entry, (call, domain, code, words)) in zip(log.entries, expected) {
+                #expect(entry.domain == domain && entry.code == code, "\(call): \(entry.domain) \(entry.code)")
+                #expect(entry.message.contains(words) && !entry.message.hasPrefix("The operation"), "\(call): \(entry.message)")
+            }
+            #expect(Int(kAudioFileUnspecifiedError) == 2_003_334_207 && Int(kAudioFileUnsupportedFileTypeError) == 1_954_115_647)
+            #expect(AVAudioSession.ErrorCode.insufficientPriority.rawValue == 561_017_449)
+
+            // The Soundstage error is underneath, for code that wants Soundstage's words.
+            do {
+                _ = try AVAudioPlayer(contentsOf: missing)
+                Issue.record("a missing file opened")
+            } catch let error as NSError {
+                let underlying = error.userInfo[NSUnderlyingErrorKey] as? SoundstageError
+                #expect(underlying?.code == .notFound && underlying?.subject == missing.path)
+                #expect(error.localizedDescription == underlying?.description)
+            }
+            // A port the server does not offer (none answers a loopback device, or it lacks this one).
+            let nowhere = AVAudioSessionPortDescription(portType: .builtInMic, portName: "Nowhere", uid: "no-such-input")
+            do {
+                try AVAudioSession.sharedInstance().setPreferredInput(nowhere)
+                Issue.record("a port that does not exist was preferred")
+            } catch let error as NSError {
+                #expect(error.domain == status && error.userInfo[NSUnderlyingErrorKey] is SoundstageError)
+            }
+            #expect(AVAudioSession.sharedInstance().preferredInput == nil)
+            try AVAudioSession.sharedInstance().setCategory(.soloAmbient)
         }
 
         @Test func recorderSettingsMapTheIOSKeys() throws {
@@ -180,8 +246,8 @@ extension CompatPrograms {
             #expect(try format([AVFormatIDKey: kAudioFormatALaw], "take.wav").0 == .wavALaw)
             #expect(try format([AVFormatIDKey: kAudioFormatLinearPCM, AVLinearPCMBitDepthKey: 24], "take.wav").0 == .wavPCM24)
             #expect(try format([AVFormatIDKey: kAudioFormatLinearPCM, AVLinearPCMBitDepthKey: 16], "take.caf").0 == .cafPCM16)
-            #expect(throws: SoundstageError.self) { _ = try AVAudioRecorder(url: URL(fileURLWithPath: "/tmp/x.wav"), settings: [AVFormatIDKey: 0x6D703320]) }
-            #expect(throws: SoundstageError.self) { _ = try AVAudioRecorder(url: URL(fileURLWithPath: "/tmp/x.wav"), settings: [AVLinearPCMBitDepthKey: 12]) }
+            #expect(throws: NSError.self) { _ = try AVAudioRecorder(url: URL(fileURLWithPath: "/tmp/x.wav"), settings: [AVFormatIDKey: 0x6D703320]) }
+            #expect(throws: NSError.self) { _ = try AVAudioRecorder(url: URL(fileURLWithPath: "/tmp/x.wav"), settings: [AVLinearPCMBitDepthKey: 12]) }
         }
     }
 }
