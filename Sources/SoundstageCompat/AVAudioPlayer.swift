@@ -32,8 +32,9 @@ extension AVAudioPlayerDelegate {
 /// The delegate is called where `CompatOutput.callbackQueue` says: the engine's update thread by
 /// default (iOS calls it on the main thread; set the queue to `.main` for that).
 /// As on iOS, `rate` keeps the pitch (SoundTouch's time stretch, when `libsoundtouch1` is
-/// installed; without it the pitch follows the rate and a warning is logged once), and a mono
-/// file's `pan` follows iOS's balance law: full level in both channels at 0.
+/// installed; without it the pitch follows the rate and a warning is logged once), and `pan`
+/// follows iOS's balance law, for mono and stereo files: full level in both channels at 0, the
+/// far channel falling linearly to silence at ±1.
 public final class AVAudioPlayer: NSObject, @unchecked Sendable {
     private let player: AudioPlayer
     /// The file's URL (nil for a player made from data).
@@ -202,7 +203,8 @@ public final class AVAudioPlayer: NSObject, @unchecked Sendable {
     }
     /// Fades to `volume` over `duration` seconds.
     public func setVolume(_ volume: Float, fadeDuration duration: TimeInterval) { player.setVolume(volume, fadeDuration: duration) }
-    /// −1…1.
+    /// −1…1, iOS's balance: at 0 both channels at full level, toward a side the other channel
+    /// falls linearly to silence at ±1 (a stereo file's channels stay on their sides).
     public var pan: Float {
         get { player.pan }
         set { player.pan = newValue }

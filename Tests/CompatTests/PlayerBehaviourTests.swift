@@ -6,8 +6,8 @@ import TestSupport
 
 extension CompatPrograms {
     /// Where iOS's `AVAudioPlayer` behaves differently from OpenAL, heard on loopback renders:
-    /// `rate` keeps the pitch (measured by frequency, the duration by length) and a mono file's
-    /// `pan` follows iOS's balance law (measured per channel).
+    /// `rate` keeps the pitch (measured by frequency, the duration by length) and `pan` follows
+    /// iOS's balance law for mono and stereo files (measured per channel).
     @Suite(.serialized) struct PlayerBehaviourTests {
         typealias Rig = CompatTests.Rig
 
@@ -80,6 +80,48 @@ extension CompatPrograms {
             player.stop()
         }
 
+        /// A stereo player's `pan` is iOS's balance: each channel stays on its side (440 Hz left,
+        /// 660 Hz right), the far one at 1 − |pan| of its level, the near one at its own.
+        @Test(arguments: [Float(0), 0.5, -0.5, 1, -1])
+        func aStereoPlayersPanIsABalance(_ pan: Float) throws {
+            let rig = try Rig()
+            let player = try AVAudioPlayer(contentsOf: try rig.file(Self.stereo(seconds: 1), "stereo.wav"))
+            player.pan = pan
+            #expect(player.play())
+            let mix = try rig.render(0.5).slice(frames: 2_400..<21_600)
+            let full = 0.5      // the tones' amplitude
+            let left = Signals.toneLevel(mix.channel(0), frequency: 440) / full
+            let right = Signals.toneLevel(mix.channel(1), frequency: 660) / full
+            #expect(abs(left - Double(min(1, 1 - pan))) < 0.01, "left \(left) at pan \(pan)")
+            #expect(abs(right - Double(min(1, 1 + pan))) < 0.01, "right \(right) at pan \(pan)")
+            #expect(Signals.toneLevel(mix.channel(0), frequency: 660) < 0.01 && Signals.toneLevel(mix.channel(1), frequency: 440) < 0.01,
+                    "each channel on its side")
+            player.stop()
+        }
+
+        /// A pan changed while a stereo file plays is heard at once, from where it was: the music
+        /// goes on without a skip (the 660 Hz channel's position is the file's), the left side silent.
+        @Test func aStereoPanChangeIsHeardAtOnceWhereThePlayerWas() throws {
+            let rig = try Rig()
+            let player = try AVAudioPlayer(contentsOf: try rig.file(Self.stereo(seconds: 2), "stereo.wav"))
+            #expect(player.play())
+            _ = try rig.render(0.5)
+            player.pan = 1
+            let after = try rig.render(0.5)
+            let full = 0.5      // the tones' amplitude
+            let settled = after.slice(frames: 960..<24_000)     // past the 20 ms the requeue may take
+            #expect(Signals.rms(settled, channel: 0) < 0.005, "left \(Signals.rms(settled, channel: 0))")
+            #expect(abs(Signals.toneLevel(settled.channel(1), frequency: 660) / full - 1) < 0.01)
+            #expect(abs(player.currentTime - 1) < 0.03, "\(player.currentTime)")
+            player.stop()
+        }
+
+        /// 440 Hz on the left and 660 Hz on the right, at amplitude 0.5 each.
+        static func stereo(seconds: Double) -> AudioBuffer {
+            let left = Signals.sine(440, seconds: seconds).samples, right = Signals.sine(660, seconds: seconds).samples
+            return AudioBuffer(samples: zip(left, right).flatMap { [$0, $1] }, channels: 2, sampleRate: 48_000)
+        }
+
         /// Soundstage's own `AudioPlayer` keeps OpenAL's constant-power law by default (0.596 in each
         /// channel ahead), and its rate changes the pitch unless `preservesPitch` is on.
         @Test func theEnginesPlayerKeepsItsDefaults() throws {
@@ -121,7 +163,7 @@ extension CompatPrograms.PlayerBehaviourTests {
 
         let session = AVAudioSession.sharedInstance()
         try session.setCategory(.ambient)
-        #expect(throws: SoundstageError.self) { try session.overrideOutputAudioPort(.speaker) }
+        #expect(throws: NSError.self) { try session.overrideOutputAudioPort(.speaker) }
         try session.setCategory(.playAndRecord, options: [.defaultToSpeaker, .allowBluetooth])
         try session.setMode(.voiceChat)
         #expect(session.mode == .voiceChat && session.category == .playAndRecord)

@@ -246,9 +246,12 @@ public final class AudioPlayer: @unchecked Sendable {
         source.fade(to: volume, over: fadeDuration)
     }
 
-    /// Left-right position, −1 (left) … 0 (centre) … 1 (right), for a mono file, spread over
-    /// the mix by ``panLaw``. OpenAL plays a stereo file's channels to their own sides, so a
-    /// stereo file's pan is kept but does not move it.
+    /// Left-right position, −1 (left) … 0 (centre) … 1 (right). A mono file is spread over the
+    /// mix by ``panLaw``; a stereo file's channels stay on their sides and the pan is a balance
+    /// (as iOS's `AVAudioPlayer` pans one), whatever the law: at −0.5 the right channel plays at
+    /// half its level and the left at its own, at ±1 one side alone. A change while a stereo file
+    /// plays is heard at once: what was decoded ahead is decoded again from the position heard,
+    /// as for a rate change. Files of more than two channels are not moved.
     public var pan: Float {
         get { lock.withLock { state.pan } }
         set {
@@ -258,7 +261,7 @@ public final class AudioPlayer: @unchecked Sendable {
                 state.pan = newValue
                 return state.panLaw
             }
-            place(PanPlacement(pan: newValue, law: law))
+            place(pan: newValue, law: law)
         }
     }
 
@@ -272,13 +275,18 @@ public final class AudioPlayer: @unchecked Sendable {
                 state.panLaw = newValue
                 return state.pan
             }
-            place(PanPlacement(pan: pan, law: newValue))
+            place(pan: pan, law: newValue)
         }
     }
 
-    private func place(_ placement: PanPlacement) {
-        guard format.channels == 1 else { return }
-        source.place(azimuth: placement.azimuth, gain: placement.gain)
+    private func place(pan: Float, law: PanLaw) {
+        switch format.channels {
+        case 1:
+            let placement = PanPlacement(pan: pan, law: law)
+            source.place(azimuth: placement.azimuth, gain: placement.gain)
+        case 2: source.setStreamChannelGains(pan == 0 ? nil : [min(1, 1 - pan), min(1, 1 + pan)])
+        default: break
+        }
     }
 
     /// The playback rate, 0.5…2 (1 by default). With ``preservesPitch`` off (the default) it

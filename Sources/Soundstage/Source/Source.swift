@@ -381,6 +381,16 @@ public final class Source: @unchecked Sendable {
         if queued { try? seek(to: offset) }
     }
 
+    /// Scales a streaming source's channels by `gains` (one per channel; nil: 1 each) as they are
+    /// decoded, from where it is now: a playing stream requeues from its position (as a seek does).
+    func setStreamChannelGains(_ gains: [Float]?) {
+        let queued: Bool = locked { s, _, _ in
+            guard let stream = s.audioStream, stream.feed.setChannelGains(gains) else { return false }
+            return s.name != nil && stream.hasQueued
+        }
+        if queued { try? seek(to: offset) }
+    }
+
     public var isLooping: Bool {
         get { locked { s, _, _ in s.audioStream?.loops ?? s.properties.looping } }
         set {

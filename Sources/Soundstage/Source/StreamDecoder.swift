@@ -166,6 +166,8 @@ final class StreamFeed: @unchecked Sendable {
         var closed = false
         /// Played this many times faster with the pitch kept (SoundTouch); nil: as it is.
         var tempo: Double?
+        /// Each channel's gain, applied as chunks are decoded (a stereo player's balance); nil: 1.
+        var channelGains: [Float]?
     }
 
     /// A unit of work taken under the lock and done outside it.
@@ -178,6 +180,8 @@ final class StreamFeed: @unchecked Sendable {
         let wrapsAllowed: Int?
         /// The time stretch's tempo (nil: none).
         var tempo: Double? = nil
+        /// Each channel's gain (nil: 1).
+        var channelGains: [Float]? = nil
     }
 
     /// What decoding one chunk gave.
@@ -274,6 +278,15 @@ final class StreamFeed: @unchecked Sendable {
         }
     }
 
+    /// Scales each channel by its gain (`gains.count == channels`; nil: 1) from the next start
+    /// or seek. The caller seeks to apply it at once. Returns whether it changed.
+    func setChannelGains(_ gains: [Float]?) -> Bool {
+        decoder.withLock {
+            defer { shared.channelGains = gains }
+            return shared.channelGains != gains
+        }
+    }
+
     /// Takes up to `count` decoded chunks, and whether the stream has nothing more to give
     /// (the end reached with nothing left ready, or a failure).
     func take(upTo count: Int, generation: Int) -> (chunks: [DecodedChunk], finished: Bool, failure: SoundstageError?) {
@@ -322,7 +335,7 @@ final class StreamFeed: @unchecked Sendable {
         defer { shared.seekTarget = nil }
         shared.busy = true
         return Job(generation: shared.generation, seek: shared.seekTarget, position: shared.position, loops: shared.loops,
-                   wrapsAllowed: shared.wrapsLeft, tempo: shared.tempo)
+                   wrapsAllowed: shared.wrapsLeft, tempo: shared.tempo, channelGains: shared.channelGains)
     }
 
     func finishJobLocked(_ job: Job, _ outcome: Outcome) {
@@ -355,8 +368,21 @@ final class StreamFeed: @unchecked Sendable {
     private var stretch = (origin: Int64(0), produced: 0, flushed: false)
 
     /// Decodes one chunk (decoder thread, no lock): the file's frames as they are, or through the
-    /// time stretch when the job has a tempo (SoundTouch missing: as they are).
+    /// time stretch when the job has a tempo (SoundTouch missing: as they are), each channel
+    /// scaled by the job's gain.
     func decode(_ job: Job) -> Outcome {
+        let outcome = decodeUnscaled(job)
+        guard let gains = job.channelGains, gains.count == channels, case .chunk(let chunk, let next, let wraps) = outcome else {
+            return outcome
+        }
+        var samples = chunk.samples
+        for index in samples.indices { samples[index] *= gains[index % channels] }
+        return .chunk(DecodedChunk(start: chunk.start, samples: samples, frames: chunk.frames,
+                                   levels: BlockLevels(samples, channels: channels), fileFrames: chunk.fileFrames),
+                      next: next, wraps: wraps)
+    }
+
+    private func decodeUnscaled(_ job: Job) -> Outcome {
         guard let tempo = job.tempo, tempo != 1 else { return decodePlain(job) }
         if stretcher == nil { stretcher = try? TimeStretcher(channels: channels, sampleRate: sampleRate) }
         guard let stretcher else { return decodePlain(job) }
