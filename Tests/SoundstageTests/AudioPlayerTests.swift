@@ -110,6 +110,34 @@ import TestSupport
         #expect(player.pan == 1, "NaN is refused; the pan stays")
     }
 
+    /// A player is a streaming source, and the voice manager never makes a stream virtual (only
+    /// sources that play a buffer can be, see ``VoiceTable``): on a one-voice scene that a louder
+    /// sound wants, a player at 1.5× with its pitch kept keeps its voice and plays on at its
+    /// tempo, where 1.5× puts it, at its pitch. (A virtual clock runs at the pitch alone; no
+    /// source with a tempo ever runs on one.)
+    @Test func aPlayerAtATempoKeepsItsVoiceAndItsPositionUnderVoicePressure() throws {
+        try TimeStretch.check()
+        let rig = try Rig()
+        let scene = try rig.device.makeScene(sourceBudget: 1)
+        defer { scene.close() }
+        scene.virtualizesVoices = true
+        let player = try AudioPlayer(contentsOf: try rig.file(Signals.sine(440, seconds: 10), "long.wav"), scene: scene)
+        player.preservesPitch = true
+        player.rate = 1.5
+        try player.play()
+        _ = try rig.render(1)
+        let loud = scene.makeSource(buffer: try rig.device.makeBuffer(Signals.sine(880, seconds: 10)))
+        loud.position = Vector3(0, 0, -0.5)
+        try loud.play()
+        _ = try rig.render(2)
+        #expect(loud.isVirtual, "the stream kept the one voice")
+        #expect(abs(player.currentTime - 4.5) < 0.03, "3 s heard at 1.5×: \(player.currentTime) s into the file")
+        let mix = try rig.render(0.2)
+        #expect(abs(Signals.frequency(mix) - 440) < 2, "at its pitch")
+        loud.stop()
+        player.stop()
+    }
+
     @Test func currentTimeSetWhilePlayingJumpsToTheSample() throws {
         let rig = try Rig()
         let sweep = Self.sweep(frames: 96_000)
