@@ -38,6 +38,52 @@ import TestSupport
         #expect(device.liveObjects.isZero)
     }
 
+    /// `Device.info` asks ALC for strings and numbers. OpenAL Soft 1.19 frees and re-reads the
+    /// device's HRTF list when asked its length, so two readers at once read names from a freed
+    /// or shorter list; the `ALC_INVALID_VALUE` that left on the device (ALC's errors are the
+    /// device's, not the thread's) was read by a render running beside them as the render's own,
+    /// and the render failed (2 runs in 3 before the fix). Read by two threads 300 times each
+    /// beside a render, it never fails a render and says the same each time.
+    @Test func deviceInfoIsSafeBesideARender() throws {
+        let device = try Device.loopback()
+        defer { device.close() }
+        let scene = try device.makeScene()
+        let source = scene.makeSource(buffer: try device.makeBuffer(Signals.sine(440, seconds: 1)))
+        source.isLooping = true
+        try source.play()
+        let first = try device.info
+        let done = ManagedFlag()
+        let failures = NIOLockedValueBox<[String]>([])
+        let running = DispatchGroup()
+        func onThread(_ name: String, _ body: @escaping @Sendable () throws -> Void) {
+            running.enter()
+            let thread = Thread {
+                defer { running.leave() }
+                do { try body() } catch { failures.withLockedValue { $0.append("\(name): \(error)") } }
+            }
+            thread.start()
+        }
+        onThread("render") { while !done.isSet { _ = try device.render(frames: 128) } }
+        let readers = DispatchGroup()
+        for reader in 0..<2 {
+            readers.enter()
+            onThread("info \(reader)") {
+                defer { readers.leave() }
+                for _ in 0..<300 {
+                    let info = try device.info
+                    if info.version != first.version || info.extensions != first.extensions || info.hrtfNames != first.hrtfNames {
+                        failures.withLockedValue { $0.append("info changed: \(info.hrtfNames)") }
+                    }
+                }
+            }
+        }
+        readers.wait()
+        done.set()
+        running.wait()
+        #expect(failures.withLockedValue { $0 }.isEmpty, "\(failures.withLockedValue { $0 })")
+        #expect(Signals.rms(try device.render(frames: 4_800).samples) > 0.1, "still heard")
+    }
+
     @Test func manyThreadsDriveScenesOnOneDeviceWhileItRenders() async throws {
         let device = try Device.loopback()
         let buffer = try device.makeBuffer(Signals.sine(440, seconds: 0.05))
