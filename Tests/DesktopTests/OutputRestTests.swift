@@ -108,12 +108,16 @@ extension DesktopOutputTests {
         let rests = device.outputStatus.rests
         let samples = recording.stop()
         // Each tone whole: 4,800 frames, of which the first (0) and last are below the threshold.
+        // Nothing lost: the sounding frames add up to every tone's. (A server starved by a loaded
+        // machine may run a cycle before it has the stream's next frames: beside stress-ng,
+        // PipeWire split one tone as 1,951 + 2,848 frames, all there, the rest of it late. That
+        // delays, it does not lose, and its count of segments is then above the plays'.)
         let tones = soundSegments(samples)
         // An underrun of a loaded machine cuts a tone by itself: then only most of the sound.
         // (A rest's drain is not an underrun.)
         let underruns = device.outputStatus.underruns
         if underruns == 0 {
-            #expect(tones.count == plays && tones.allSatisfy { $0 >= 4_797 }, "\(plays) tones of 4,800 frames, heard \(tones)")
+            #expect(tones.count >= plays && tones.reduce(0, +) >= plays * 4_797, "\(plays) tones of 4,800 frames, heard \(tones)")
         } else {
             #expect(tones.reduce(0, +) > plays * 4_560, "\(underruns) underruns; \(plays) tones of 4,800 frames, heard \(tones)")
         }
