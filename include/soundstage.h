@@ -311,6 +311,8 @@ ss_result ss_device_get_non_finite_mix_count(ss_device *device, int64_t *out);
 
 /** Limits how much audio ss_buffer_load_file() decodes (bytes of float samples); default 512 MiB. */
 ss_result ss_device_set_max_decoded_bytes(ss_device *device, size_t bytes);
+/** Reads the device's decode limit in bytes (ss_device_set_max_decoded_bytes). */
+ss_result ss_device_get_max_decoded_bytes(ss_device *device, size_t *out);
 
 /** Forgets the file cache of ss_buffer_load_file() (buffers in use stay alive). */
 ss_result ss_device_evict_cached_buffers(ss_device *device);
@@ -418,6 +420,8 @@ typedef struct ss_levels {
 
 /** Turns metering of the device's output on or off (desktop and loopback devices). */
 ss_result ss_device_set_output_metering(ss_device *device, int enabled);
+/** Reads whether the device's output is metered (1) or not (0). */
+ss_result ss_device_is_output_metering(ss_device *device, int *out);
 /** The output's levels since the last reading. */
 ss_result ss_device_get_output_levels(ss_device *device, ss_levels *out);
 
@@ -469,6 +473,10 @@ ss_result ss_scene_get_distance_model(ss_scene *scene, ss_distance_model *out);
 ss_result ss_scene_set_doppler_factor(ss_scene *scene, float factor);
 /** Speed of sound in units per second, > 0; default 343.3. */
 ss_result ss_scene_set_speed_of_sound(ss_scene *scene, float speed);
+/** Reads the scene's Doppler factor. */
+ss_result ss_scene_get_doppler_factor(ss_scene *scene, float *out);
+/** Reads the scene's speed of sound. */
+ss_result ss_scene_get_speed_of_sound(ss_scene *scene, float *out);
 
 /** How many sources of the scene play or are paused now. */
 ss_result ss_scene_get_active_source_count(ss_scene *scene, int *out);
@@ -487,6 +495,8 @@ ss_result ss_listener_set_gain(ss_scene *scene, float gain);
 ss_result ss_listener_get_position(ss_scene *scene, ss_vec3 *out);
 /** Reads the listener's orientation; either pointer may be NULL. */
 ss_result ss_listener_get_orientation(ss_scene *scene, ss_vec3 *out_at, ss_vec3 *out_up);
+/** Reads the listener's velocity. */
+ss_result ss_listener_get_velocity(ss_scene *scene, ss_vec3 *out);
 /** Reads the listener's gain. */
 ss_result ss_listener_get_gain(ss_scene *scene, float *out);
 
@@ -515,6 +525,8 @@ ss_result ss_scene_crossfade(ss_scene *scene, ss_source *outgoing, ss_source *in
 
 /** Turns metering of the scene (the summed power of its sources) on or off. */
 ss_result ss_scene_set_metering(ss_scene *scene, int enabled);
+/** Reads whether the scene is metered (1) or not (0). */
+ss_result ss_scene_is_metering(ss_scene *scene, int *out);
 /** The scene's levels since the last reading. */
 ss_result ss_scene_get_levels(ss_scene *scene, ss_levels *out);
 
@@ -650,6 +662,8 @@ ss_result ss_source_set_head_relative(ss_source *source, int head_relative);
 ss_result ss_source_is_head_relative(ss_source *source, int *out);
 /** Extra gapless plays after the first, 0 ... 10000 (ignored while looping); from the next play. */
 ss_result ss_source_set_repeat_count(ss_source *source, int repeats);
+/** Reads the source's repeat count. */
+ss_result ss_source_get_repeat_count(ss_source *source, int *out);
 /** Changes the buffer (stops the source first); NULL for none. The buffer must be of the scene's device. */
 ss_result ss_source_set_buffer(ss_source *source, ss_buffer *buffer);
 
@@ -703,6 +717,8 @@ ss_result ss_source_set_group(ss_source *source, ss_group *group);
 
 /** Turns metering of the source on or off. */
 ss_result ss_source_set_metering(ss_source *source, int enabled);
+/** Reads whether the source is metered (1) or not (0). */
+ss_result ss_source_is_metering(ss_source *source, int *out);
 /** The source's levels since the last reading (after its gain, groups and distance; per channel of its buffer). */
 ss_result ss_source_get_levels(ss_source *source, ss_levels *out);
 
@@ -726,8 +742,12 @@ ss_result ss_group_set_gain(ss_group *group, float gain);
 ss_result ss_group_get_gain(ss_group *group, float *out);
 /** Mutes or unmutes the group (its sources keep playing, silently). */
 ss_result ss_group_set_muted(ss_group *group, int muted);
+/** Reads whether the group is muted (1) or not (0); its own flag, not its parents'. */
+ss_result ss_group_is_muted(ss_group *group, int *out);
 /** The group's pitch, > 0: multiplies down the tree like gain. */
 ss_result ss_group_set_pitch(ss_group *group, float pitch);
+/** Reads the group's own pitch (not multiplied by its parents'). */
+ss_result ss_group_get_pitch(ss_group *group, float *out);
 /** Pauses exactly what plays in the group and its children. */
 ss_result ss_group_pause(ss_group *group);
 /** Resumes what ss_group_pause paused. */
@@ -754,6 +774,8 @@ ss_result ss_scene_add_ducking(ss_scene *scene, ss_group *target, ss_group *trig
 
 /** Turns metering of the group on or off. */
 ss_result ss_group_set_metering(ss_group *group, int enabled);
+/** Reads whether the group is metered (1) or not (0). */
+ss_result ss_group_is_metering(ss_group *group, int *out);
 /** The group's levels since the last reading. */
 ss_result ss_group_get_levels(ss_group *group, ss_levels *out);
 
@@ -801,14 +823,25 @@ ss_result ss_reverb_zone_set_preset(ss_reverb_zone *zone, const char *preset);
  * and the zone keeps its reverb.
  */
 ss_result ss_reverb_zone_set_value(ss_reverb_zone *zone, const char *setting, float value);
+/**
+ * Reads one value of the zone's reverb, named as for ss_reverb_zone_set_value (after a preset
+ * switch, the new preset's). An unknown name is SS_ERROR_NOT_FOUND.
+ */
+ss_result ss_reverb_zone_get_value(ss_reverb_zone *zone, const char *setting, float *out);
 /** The zone's gain, 0 ... 1. */
 ss_result ss_reverb_zone_set_gain(ss_reverb_zone *zone, float gain);
+/** Reads the zone's gain. */
+ss_result ss_reverb_zone_get_gain(ss_reverb_zone *zone, float *out);
 /** Moves the zone's region. */
 ss_result ss_reverb_zone_set_region(ss_reverb_zone *zone, const ss_reverb_region *region);
+/** Reads the zone's region; the fields its kind does not use are 0. */
+ss_result ss_reverb_zone_get_region(ss_reverb_zone *zone, ss_reverb_region *out);
 /** How much of the zone the listener hears where it is now, 0 ... 1. */
 ss_result ss_reverb_zone_get_weight(ss_reverb_zone *zone, float *out);
 /** The source's send level to one zone, 0 ... 1, overriding SS_SOURCE_REVERB_SEND; a negative level removes the override. */
 ss_result ss_source_set_zone_send(ss_source *source, ss_reverb_zone *zone, float level);
+/** Reads the source's send level to one zone: its override, else SS_SOURCE_REVERB_SEND. */
+ss_result ss_source_get_zone_send(ss_source *source, ss_reverb_zone *zone, float *out);
 
 /* ------------------------------------------------------------------------------------------ */
 /* Voices: virtual voices, priorities, limits                                                  */
@@ -820,6 +853,8 @@ ss_result ss_source_set_zone_send(ss_source *source, ss_reverb_zone *zone, float
  * their clocks running. ss_source_play never fails for lack of voices.
  */
 ss_result ss_scene_set_virtualizes_voices(ss_scene *scene, int enabled);
+/** Reads whether the scene virtualizes voices (1) or not (0). */
+ss_result ss_scene_get_virtualizes_voices(ss_scene *scene, int *out);
 
 /** What a voice limit does when one more source of its kind plays. */
 typedef enum ss_steal_policy {
@@ -838,6 +873,8 @@ ss_result ss_voice_limit_destroy(ss_voice_limit *limit);
 ss_result ss_source_set_voice_limit(ss_source *source, ss_voice_limit *limit);
 /** The source's priority, -1,000,000 ... 1,000,000 (higher wins); default 0. */
 ss_result ss_source_set_priority(ss_source *source, int priority);
+/** Reads the source's priority. */
+ss_result ss_source_get_priority(ss_source *source, int *out);
 /** Whether the source plays virtually now (silent, its clock running). */
 ss_result ss_source_is_virtual(ss_source *source, int *out);
 
@@ -940,8 +977,12 @@ ss_result ss_sound_play_file(ss_sound_registry *registry, const char *path, int 
                              void *user_data);
 /** The registry's volume, 0 ... 1. */
 ss_result ss_sound_registry_set_volume(ss_sound_registry *registry, float volume);
+/** Reads the registry's volume. */
+ss_result ss_sound_registry_get_volume(ss_sound_registry *registry, float *out);
 /** Turns the registry's sounds on or off (off: plays report SS_SOUND_SILENCED). */
 ss_result ss_sound_registry_set_enabled(ss_sound_registry *registry, int enabled);
+/** Reads whether the registry's sounds are on (1) or off (0). */
+ss_result ss_sound_registry_is_enabled(ss_sound_registry *registry, int *out);
 
 /** Called when an alert plays (the Linux counterpart of iOS's vibrate-with-alert); on the thread that played it. */
 typedef void (*ss_attention_callback)(ss_sound_registry *registry, uint32_t id, void *user_data);
@@ -1107,6 +1148,8 @@ ss_result ss_recorder_get_state(ss_recorder *recorder, ss_recorder_state *out);
 ss_result ss_recorder_get_current_time(ss_recorder *recorder, double *out);
 /** Turns metering of the recorded input on or off. */
 ss_result ss_recorder_set_metering(ss_recorder *recorder, int enabled);
+/** Reads whether the recorded input is metered (1) or not (0). */
+ss_result ss_recorder_is_metering(ss_recorder *recorder, int *out);
 /** The input's levels since the last reading. */
 ss_result ss_recorder_get_levels(ss_recorder *recorder, ss_levels *out);
 /** 1 when the desktop server has a real input (not only monitors). `server` may be NULL. */

@@ -285,6 +285,11 @@ public func ss_device_set_max_decoded_bytes(_ device: OpaquePointer?, _ bytes: I
 }
 
 @c @implementation
+public func ss_device_get_max_decoded_bytes(_ device: OpaquePointer?, _ out: UnsafeMutablePointer<Int>?) -> ss_result {
+    reading(out) { try withDevice(device) { $0.device.maxDecodedBytes } }
+}
+
+@c @implementation
 public func ss_device_evict_cached_buffers(_ device: OpaquePointer?) -> ss_result {
     capi { try withDevice(device) { $0.device.evictCachedBuffers() } }
 }
@@ -398,6 +403,11 @@ func withOptionalCString<R>(_ text: String?, _ body: (UnsafePointer<CChar>?) -> 
 @c @implementation
 public func ss_device_set_output_metering(_ device: OpaquePointer?, _ enabled: Int32) -> ss_result {
     capi { try withDevice(device) { $0.device.isOutputMeteringEnabled = flag(enabled) } }
+}
+
+@c @implementation
+public func ss_device_is_output_metering(_ device: OpaquePointer?, _ out: UnsafeMutablePointer<Int32>?) -> ss_result {
+    readingFlag(out) { try withDevice(device) { $0.device.isOutputMeteringEnabled } }
 }
 
 @c @implementation

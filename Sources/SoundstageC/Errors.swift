@@ -135,6 +135,19 @@ func require<T>(_ pointer: UnsafeMutablePointer<T>?, _ argument: String = "the o
     return pointer
 }
 
+/// A getter: writes what `get` reads to `out` (NULL: SS_ERROR_NULL_ARGUMENT), only on success.
+func reading<T>(_ out: UnsafeMutablePointer<T>?, _ get: () throws -> T) -> ss_result {
+    capi {
+        let out = try require(out)
+        out.pointee = try get()
+    }
+}
+
+/// A getter of a switch: writes 1 or 0 to `out`, only on success.
+func readingFlag(_ out: UnsafeMutablePointer<Int32>?, _ get: () throws -> Bool) -> ss_result {
+    reading(out) { try get() ? 1 : 0 }
+}
+
 /// A finite double argument in `range`.
 func checked(_ value: Double, _ range: ClosedRange<Double>, _ argument: String) throws -> Double {
     guard value.isFinite else { throw CAPIError(SS_ERROR_NOT_FINITE, "\(argument) = \(value) (must be finite)") }

@@ -59,8 +59,18 @@ public func ss_group_set_muted(_ group: OpaquePointer?, _ muted: Int32) -> ss_re
 }
 
 @c @implementation
+public func ss_group_is_muted(_ group: OpaquePointer?, _ out: UnsafeMutablePointer<Int32>?) -> ss_result {
+    readingFlag(out) { try withGroup(group) { $0.isMuted } }
+}
+
+@c @implementation
 public func ss_group_set_pitch(_ group: OpaquePointer?, _ pitch: Float) -> ss_result {
     capi { try settingGroup(group, finite: pitch.isFinite) { $0.pitch = pitch } }
+}
+
+@c @implementation
+public func ss_group_get_pitch(_ group: OpaquePointer?, _ out: UnsafeMutablePointer<Float>?) -> ss_result {
+    reading(out) { try withGroup(group) { $0.pitch } }
 }
 
 @c @implementation
@@ -118,6 +128,11 @@ public func ss_scene_add_ducking(_ scene: OpaquePointer?, _ target: OpaquePointe
 @c @implementation
 public func ss_group_set_metering(_ group: OpaquePointer?, _ enabled: Int32) -> ss_result {
     capi { try withGroup(group) { $0.isMeteringEnabled = flag(enabled) } }
+}
+
+@c @implementation
+public func ss_group_is_metering(_ group: OpaquePointer?, _ out: UnsafeMutablePointer<Int32>?) -> ss_result {
+    readingFlag(out) { try withGroup(group) { $0.isMeteringEnabled } }
 }
 
 @c @implementation

@@ -129,6 +129,11 @@ public func ss_recorder_set_metering(_ recorder: OpaquePointer?, _ enabled: Int3
 }
 
 @c @implementation
+public func ss_recorder_is_metering(_ recorder: OpaquePointer?, _ out: UnsafeMutablePointer<Int32>?) -> ss_result {
+    readingFlag(out) { try withRecorder(recorder) { $0.isMeteringEnabled } }
+}
+
+@c @implementation
 public func ss_recorder_get_levels(_ recorder: OpaquePointer?, _ out: UnsafeMutablePointer<ss_levels>?) -> ss_result {
     capi {
         let out = try require(out)

@@ -84,20 +84,34 @@ public func ss_reverb_zone_set_preset(_ zone: OpaquePointer?, _ name: UnsafePoin
     }
 }
 
+/// A reverb value by its scene-file name, with the key path that reads and writes it.
+private func reverbSetting(_ name: UnsafePointer<CChar>?) throws -> (String, WritableKeyPath<ReverbPreset, Float>) {
+    let setting = try string(name, "setting")
+    guard let keyPath = ReverbPreset.settingNames.first(where: { $0.name == setting })?.value else {
+        let names = ReverbPreset.settingNames.map(\.name).joined(separator: ", ")
+        throw CAPIError(SS_ERROR_NOT_FOUND, "no reverb setting named '\(setting)'; settings: \(names)")
+    }
+    return (setting, keyPath)
+}
+
 @c @implementation
 public func ss_reverb_zone_set_value(_ zone: OpaquePointer?, _ setting: UnsafePointer<CChar>?, _ value: Float) -> ss_result {
     capi {
-        let setting = try string(setting, "setting")
-        guard let keyPath = ReverbPreset.settingNames.first(where: { $0.name == setting })?.value else {
-            let names = ReverbPreset.settingNames.map(\.name).joined(separator: ", ")
-            throw CAPIError(SS_ERROR_NOT_FOUND, "no reverb setting named '\(setting)'; settings: \(names)")
-        }
+        let (setting, keyPath) = try reverbSetting(setting)
         guard value.isFinite else { throw CAPIError(SS_ERROR_NOT_FINITE, "\(setting) = \(value) (must be finite)") }
         try withZone(zone) { z in
             var preset = z.preset
             preset[keyPath: keyPath] = value
             try z.setPreset(preset)
         }
+    }
+}
+
+@c @implementation
+public func ss_reverb_zone_get_value(_ zone: OpaquePointer?, _ setting: UnsafePointer<CChar>?, _ out: UnsafeMutablePointer<Float>?) -> ss_result {
+    reading(out) {
+        let (_, keyPath) = try reverbSetting(setting)
+        return try withZone(zone) { $0.preset[keyPath: keyPath] }
     }
 }
 
@@ -110,10 +124,28 @@ public func ss_reverb_zone_set_gain(_ zone: OpaquePointer?, _ gain: Float) -> ss
 }
 
 @c @implementation
+public func ss_reverb_zone_get_gain(_ zone: OpaquePointer?, _ out: UnsafeMutablePointer<Float>?) -> ss_result {
+    reading(out) { try withZone(zone) { $0.gain } }
+}
+
+@c @implementation
 public func ss_reverb_zone_set_region(_ zone: OpaquePointer?, _ region: UnsafePointer<ss_reverb_region>?) -> ss_result {
     capi {
         let region = try SoundstageC.region(region)
         try withZone(zone) { $0.region = region }
+    }
+}
+
+@c @implementation
+public func ss_reverb_zone_get_region(_ zone: OpaquePointer?, _ out: UnsafeMutablePointer<ss_reverb_region>?) -> ss_result {
+    reading(out) {
+        var r = ss_reverb_region()
+        switch try withZone(zone, { $0.region }) {
+        case .everywhere: r.kind = SS_REGION_EVERYWHERE
+        case let .sphere(center, radius, fade): (r.kind, r.center, r.radius, r.fade) = (SS_REGION_SPHERE, center.c, radius, fade)
+        case let .box(min, max, fade): (r.kind, r.min, r.max, r.fade) = (SS_REGION_BOX, min.c, max.c, fade)
+        }
+        return r
     }
 }
 
@@ -125,15 +157,27 @@ public func ss_reverb_zone_get_weight(_ zone: OpaquePointer?, _ out: UnsafeMutab
     }
 }
 
+/// A source and a zone of the same scene (another scene's zone: SS_ERROR_INVALID_ARGUMENT).
+private func withSend<R>(_ source: OpaquePointer?, _ zone: OpaquePointer?, _ body: (Source, ReverbZone) throws -> R) throws -> R {
+    try withZone(zone) { z in
+        try withSource(source) { s in
+            guard z.scene === s.scene else { throw CAPIError(SS_ERROR_INVALID_ARGUMENT, "the zone belongs to another scene") }
+            return try body(s, z)
+        }
+    }
+}
+
 @c @implementation
 public func ss_source_set_zone_send(_ source: OpaquePointer?, _ zone: OpaquePointer?, _ level: Float) -> ss_result {
     capi {
-        try withZone(zone) { z in
-            try withSource(source) { s in
-                guard z.scene === s.scene else { throw CAPIError(SS_ERROR_INVALID_ARGUMENT, "the zone belongs to another scene") }
-                // A negative level removes the override, but -infinity is refused (NaN: refused and counted).
-                try setting(finite: level.isFinite) { s.setReverbSend(!level.isFinite ? .nan : level < 0 ? nil : level, to: z) }
-            }
+        try withSend(source, zone) { s, z in
+            // A negative level removes the override, but -infinity is refused (NaN: refused and counted).
+            try setting(finite: level.isFinite) { s.setReverbSend(!level.isFinite ? .nan : level < 0 ? nil : level, to: z) }
         }
     }
+}
+
+@c @implementation
+public func ss_source_get_zone_send(_ source: OpaquePointer?, _ zone: OpaquePointer?, _ out: UnsafeMutablePointer<Float>?) -> ss_result {
+    reading(out) { try withSend(source, zone) { s, z in s.reverbSend(to: z) } }
 }

@@ -100,6 +100,16 @@ public func ss_scene_set_speed_of_sound(_ scene: OpaquePointer?, _ speed: Float)
 }
 
 @c @implementation
+public func ss_scene_get_doppler_factor(_ scene: OpaquePointer?, _ out: UnsafeMutablePointer<Float>?) -> ss_result {
+    reading(out) { try withScene(scene) { $0.dopplerFactor } }
+}
+
+@c @implementation
+public func ss_scene_get_speed_of_sound(_ scene: OpaquePointer?, _ out: UnsafeMutablePointer<Float>?) -> ss_result {
+    reading(out) { try withScene(scene) { $0.speedOfSound } }
+}
+
+@c @implementation
 public func ss_scene_get_active_source_count(_ scene: OpaquePointer?, _ out: UnsafeMutablePointer<Int32>?) -> ss_result {
     capi {
         let out = try require(out)
@@ -157,6 +167,11 @@ public func ss_listener_get_orientation(_ scene: OpaquePointer?, _ at: UnsafeMut
         at?.pointee = a.c
         up?.pointee = u.c
     }
+}
+
+@c @implementation
+public func ss_listener_get_velocity(_ scene: OpaquePointer?, _ out: UnsafeMutablePointer<ss_vec3>?) -> ss_result {
+    reading(out) { try withScene(scene) { $0.listener.velocity.c } }
 }
 
 @c @implementation
@@ -218,6 +233,11 @@ public func ss_scene_set_metering(_ scene: OpaquePointer?, _ enabled: Int32) -> 
 }
 
 @c @implementation
+public func ss_scene_is_metering(_ scene: OpaquePointer?, _ out: UnsafeMutablePointer<Int32>?) -> ss_result {
+    readingFlag(out) { try withScene(scene) { $0.isMeteringEnabled } }
+}
+
+@c @implementation
 public func ss_scene_get_levels(_ scene: OpaquePointer?, _ out: UnsafeMutablePointer<ss_levels>?) -> ss_result {
     capi {
         let out = try require(out)
@@ -228,4 +248,9 @@ public func ss_scene_get_levels(_ scene: OpaquePointer?, _ out: UnsafeMutablePoi
 @c @implementation
 public func ss_scene_set_virtualizes_voices(_ scene: OpaquePointer?, _ enabled: Int32) -> ss_result {
     capi { try withScene(scene) { $0.virtualizesVoices = flag(enabled) } }
+}
+
+@c @implementation
+public func ss_scene_get_virtualizes_voices(_ scene: OpaquePointer?, _ out: UnsafeMutablePointer<Int32>?) -> ss_result {
+    readingFlag(out) { try withScene(scene) { $0.virtualizesVoices } }
 }

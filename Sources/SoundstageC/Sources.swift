@@ -210,6 +210,11 @@ public func ss_source_set_repeat_count(_ source: OpaquePointer?, _ repeats: Int3
 }
 
 @c @implementation
+public func ss_source_get_repeat_count(_ source: OpaquePointer?, _ out: UnsafeMutablePointer<Int32>?) -> ss_result {
+    reading(out) { Int32(try withSource(source) { $0.repeatCount }) }
+}
+
+@c @implementation
 public func ss_source_set_buffer(_ source: OpaquePointer?, _ buffer: OpaquePointer?) -> ss_result {
     capi {
         try withSource(source) { s in
@@ -327,6 +332,11 @@ public func ss_source_set_group(_ source: OpaquePointer?, _ group: OpaquePointer
 @c @implementation
 public func ss_source_set_metering(_ source: OpaquePointer?, _ enabled: Int32) -> ss_result {
     capi { try withSource(source) { $0.isMeteringEnabled = flag(enabled) } }
+}
+
+@c @implementation
+public func ss_source_is_metering(_ source: OpaquePointer?, _ out: UnsafeMutablePointer<Int32>?) -> ss_result {
+    readingFlag(out) { try withSource(source) { $0.isMeteringEnabled } }
 }
 
 @c @implementation

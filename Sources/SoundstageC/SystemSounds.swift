@@ -201,8 +201,18 @@ public func ss_sound_registry_set_volume(_ registry: OpaquePointer?, _ volume: F
 }
 
 @c @implementation
+public func ss_sound_registry_get_volume(_ registry: OpaquePointer?, _ out: UnsafeMutablePointer<Float>?) -> ss_result {
+    reading(out) { try withRegistry(registry) { $0.volume } }
+}
+
+@c @implementation
 public func ss_sound_registry_set_enabled(_ registry: OpaquePointer?, _ enabled: Int32) -> ss_result {
     capi { try withRegistry(registry) { $0.isEnabled = flag(enabled) } }
+}
+
+@c @implementation
+public func ss_sound_registry_is_enabled(_ registry: OpaquePointer?, _ out: UnsafeMutablePointer<Int32>?) -> ss_result {
+    readingFlag(out) { try withRegistry(registry) { $0.isEnabled } }
 }
 
 @c @implementation

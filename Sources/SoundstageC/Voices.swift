@@ -50,6 +50,11 @@ public func ss_source_set_priority(_ source: OpaquePointer?, _ priority: Int32) 
 }
 
 @c @implementation
+public func ss_source_get_priority(_ source: OpaquePointer?, _ out: UnsafeMutablePointer<Int32>?) -> ss_result {
+    reading(out) { Int32(try withSource(source) { $0.priority }) }
+}
+
+@c @implementation
 public func ss_source_is_virtual(_ source: OpaquePointer?, _ out: UnsafeMutablePointer<Int32>?) -> ss_result {
     capi {
         let out = try require(out)

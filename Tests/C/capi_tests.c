@@ -1775,6 +1775,310 @@ static int test_many_groups(void) {
     return 1;
 }
 
+/* ---- Getters ------------------------------------------------------------------------------- */
+
+/*
+ * Every setter's value reads back from the library's own state: the defaults, what a setter wrote,
+ * what a fade or a preset switch left, and not a refused value. (Issue 45: bindings answered from
+ * their memory of the last value set, wrong after a fade or a change by another caller.)
+ */
+static int test_getters(void) {
+    ss_device *device = loopback();
+    ss_scene *scene, *other_scene;
+    ss_buffer *buffer;
+    ss_source *source;
+    ss_group *group, *child;
+    ss_reverb_zone *zone, *other_zone;
+    ss_sound_registry *registry;
+    ss_recorder *recorder;
+    ss_recorder_settings settings;
+    ss_reverb_region region;
+    ss_vec3 v;
+    size_t bytes, frames;
+    float f, *samples;
+    int flag, count;
+    CHECK(device != NULL);
+    OK(ss_scene_create(device, 0, &scene));
+    CHECK((buffer = sine(device, 440, 1, 0.5f)) != NULL);
+
+    /* The device. */
+    OK(ss_device_get_max_decoded_bytes(device, &bytes));
+    CHECK(bytes == (size_t)512 * 1024 * 1024);
+    OK(ss_device_set_max_decoded_bytes(device, 1000000));
+    OK(ss_device_get_max_decoded_bytes(device, &bytes));
+    CHECK(bytes == 1000000);
+    EXPECT(SS_ERROR_OUT_OF_RANGE, ss_device_set_max_decoded_bytes(device, 0));
+    OK(ss_device_get_max_decoded_bytes(device, &bytes));
+    CHECK(bytes == 1000000);
+    OK(ss_device_is_output_metering(device, &flag));
+    CHECK(flag == 0);
+    OK(ss_device_set_output_metering(device, 7));
+    OK(ss_device_is_output_metering(device, &flag));
+    CHECK(flag == 1);
+
+    /* The scene and its listener. */
+    OK(ss_scene_get_doppler_factor(scene, &f));
+    CHECK(f == 1);
+    OK(ss_scene_get_speed_of_sound(scene, &f));
+    NEAR(f, 343.3, 1e-4);
+    OK(ss_scene_set_doppler_factor(scene, 2.5f));
+    OK(ss_scene_set_speed_of_sound(scene, 100));
+    EXPECT(SS_ERROR_NOT_FINITE, ss_scene_set_doppler_factor(scene, NAN));
+    EXPECT(SS_ERROR_OUT_OF_RANGE, ss_scene_set_speed_of_sound(scene, 0));
+    OK(ss_scene_get_doppler_factor(scene, &f));
+    CHECK(f == 2.5f);
+    OK(ss_scene_get_speed_of_sound(scene, &f));
+    CHECK(f == 100);
+    OK(ss_listener_get_velocity(scene, &v));
+    CHECK(v.x == 0 && v.y == 0 && v.z == 0);
+    OK(ss_listener_set_velocity(scene, vec(1, -2, 3)));
+    OK(ss_listener_get_velocity(scene, &v));
+    CHECK(v.x == 1 && v.y == -2 && v.z == 3);
+    OK(ss_scene_is_metering(scene, &flag));
+    CHECK(flag == 0);
+    OK(ss_scene_set_metering(scene, 1));
+    OK(ss_scene_is_metering(scene, &flag));
+    CHECK(flag == 1);
+    OK(ss_scene_get_virtualizes_voices(scene, &flag));
+    CHECK(flag == 0);
+    OK(ss_scene_set_virtualizes_voices(scene, 1));
+    OK(ss_scene_get_virtualizes_voices(scene, &flag));
+    CHECK(flag == 1);
+    OK(ss_scene_set_virtualizes_voices(scene, 0));
+    OK(ss_scene_get_virtualizes_voices(scene, &flag));
+    CHECK(flag == 0);
+
+    /* A group: mute and pitch are its own, not its parent's; a fade moves its gain. */
+    OK(ss_group_create(scene, "master", NULL, &group));
+    OK(ss_group_create(scene, "music", group, &child));
+    OK(ss_group_is_muted(group, &flag));
+    CHECK(flag == 0);
+    OK(ss_group_get_pitch(group, &f));
+    CHECK(f == 1);
+    OK(ss_group_is_metering(group, &flag));
+    CHECK(flag == 0);
+    OK(ss_group_set_muted(group, 1));
+    OK(ss_group_set_pitch(group, 2));
+    OK(ss_group_set_metering(group, 1));
+    EXPECT(SS_ERROR_OUT_OF_RANGE, ss_group_set_pitch(group, 0));
+    EXPECT(SS_ERROR_NOT_FINITE, ss_group_set_pitch(group, INFINITY));
+    OK(ss_group_is_muted(group, &flag));
+    CHECK(flag == 1);
+    OK(ss_group_get_pitch(group, &f));
+    CHECK(f == 2);
+    OK(ss_group_is_metering(group, &flag));
+    CHECK(flag == 1);
+    OK(ss_group_is_muted(child, &flag));
+    CHECK(flag == 0);
+    OK(ss_group_get_pitch(child, &f));
+    CHECK(f == 1);
+    /* What is read is what is heard: the source in the child plays an octave up. */
+    OK(ss_listener_set_velocity(scene, vec(0, 0, 0)));     /* no Doppler shift from above */
+    OK(ss_group_set_muted(group, 0));
+    CHECK((source = playing_sine(scene, buffer, vec(0, 0, -1))) != NULL);
+    OK(ss_source_set_group(source, child));
+    CHECK((samples = render(device, 0.2, &frames)) != NULL);
+    NEAR(frequency(samples, frames, 0, 2400), 880, 4);
+    free(samples);
+    OK(ss_group_fade(group, 0.25f, 0.05, 0, NULL, NULL));
+    CHECK((samples = render(device, 0.2, &frames)) != NULL);
+    free(samples);
+    OK(ss_group_get_gain(group, &f));
+    NEAR(f, 0.25, 1e-6);
+
+    /* A source. */
+    OK(ss_source_get_repeat_count(source, &count));
+    CHECK(count == 0);
+    OK(ss_source_set_repeat_count(source, 3));
+    EXPECT(SS_ERROR_OUT_OF_RANGE, ss_source_set_repeat_count(source, 10001));
+    OK(ss_source_get_repeat_count(source, &count));
+    CHECK(count == 3);
+    OK(ss_source_get_priority(source, &count));
+    CHECK(count == 0);
+    OK(ss_source_set_priority(source, -42));
+    EXPECT(SS_ERROR_OUT_OF_RANGE, ss_source_set_priority(source, 2000000));
+    OK(ss_source_get_priority(source, &count));
+    CHECK(count == -42);
+    OK(ss_source_is_metering(source, &flag));
+    CHECK(flag == 0);
+    OK(ss_source_set_metering(source, 1));
+    OK(ss_source_is_metering(source, &flag));
+    CHECK(flag == 1);
+
+    /* A reverb zone, and a source's send to it. */
+    OK(ss_reverb_zone_create(scene, "hall", "generic", NULL, 0.5f, &zone));
+    OK(ss_reverb_zone_get_gain(zone, &f));
+    CHECK(f == 0.5f);
+    OK(ss_reverb_zone_set_gain(zone, 0.75f));
+    EXPECT(SS_ERROR_OUT_OF_RANGE, ss_reverb_zone_set_gain(zone, 2));
+    OK(ss_reverb_zone_get_gain(zone, &f));
+    CHECK(f == 0.75f);
+    OK(ss_reverb_zone_get_region(zone, &region));
+    CHECK(region.kind == SS_REGION_EVERYWHERE);
+    memset(&region, 0, sizeof region);
+    region.kind = SS_REGION_SPHERE;
+    region.center = vec(1, 2, 3);
+    region.radius = 4;
+    region.fade = 1;
+    OK(ss_reverb_zone_set_region(zone, &region));
+    memset(&region, 0, sizeof region);
+    OK(ss_reverb_zone_get_region(zone, &region));
+    CHECK(region.kind == SS_REGION_SPHERE && region.center.x == 1 && region.center.y == 2 && region.center.z == 3);
+    CHECK(region.radius == 4 && region.fade == 1 && region.min.x == 0 && region.max.z == 0);
+    region.kind = SS_REGION_BOX;
+    region.min = vec(-1, -1, -1);
+    region.max = vec(2, 2, 2);
+    region.fade = 0.5f;
+    OK(ss_reverb_zone_set_region(zone, &region));
+    memset(&region, 0, sizeof region);
+    OK(ss_reverb_zone_get_region(zone, &region));
+    CHECK(region.kind == SS_REGION_BOX && region.min.x == -1 && region.max.z == 2 && region.fade == 0.5f);
+    CHECK(region.radius == 0 && region.center.x == 0);
+    OK(ss_reverb_zone_get_value(zone, "decayTime", &f));
+    NEAR(f, 1.49, 1e-6);
+    OK(ss_reverb_zone_set_value(zone, "decayTime", 3));
+    OK(ss_reverb_zone_get_value(zone, "decayTime", &f));
+    CHECK(f == 3);
+    EXPECT(SS_ERROR_INVALID_ARGUMENT, ss_reverb_zone_set_value(zone, "decayTime", 500));
+    OK(ss_reverb_zone_get_value(zone, "decayTime", &f));
+    CHECK(f == 3);
+    OK(ss_reverb_zone_set_preset(zone, "cave"));         /* a switch brings the preset's values */
+    OK(ss_reverb_zone_get_value(zone, "decayTime", &f));
+    NEAR(f, 2.91, 1e-6);
+    f = -7;
+    EXPECT(SS_ERROR_NOT_FOUND, ss_reverb_zone_get_value(zone, "no-such-value", &f));
+    EXPECT(SS_ERROR_NULL_ARGUMENT, ss_reverb_zone_get_value(zone, NULL, &f));
+    CHECK(f == -7);
+    OK(ss_source_set_float(source, SS_SOURCE_REVERB_SEND, 0.3f));
+    OK(ss_source_get_zone_send(source, zone, &f));
+    CHECK(f == 0.3f);
+    OK(ss_source_set_zone_send(source, zone, 0.7f));
+    OK(ss_source_get_zone_send(source, zone, &f));
+    CHECK(f == 0.7f);
+    OK(ss_source_set_zone_send(source, zone, -1));        /* the override removed */
+    OK(ss_source_get_zone_send(source, zone, &f));
+    CHECK(f == 0.3f);
+    OK(ss_scene_create(device, 0, &other_scene));
+    OK(ss_reverb_zone_create(other_scene, "elsewhere", "room", NULL, 1, &other_zone));
+    EXPECT(SS_ERROR_INVALID_ARGUMENT, ss_source_get_zone_send(source, other_zone, &f));
+
+    /* A system-sound registry. */
+    OK(ss_sound_registry_create(device, NULL, &registry));
+    OK(ss_sound_registry_get_volume(registry, &f));
+    CHECK(f == 1);
+    OK(ss_sound_registry_is_enabled(registry, &flag));
+    CHECK(flag == 1);
+    OK(ss_sound_registry_set_volume(registry, 0.4f));
+    EXPECT(SS_ERROR_OUT_OF_RANGE, ss_sound_registry_set_volume(registry, 2));
+    OK(ss_sound_registry_set_enabled(registry, 0));
+    OK(ss_sound_registry_get_volume(registry, &f));
+    CHECK(f == 0.4f);
+    OK(ss_sound_registry_is_enabled(registry, &flag));
+    CHECK(flag == 0);
+
+    /* A recorder (no server needed to make one). */
+    OK(ss_recorder_settings_init(&settings));
+    settings.server = "unix:/tmp/ss-capi-no-such-server";
+    OK(ss_recorder_create("/tmp/ss-capi-getters.wav", &settings, NULL, NULL, NULL, &recorder));
+    OK(ss_recorder_is_metering(recorder, &flag));
+    CHECK(flag == 0);
+    OK(ss_recorder_set_metering(recorder, 1));
+    OK(ss_recorder_is_metering(recorder, &flag));
+    CHECK(flag == 1);
+    OK(ss_recorder_destroy(recorder));
+    unlink("/tmp/ss-capi-getters.wav");
+
+    OK(ss_device_destroy(device));
+    return 1;
+}
+
+/*
+ * The getters keep the header's rules: a NULL out-pointer or handle, a handle of another kind and
+ * a destroyed one are error codes, and the out-pointer is left alone.
+ */
+static int test_getters_refuse(void) {
+    ss_device *device = loopback();
+    ss_scene *scene;
+    ss_buffer *buffer;
+    ss_source *source;
+    ss_group *group;
+    ss_reverb_zone *zone;
+    ss_sound_registry *registry;
+    ss_recorder *recorder;
+    ss_recorder_settings settings;
+    ss_reverb_region region;
+    ss_vec3 v = {-7, -7, -7};
+    size_t bytes = 7;
+    float f = -7;
+    int flag = -7;
+    CHECK(device != NULL);
+    OK(ss_scene_create(device, 0, &scene));
+    CHECK((buffer = sine(device, 440, 0.1, 0.5f)) != NULL);
+    OK(ss_source_create(scene, buffer, &source));
+    OK(ss_group_create(scene, "g", NULL, &group));
+    OK(ss_reverb_zone_create(scene, "z", "room", NULL, 1, &zone));
+    OK(ss_sound_registry_create(device, NULL, &registry));
+    OK(ss_recorder_settings_init(&settings));
+    settings.server = "unix:/tmp/ss-capi-no-such-server";
+    OK(ss_recorder_create("/tmp/ss-capi-getters-refuse.wav", &settings, NULL, NULL, NULL, &recorder));
+    region.kind = SS_REGION_BOX;
+
+    EXPECT(SS_ERROR_NULL_ARGUMENT, ss_device_get_max_decoded_bytes(device, NULL));
+    EXPECT(SS_ERROR_NULL_ARGUMENT, ss_device_is_output_metering(device, NULL));
+    EXPECT(SS_ERROR_NULL_ARGUMENT, ss_scene_get_doppler_factor(scene, NULL));
+    EXPECT(SS_ERROR_NULL_ARGUMENT, ss_scene_get_speed_of_sound(scene, NULL));
+    EXPECT(SS_ERROR_NULL_ARGUMENT, ss_listener_get_velocity(scene, NULL));
+    EXPECT(SS_ERROR_NULL_ARGUMENT, ss_scene_is_metering(scene, NULL));
+    EXPECT(SS_ERROR_NULL_ARGUMENT, ss_scene_get_virtualizes_voices(scene, NULL));
+    EXPECT(SS_ERROR_NULL_ARGUMENT, ss_source_get_repeat_count(source, NULL));
+    EXPECT(SS_ERROR_NULL_ARGUMENT, ss_source_get_priority(source, NULL));
+    EXPECT(SS_ERROR_NULL_ARGUMENT, ss_source_is_metering(source, NULL));
+    EXPECT(SS_ERROR_NULL_ARGUMENT, ss_source_get_zone_send(source, zone, NULL));
+    EXPECT(SS_ERROR_NULL_ARGUMENT, ss_group_is_muted(group, NULL));
+    EXPECT(SS_ERROR_NULL_ARGUMENT, ss_group_get_pitch(group, NULL));
+    EXPECT(SS_ERROR_NULL_ARGUMENT, ss_group_is_metering(group, NULL));
+    EXPECT(SS_ERROR_NULL_ARGUMENT, ss_reverb_zone_get_gain(zone, NULL));
+    EXPECT(SS_ERROR_NULL_ARGUMENT, ss_reverb_zone_get_region(zone, NULL));
+    EXPECT(SS_ERROR_NULL_ARGUMENT, ss_reverb_zone_get_value(zone, "density", NULL));
+    EXPECT(SS_ERROR_NULL_ARGUMENT, ss_sound_registry_get_volume(registry, NULL));
+    EXPECT(SS_ERROR_NULL_ARGUMENT, ss_sound_registry_is_enabled(registry, NULL));
+    EXPECT(SS_ERROR_NULL_ARGUMENT, ss_recorder_is_metering(recorder, NULL));
+    EXPECT(SS_ERROR_NULL_ARGUMENT, ss_group_is_muted(NULL, &flag));
+    EXPECT(SS_ERROR_NULL_ARGUMENT, ss_sound_registry_get_volume(NULL, &f));
+    EXPECT(SS_ERROR_WRONG_HANDLE_KIND, ss_group_get_pitch((ss_group *)scene, &f));
+    EXPECT(SS_ERROR_WRONG_HANDLE_KIND, ss_sound_registry_is_enabled((ss_sound_registry *)device, &flag));
+    EXPECT(SS_ERROR_WRONG_HANDLE_KIND, ss_source_get_zone_send(source, (ss_reverb_zone *)group, &f));
+    EXPECT(SS_ERROR_INVALID_HANDLE, ss_scene_is_metering((ss_scene *)(uintptr_t)0x1234, &flag));
+    CHECK(f == -7 && flag == -7);
+
+    /* Destroyed: the recorder by itself, the rest with their device. */
+    OK(ss_recorder_destroy(recorder));
+    unlink("/tmp/ss-capi-getters-refuse.wav");
+    EXPECT(SS_ERROR_STALE_HANDLE, ss_recorder_is_metering(recorder, &flag));
+    OK(ss_device_destroy(device));
+    EXPECT(SS_ERROR_STALE_HANDLE, ss_device_get_max_decoded_bytes(device, &bytes));
+    EXPECT(SS_ERROR_STALE_HANDLE, ss_device_is_output_metering(device, &flag));
+    EXPECT(SS_ERROR_STALE_HANDLE, ss_scene_get_doppler_factor(scene, &f));
+    EXPECT(SS_ERROR_STALE_HANDLE, ss_scene_get_speed_of_sound(scene, &f));
+    EXPECT(SS_ERROR_STALE_HANDLE, ss_listener_get_velocity(scene, &v));
+    EXPECT(SS_ERROR_STALE_HANDLE, ss_scene_is_metering(scene, &flag));
+    EXPECT(SS_ERROR_STALE_HANDLE, ss_scene_get_virtualizes_voices(scene, &flag));
+    EXPECT(SS_ERROR_STALE_HANDLE, ss_source_get_repeat_count(source, &flag));
+    EXPECT(SS_ERROR_STALE_HANDLE, ss_source_get_priority(source, &flag));
+    EXPECT(SS_ERROR_STALE_HANDLE, ss_source_is_metering(source, &flag));
+    EXPECT(SS_ERROR_STALE_HANDLE, ss_source_get_zone_send(source, zone, &f));
+    EXPECT(SS_ERROR_STALE_HANDLE, ss_group_is_muted(group, &flag));
+    EXPECT(SS_ERROR_STALE_HANDLE, ss_group_get_pitch(group, &f));
+    EXPECT(SS_ERROR_STALE_HANDLE, ss_group_is_metering(group, &flag));
+    EXPECT(SS_ERROR_STALE_HANDLE, ss_reverb_zone_get_gain(zone, &f));
+    EXPECT(SS_ERROR_STALE_HANDLE, ss_reverb_zone_get_region(zone, &region));
+    EXPECT(SS_ERROR_STALE_HANDLE, ss_reverb_zone_get_value(zone, "density", &f));
+    EXPECT(SS_ERROR_STALE_HANDLE, ss_sound_registry_get_volume(registry, &f));
+    EXPECT(SS_ERROR_STALE_HANDLE, ss_sound_registry_is_enabled(registry, &flag));
+    CHECK(bytes == 7 && f == -7 && flag == -7 && v.x == -7 && region.kind == SS_REGION_BOX);
+    return 1;
+}
+
 /* ---- Main ---------------------------------------------------------------------------------- */
 
 static const struct {
@@ -1817,6 +2121,8 @@ static const struct {
     {"header_codes", test_header_codes},
     {"empty_scene_file", test_empty_scene_file},
     {"many_groups", test_many_groups},
+    {"getters", test_getters},
+    {"getters_refuse", test_getters_refuse},
 };
 
 int main(int argc, char **argv) {

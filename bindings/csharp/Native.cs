@@ -130,6 +130,7 @@ namespace Soundstage
         [DllImport(Library)] internal static extern int ss_device_start_recording_output(DeviceHandle device, string path, int format);
         [DllImport(Library)] internal static extern int ss_device_stop_recording_output(DeviceHandle device, out MixRecording recording);
         [DllImport(Library)] internal static extern int ss_device_set_output_metering(DeviceHandle device, int enabled);
+        [DllImport(Library)] internal static extern int ss_device_is_output_metering(DeviceHandle device, out int metering);
         [DllImport(Library)] internal static extern int ss_device_get_output_levels(DeviceHandle device, ref Levels levels);
 
         [DllImport(Library)] internal static extern int ss_scene_create(DeviceHandle device, int sourceBudget, out IntPtr scene);
@@ -173,6 +174,7 @@ namespace Soundstage
         [DllImport(Library)] internal static extern int ss_group_set_gain(GroupHandle group, float gain);
         [DllImport(Library)] internal static extern int ss_group_get_gain(GroupHandle group, out float gain);
         [DllImport(Library)] internal static extern int ss_group_set_muted(GroupHandle group, int muted);
+        [DllImport(Library)] internal static extern int ss_group_is_muted(GroupHandle group, out int muted);
         [DllImport(Library)] internal static extern int ss_group_fade(GroupHandle group, float gain, double seconds, int stopAtEnd, GroupCallback callback, IntPtr userData);
 
         [DllImport(Library)] internal static extern int ss_sound_registry_create(DeviceHandle device, IntPtr options, out IntPtr registry);
@@ -183,7 +185,9 @@ namespace Soundstage
         [DllImport(Library)] internal static extern int ss_sound_play(SoundRegistryHandle registry, uint id, SoundCallback callback, IntPtr userData);
         [DllImport(Library)] internal static extern int ss_sound_play_event(SoundRegistryHandle registry, string eventName, int alert, SoundCallback callback, IntPtr userData);
         [DllImport(Library)] internal static extern int ss_sound_registry_set_volume(SoundRegistryHandle registry, float volume);
+        [DllImport(Library)] internal static extern int ss_sound_registry_get_volume(SoundRegistryHandle registry, out float volume);
         [DllImport(Library)] internal static extern int ss_sound_registry_set_enabled(SoundRegistryHandle registry, int enabled);
+        [DllImport(Library)] internal static extern int ss_sound_registry_is_enabled(SoundRegistryHandle registry, out int enabled);
 
         [DllImport(Library)] internal static extern int ss_session_create(DeviceHandle device, int category, int options, out IntPtr session);
         [DllImport(Library)] internal static extern int ss_session_destroy(IntPtr session);
@@ -211,6 +215,7 @@ namespace Soundstage
         [DllImport(Library)] internal static extern int ss_device_open_output(int backend, ref DesktopOptions options, out IntPtr device);
         [DllImport(Library)] internal static extern int ss_device_open_openal(string name, int hrtf, int reverbZones, out IntPtr device);
         [DllImport(Library)] internal static extern int ss_device_set_max_decoded_bytes(DeviceHandle device, UIntPtr bytes);
+        [DllImport(Library)] internal static extern int ss_device_get_max_decoded_bytes(DeviceHandle device, out UIntPtr bytes);
         [DllImport(Library)] internal static extern int ss_device_evict_cached_buffers(DeviceHandle device);
         [DllImport(Library)] internal static extern int ss_device_get_output_status(DeviceHandle device, out OutputStatus status);
         [DllImport(Library)] internal static extern int ss_device_get_output_rest(DeviceHandle device, out int resting, out int rests);
@@ -223,16 +228,21 @@ namespace Soundstage
         [DllImport(Library)] internal static extern int ss_scene_set_distance_model(SceneHandle scene, int model);
         [DllImport(Library)] internal static extern int ss_scene_get_distance_model(SceneHandle scene, out int model);
         [DllImport(Library)] internal static extern int ss_scene_set_doppler_factor(SceneHandle scene, float factor);
+        [DllImport(Library)] internal static extern int ss_scene_get_doppler_factor(SceneHandle scene, out float factor);
         [DllImport(Library)] internal static extern int ss_scene_set_speed_of_sound(SceneHandle scene, float speed);
+        [DllImport(Library)] internal static extern int ss_scene_get_speed_of_sound(SceneHandle scene, out float speed);
         [DllImport(Library)] internal static extern int ss_scene_get_active_source_count(SceneHandle scene, out int count);
         [DllImport(Library)] internal static extern int ss_listener_set_velocity(SceneHandle scene, Vec3 velocity);
+        [DllImport(Library)] internal static extern int ss_listener_get_velocity(SceneHandle scene, out Vec3 velocity);
         [DllImport(Library)] internal static extern int ss_listener_get_orientation(SceneHandle scene, out Vec3 at, out Vec3 up);
         [DllImport(Library)] internal static extern int ss_scene_play_at(SceneHandle scene, IntPtr[] sources, UIntPtr count, double time);
         [DllImport(Library)] internal static extern int ss_scene_crossfade(SceneHandle scene, SourceHandle outgoing, SourceHandle incoming, double seconds);
         [DllImport(Library)] internal static extern int ss_scene_set_metering(SceneHandle scene, int enabled);
+        [DllImport(Library)] internal static extern int ss_scene_is_metering(SceneHandle scene, out int metering);
         [DllImport(Library)] internal static extern int ss_scene_get_levels(SceneHandle scene, ref Levels levels);
         [DllImport(Library)] internal static extern int ss_scene_add_ducking(SceneHandle scene, GroupHandle target, GroupHandle trigger, float gain, double attack, double release);
         [DllImport(Library)] internal static extern int ss_scene_set_virtualizes_voices(SceneHandle scene, int enabled);
+        [DllImport(Library)] internal static extern int ss_scene_get_virtualizes_voices(SceneHandle scene, out int enabled);
         [DllImport(Library)] internal static extern int ss_scene_set_voice_callback(SceneHandle scene, VoiceCallback callback, IntPtr userData);
         [DllImport(Library)] internal static extern int ss_scene_get_voice_statistics(SceneHandle scene, out VoiceStatistics statistics);
 
@@ -247,26 +257,32 @@ namespace Soundstage
         [DllImport(Library)] internal static extern int ss_source_set_head_relative(SourceHandle source, int relative);
         [DllImport(Library)] internal static extern int ss_source_is_head_relative(SourceHandle source, out int relative);
         [DllImport(Library)] internal static extern int ss_source_set_repeat_count(SourceHandle source, int repeats);
+        [DllImport(Library)] internal static extern int ss_source_get_repeat_count(SourceHandle source, out int repeats);
         [DllImport(Library)] internal static extern int ss_source_set_buffer(SourceHandle source, BufferHandle buffer);
         [DllImport(Library)] internal static extern int ss_source_set_buffer(SourceHandle source, IntPtr noBuffer);
         [DllImport(Library)] internal static extern int ss_source_rewind(SourceHandle source);
         [DllImport(Library)] internal static extern int ss_source_get_audibility(SourceHandle source, out float audibility);
         [DllImport(Library)] internal static extern int ss_source_set_group(SourceHandle source, IntPtr noGroup);
         [DllImport(Library)] internal static extern int ss_source_set_metering(SourceHandle source, int enabled);
+        [DllImport(Library)] internal static extern int ss_source_is_metering(SourceHandle source, out int metering);
         [DllImport(Library)] internal static extern int ss_source_get_levels(SourceHandle source, ref Levels levels);
         [DllImport(Library)] internal static extern int ss_source_get_underrun_count(SourceHandle source, out int count);
         [DllImport(Library)] internal static extern int ss_source_set_zone_send(SourceHandle source, ReverbZoneHandle zone, float level);
+        [DllImport(Library)] internal static extern int ss_source_get_zone_send(SourceHandle source, ReverbZoneHandle zone, out float level);
         [DllImport(Library)] internal static extern int ss_source_set_voice_limit(SourceHandle source, VoiceLimitHandle limit);
         [DllImport(Library)] internal static extern int ss_source_set_voice_limit(SourceHandle source, IntPtr noLimit);
         [DllImport(Library)] internal static extern int ss_source_set_priority(SourceHandle source, int priority);
+        [DllImport(Library)] internal static extern int ss_source_get_priority(SourceHandle source, out int priority);
         [DllImport(Library)] internal static extern int ss_source_is_virtual(SourceHandle source, out int isVirtual);
 
         [DllImport(Library)] internal static extern int ss_group_create(SceneHandle scene, string name, GroupHandle parent, out IntPtr group);
         [DllImport(Library)] internal static extern int ss_group_set_pitch(GroupHandle group, float pitch);
+        [DllImport(Library)] internal static extern int ss_group_get_pitch(GroupHandle group, out float pitch);
         [DllImport(Library)] internal static extern int ss_group_pause(GroupHandle group);
         [DllImport(Library)] internal static extern int ss_group_resume(GroupHandle group);
         [DllImport(Library)] internal static extern int ss_group_is_paused(GroupHandle group, out int paused);
         [DllImport(Library)] internal static extern int ss_group_set_metering(GroupHandle group, int enabled);
+        [DllImport(Library)] internal static extern int ss_group_is_metering(GroupHandle group, out int metering);
         [DllImport(Library)] internal static extern int ss_group_get_levels(GroupHandle group, ref Levels levels);
 
         [DllImport(Library)] internal static extern int ss_reverb_preset_count();
@@ -275,8 +291,11 @@ namespace Soundstage
         [DllImport(Library)] internal static extern int ss_reverb_zone_destroy(IntPtr zone);
         [DllImport(Library)] internal static extern int ss_reverb_zone_set_preset(ReverbZoneHandle zone, string preset);
         [DllImport(Library)] internal static extern int ss_reverb_zone_set_value(ReverbZoneHandle zone, string setting, float value);
+        [DllImport(Library)] internal static extern int ss_reverb_zone_get_value(ReverbZoneHandle zone, string setting, out float value);
         [DllImport(Library)] internal static extern int ss_reverb_zone_set_gain(ReverbZoneHandle zone, float gain);
+        [DllImport(Library)] internal static extern int ss_reverb_zone_get_gain(ReverbZoneHandle zone, out float gain);
         [DllImport(Library)] internal static extern int ss_reverb_zone_set_region(ReverbZoneHandle zone, ref ReverbRegion region);
+        [DllImport(Library)] internal static extern int ss_reverb_zone_get_region(ReverbZoneHandle zone, out ReverbRegion region);
         [DllImport(Library)] internal static extern int ss_reverb_zone_get_weight(ReverbZoneHandle zone, out float weight);
 
         [DllImport(Library)] internal static extern int ss_voice_limit_create(SceneHandle scene, string name, int maxVoices, int policy, out IntPtr limit);
@@ -302,6 +321,7 @@ namespace Soundstage
         [DllImport(Library)] internal static extern int ss_recorder_get_state(RecorderHandle recorder, out int state);
         [DllImport(Library)] internal static extern int ss_recorder_get_current_time(RecorderHandle recorder, out double seconds);
         [DllImport(Library)] internal static extern int ss_recorder_set_metering(RecorderHandle recorder, int enabled);
+        [DllImport(Library)] internal static extern int ss_recorder_is_metering(RecorderHandle recorder, out int metering);
         [DllImport(Library)] internal static extern int ss_recorder_get_levels(RecorderHandle recorder, ref Levels levels);
         [DllImport(Library)] internal static extern int ss_capture_available(string server);
         [DllImport(Library)] internal static extern int ss_enumerate_openal_outputs(NameCallback callback, IntPtr userData);

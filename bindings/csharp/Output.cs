@@ -152,6 +152,8 @@ namespace Soundstage
         public bool Hrtf { get { Native.DeviceInfo i; SoundstageException.Check(Native.ss_device_get_info(Handle, out i)); return i.HrtfEnabled != 0; } }
         /// <summary>Limits how much audio LoadBuffer decodes (bytes of float samples); default 512 MiB.</summary>
         public void SetMaxDecodedBytes(long bytes) { SoundstageException.Check(Native.ss_device_set_max_decoded_bytes(Handle, new UIntPtr((ulong)bytes))); }
+        /// <summary>The decode limit of SetMaxDecodedBytes, in bytes.</summary>
+        public long MaxDecodedBytes { get { UIntPtr b; SoundstageException.Check(Native.ss_device_get_max_decoded_bytes(Handle, out b)); return (long)b.ToUInt64(); } }
         /// <summary>Forgets LoadBuffer's file cache.</summary>
         public void EvictCachedBuffers() { SoundstageException.Check(Native.ss_device_evict_cached_buffers(Handle)); }
 
@@ -201,7 +203,11 @@ namespace Soundstage
         }
 
         /// <summary>Meters the output (read OutputLevels).</summary>
-        public bool OutputMetering { set { SoundstageException.Check(Native.ss_device_set_output_metering(Handle, value ? 1 : 0)); } }
+        public bool OutputMetering
+        {
+            get { int m; SoundstageException.Check(Native.ss_device_is_output_metering(Handle, out m)); return m != 0; }
+            set { SoundstageException.Check(Native.ss_device_set_output_metering(Handle, value ? 1 : 0)); }
+        }
         /// <summary>The output's levels since the last reading.</summary>
         public Levels OutputLevels { get { var r = Levels.Empty(); SoundstageException.Check(Native.ss_device_get_output_levels(Handle, ref r)); return Levels.From(r); } }
     }

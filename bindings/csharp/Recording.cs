@@ -85,7 +85,11 @@ namespace Soundstage
         /// <summary>Seconds recorded so far.</summary>
         public double CurrentTime { get { double t; SoundstageException.Check(Native.ss_recorder_get_current_time(Handle, out t)); return t; } }
         /// <summary>Meters the input (read Levels).</summary>
-        public bool Metering { set { SoundstageException.Check(Native.ss_recorder_set_metering(Handle, value ? 1 : 0)); } }
+        public bool Metering
+        {
+            get { int m; SoundstageException.Check(Native.ss_recorder_is_metering(Handle, out m)); return m != 0; }
+            set { SoundstageException.Check(Native.ss_recorder_set_metering(Handle, value ? 1 : 0)); }
+        }
         /// <summary>The input's levels since the last reading.</summary>
         public Levels Levels { get { var r = Levels.Empty(); SoundstageException.Check(Native.ss_recorder_get_levels(Handle, ref r)); return Levels.From(r); } }
     }

@@ -385,8 +385,12 @@ namespace Soundstage
             get { float g; SoundstageException.Check(Native.ss_group_get_gain(Handle, out g)); return g; }
             set { SoundstageException.Check(Native.ss_group_set_gain(Handle, value)); }
         }
-        /// <summary>Mutes or unmutes it.</summary>
-        public bool Muted { set { SoundstageException.Check(Native.ss_group_set_muted(Handle, value ? 1 : 0)); } }
+        /// <summary>Whether it is muted (its own flag, not its parents'); setting it mutes or unmutes it.</summary>
+        public bool Muted
+        {
+            get { int m; SoundstageException.Check(Native.ss_group_is_muted(Handle, out m)); return m != 0; }
+            set { SoundstageException.Check(Native.ss_group_set_muted(Handle, value ? 1 : 0)); }
+        }
         /// <summary>Moves its gain over `seconds`; `then` (may be null) runs once at the end.</summary>
         public void Fade(float gain, double seconds, bool stopAtEnd = false, Action then = null)
         {
@@ -424,9 +428,17 @@ namespace Soundstage
             SoundstageException.Check(result);
         }
         /// <summary>Volume, 0 ... 1.</summary>
-        public float Volume { set { SoundstageException.Check(Native.ss_sound_registry_set_volume(Handle, value)); } }
+        public float Volume
+        {
+            get { float v; SoundstageException.Check(Native.ss_sound_registry_get_volume(Handle, out v)); return v; }
+            set { SoundstageException.Check(Native.ss_sound_registry_set_volume(Handle, value)); }
+        }
         /// <summary>False: plays end Silenced.</summary>
-        public bool Enabled { set { SoundstageException.Check(Native.ss_sound_registry_set_enabled(Handle, value ? 1 : 0)); } }
+        public bool Enabled
+        {
+            get { int e; SoundstageException.Check(Native.ss_sound_registry_is_enabled(Handle, out e)); return e != 0; }
+            set { SoundstageException.Check(Native.ss_sound_registry_set_enabled(Handle, value ? 1 : 0)); }
+        }
     }
 
     /// <summary>An audio session: a category, activation and interruptions.</summary>

@@ -17,6 +17,29 @@ namespace Soundstage
         /// <summary>Between `min` and `max`.</summary>
         public static Region Box(Vector3 min, Vector3 max, float fade = 0)
         { return new Region { Raw = new Native.ReverbRegion { Kind = 2, Min = min.Raw, Max = max.Raw, Fade = fade } }; }
+        /// <summary>Everywhere, a sphere or a box.</summary>
+        public RegionKind Kind { get { return (RegionKind)Raw.Kind; } }
+        /// <summary>A sphere's centre.</summary>
+        public Vector3 Center { get { return Vector3.From(Raw.Center); } }
+        /// <summary>A sphere's radius.</summary>
+        public float Radius { get { return Raw.Radius; } }
+        /// <summary>A box's lowest corner.</summary>
+        public Vector3 Min { get { return Vector3.From(Raw.Min); } }
+        /// <summary>A box's highest corner.</summary>
+        public Vector3 Max { get { return Vector3.From(Raw.Max); } }
+        /// <summary>How far outside it the zone fades out.</summary>
+        public float Fade { get { return Raw.Fade; } }
+    }
+
+    /// <summary>The shape of a Region.</summary>
+    public enum RegionKind
+    {
+        /// <summary>Everywhere.</summary>
+        Everywhere,
+        /// <summary>Within Radius of Center.</summary>
+        Sphere,
+        /// <summary>Between Min and Max.</summary>
+        Box
     }
 
     /// <summary>Counters of a scene's voice manager.</summary>
@@ -57,9 +80,19 @@ namespace Soundstage
         /// <summary>Changes one reverb value, named as in scene files ("decayTime", ...).</summary>
         public void SetValue(string setting, float value) { SoundstageException.Check(Native.ss_reverb_zone_set_value(Handle, setting, value)); }
         /// <summary>The zone's gain, 0 ... 1.</summary>
-        public float Gain { set { SoundstageException.Check(Native.ss_reverb_zone_set_gain(Handle, value)); } }
-        /// <summary>Moves the zone's region.</summary>
-        public Region Region { set { var r = value.Raw; SoundstageException.Check(Native.ss_reverb_zone_set_region(Handle, ref r)); } }
+        public float Gain
+        {
+            get { float g; SoundstageException.Check(Native.ss_reverb_zone_get_gain(Handle, out g)); return g; }
+            set { SoundstageException.Check(Native.ss_reverb_zone_set_gain(Handle, value)); }
+        }
+        /// <summary>Where the zone is heard; setting it moves the zone.</summary>
+        public Region Region
+        {
+            get { Native.ReverbRegion r; SoundstageException.Check(Native.ss_reverb_zone_get_region(Handle, out r)); return new Region { Raw = r }; }
+            set { var r = value.Raw; SoundstageException.Check(Native.ss_reverb_zone_set_region(Handle, ref r)); }
+        }
+        /// <summary>One reverb value, named as for SetValue (after SetPreset, the new preset's).</summary>
+        public float GetValue(string setting) { float v; SoundstageException.Check(Native.ss_reverb_zone_get_value(Handle, setting, out v)); return v; }
         /// <summary>How much of the zone the listener hears now, 0 ... 1.</summary>
         public float Weight { get { float w; SoundstageException.Check(Native.ss_reverb_zone_get_weight(Handle, out w)); return w; } }
     }
@@ -114,13 +147,25 @@ namespace Soundstage
             set { SoundstageException.Check(Native.ss_scene_set_distance_model(Handle, (int)value)); }
         }
         /// <summary>Doppler factor, >= 0.</summary>
-        public float DopplerFactor { set { SoundstageException.Check(Native.ss_scene_set_doppler_factor(Handle, value)); } }
+        public float DopplerFactor
+        {
+            get { float f; SoundstageException.Check(Native.ss_scene_get_doppler_factor(Handle, out f)); return f; }
+            set { SoundstageException.Check(Native.ss_scene_set_doppler_factor(Handle, value)); }
+        }
         /// <summary>Speed of sound, > 0.</summary>
-        public float SpeedOfSound { set { SoundstageException.Check(Native.ss_scene_set_speed_of_sound(Handle, value)); } }
+        public float SpeedOfSound
+        {
+            get { float s; SoundstageException.Check(Native.ss_scene_get_speed_of_sound(Handle, out s)); return s; }
+            set { SoundstageException.Check(Native.ss_scene_set_speed_of_sound(Handle, value)); }
+        }
         /// <summary>Sources playing or paused now.</summary>
         public int ActiveSourceCount { get { int n; SoundstageException.Check(Native.ss_scene_get_active_source_count(Handle, out n)); return n; } }
         /// <summary>The listener's velocity, for Doppler.</summary>
-        public Vector3 ListenerVelocity { set { SoundstageException.Check(Native.ss_listener_set_velocity(Handle, value.Raw)); } }
+        public Vector3 ListenerVelocity
+        {
+            get { Native.Vec3 v; SoundstageException.Check(Native.ss_listener_get_velocity(Handle, out v)); return Vector3.From(v); }
+            set { SoundstageException.Check(Native.ss_listener_set_velocity(Handle, value.Raw)); }
+        }
         /// <summary>Where the listener looks.</summary>
         public Vector3 ListenerAt { get { Native.Vec3 at, up; SoundstageException.Check(Native.ss_listener_get_orientation(Handle, out at, out up)); return Vector3.From(at); } }
         /// <summary>Which way is up for the listener.</summary>
@@ -138,11 +183,19 @@ namespace Soundstage
         /// <summary>Ducks `target` to `gain` while anything in `trigger` sounds.</summary>
         public void AddDucking(Group target, Group trigger, float gain, double attack, double release) { SoundstageException.Check(Native.ss_scene_add_ducking(Handle, target.Handle, trigger.Handle, gain, attack, release)); }
         /// <summary>Meters the scene (read Levels).</summary>
-        public bool Metering { set { SoundstageException.Check(Native.ss_scene_set_metering(Handle, value ? 1 : 0)); } }
+        public bool Metering
+        {
+            get { int m; SoundstageException.Check(Native.ss_scene_is_metering(Handle, out m)); return m != 0; }
+            set { SoundstageException.Check(Native.ss_scene_set_metering(Handle, value ? 1 : 0)); }
+        }
         /// <summary>The scene's levels since the last reading.</summary>
         public Levels Levels { get { var r = Levels.Empty(); SoundstageException.Check(Native.ss_scene_get_levels(Handle, ref r)); return Levels.From(r); } }
         /// <summary>Lets any number of sources play, the most important holding voices.</summary>
-        public bool VirtualizesVoices { set { SoundstageException.Check(Native.ss_scene_set_virtualizes_voices(Handle, value ? 1 : 0)); if (!value) Keep("voice", null); } }
+        public bool VirtualizesVoices
+        {
+            get { int v; SoundstageException.Check(Native.ss_scene_get_virtualizes_voices(Handle, out v)); return v != 0; }
+            set { SoundstageException.Check(Native.ss_scene_set_virtualizes_voices(Handle, value ? 1 : 0)); if (!value) Keep("voice", null); }
+        }
         /// <summary>Called (source handle, kind) for each voice event; compare the handle with Source.Handle.DangerousGetHandle(). Needs VirtualizesVoices. null removes it.</summary>
         public Action<IntPtr, VoiceEventKind> VoiceChanged
         {
@@ -199,7 +252,11 @@ namespace Soundstage
             set { SoundstageException.Check(Native.ss_source_set_head_relative(Handle, value ? 1 : 0)); }
         }
         /// <summary>Extra gapless plays after the first (from the next play).</summary>
-        public int RepeatCount { set { SoundstageException.Check(Native.ss_source_set_repeat_count(Handle, value)); } }
+        public int RepeatCount
+        {
+            get { int n; SoundstageException.Check(Native.ss_source_get_repeat_count(Handle, out n)); return n; }
+            set { SoundstageException.Check(Native.ss_source_set_repeat_count(Handle, value)); }
+        }
         /// <summary>Changes the buffer (stops it first); null for none.</summary>
         public Buffer Buffer { set { SoundstageException.Check(value == null ? Native.ss_source_set_buffer(Handle, IntPtr.Zero) : Native.ss_source_set_buffer(Handle, value.Handle)); } }
         /// <summary>Stops it and puts it back at its start.</summary>
@@ -210,14 +267,24 @@ namespace Soundstage
         public void LeaveGroup() { SoundstageException.Check(Native.ss_source_set_group(Handle, IntPtr.Zero)); }
         /// <summary>Its send to one zone, 0 ... 1; a negative level removes the override.</summary>
         public void SetZoneSend(ReverbZone zone, float level) { SoundstageException.Check(Native.ss_source_set_zone_send(Handle, zone.Handle, level)); }
+        /// <summary>Its send to one zone: its override, else ReverbSend.</summary>
+        public float GetZoneSend(ReverbZone zone) { float l; SoundstageException.Check(Native.ss_source_get_zone_send(Handle, zone.Handle, out l)); return l; }
         /// <summary>Puts it under a voice limit (null: none).</summary>
         public VoiceLimit VoiceLimit { set { SoundstageException.Check(value == null ? Native.ss_source_set_voice_limit(Handle, IntPtr.Zero) : Native.ss_source_set_voice_limit(Handle, value.Handle)); } }
         /// <summary>-1,000,000 ... 1,000,000; higher wins a voice.</summary>
-        public int Priority { set { SoundstageException.Check(Native.ss_source_set_priority(Handle, value)); } }
+        public int Priority
+        {
+            get { int p; SoundstageException.Check(Native.ss_source_get_priority(Handle, out p)); return p; }
+            set { SoundstageException.Check(Native.ss_source_set_priority(Handle, value)); }
+        }
         /// <summary>Whether it plays virtually now.</summary>
         public bool IsVirtual { get { int v; SoundstageException.Check(Native.ss_source_is_virtual(Handle, out v)); return v != 0; } }
         /// <summary>Meters it (read Levels).</summary>
-        public bool Metering { set { SoundstageException.Check(Native.ss_source_set_metering(Handle, value ? 1 : 0)); } }
+        public bool Metering
+        {
+            get { int m; SoundstageException.Check(Native.ss_source_is_metering(Handle, out m)); return m != 0; }
+            set { SoundstageException.Check(Native.ss_source_set_metering(Handle, value ? 1 : 0)); }
+        }
         /// <summary>Its levels since the last reading.</summary>
         public Levels Levels { get { var r = Levels.Empty(); SoundstageException.Check(Native.ss_source_get_levels(Handle, ref r)); return Levels.From(r); } }
         /// <summary>Streaming sources: how often the queue ran dry.</summary>
@@ -227,7 +294,11 @@ namespace Soundstage
     public sealed partial class Group
     {
         /// <summary>Pitch, > 0: multiplies down the tree.</summary>
-        public float Pitch { set { SoundstageException.Check(Native.ss_group_set_pitch(Handle, value)); } }
+        public float Pitch
+        {
+            get { float p; SoundstageException.Check(Native.ss_group_get_pitch(Handle, out p)); return p; }
+            set { SoundstageException.Check(Native.ss_group_set_pitch(Handle, value)); }
+        }
         /// <summary>Pauses exactly what plays in it and its children.</summary>
         public void Pause() { SoundstageException.Check(Native.ss_group_pause(Handle)); }
         /// <summary>Resumes what Pause paused.</summary>
@@ -235,7 +306,11 @@ namespace Soundstage
         /// <summary>Whether paused.</summary>
         public bool Paused { get { int p; SoundstageException.Check(Native.ss_group_is_paused(Handle, out p)); return p != 0; } }
         /// <summary>Meters it (read Levels).</summary>
-        public bool Metering { set { SoundstageException.Check(Native.ss_group_set_metering(Handle, value ? 1 : 0)); } }
+        public bool Metering
+        {
+            get { int m; SoundstageException.Check(Native.ss_group_is_metering(Handle, out m)); return m != 0; }
+            set { SoundstageException.Check(Native.ss_group_set_metering(Handle, value ? 1 : 0)); }
+        }
         /// <summary>Its levels since the last reading.</summary>
         public Levels Levels { get { var r = Levels.Empty(); SoundstageException.Check(Native.ss_group_get_levels(Handle, ref r)); return Levels.From(r); } }
     }

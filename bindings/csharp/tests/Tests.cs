@@ -272,6 +272,51 @@ static class Tests
             }
         });
 
+        // Issue 45: properties read the library, not the binding's memory of the last value set.
+        Run("properties read what a C caller set on the same handle, and what a fade left", () =>
+        {
+            using (var device = Device.OpenLoopback())
+            {
+                var scene = device.CreateScene();
+                var group = scene.CreateGroup("music");
+                var source = scene.CreateSource(device.CreateBuffer(Tone(0.1)));
+                var zone = scene.CreateReverbZone("hall", "generic", Region.Everywhere, 0.5f);
+                var registry = device.CreateSoundRegistry();
+                Check(!group.Muted && group.Pitch == 1 && !group.Metering, "a group's defaults");
+                Check(registry.Volume == 1 && registry.Enabled, "a registry's defaults");
+                Check(Native.ss_group_set_muted(group.Handle, 1) == 0 && Native.ss_group_set_pitch(group.Handle, 2) == 0
+                      && Native.ss_group_set_metering(group.Handle, 1) == 0, "C calls on the group");
+                Check(Native.ss_sound_registry_set_volume(registry.Handle, 0.25f) == 0
+                      && Native.ss_sound_registry_set_enabled(registry.Handle, 0) == 0, "C calls on the registry");
+                Check(Native.ss_scene_set_metering(scene.Handle, 1) == 0 && Native.ss_scene_set_virtualizes_voices(scene.Handle, 1) == 0
+                      && Native.ss_scene_set_doppler_factor(scene.Handle, 2.5f) == 0 && Native.ss_scene_set_speed_of_sound(scene.Handle, 100) == 0
+                      && Native.ss_listener_set_velocity(scene.Handle, new Vector3(1, -2, 3).Raw) == 0, "C calls on the scene");
+                Check(Native.ss_source_set_metering(source.Handle, 1) == 0 && Native.ss_source_set_priority(source.Handle, -42) == 0
+                      && Native.ss_source_set_repeat_count(source.Handle, 3) == 0
+                      && Native.ss_source_set_zone_send(source.Handle, zone.Handle, 0.5f) == 0, "C calls on the source");
+                var sphere = Region.Sphere(new Vector3(1, 2, 3), 4, 1).Raw;
+                Check(Native.ss_reverb_zone_set_gain(zone.Handle, 0.75f) == 0 && Native.ss_reverb_zone_set_region(zone.Handle, ref sphere) == 0, "C calls on the zone");
+                Check(Native.ss_device_set_output_metering(device.Handle, 1) == 0
+                      && Native.ss_device_set_max_decoded_bytes(device.Handle, new UIntPtr(1000000)) == 0, "C calls on the device");
+                Check(group.Muted && group.Pitch == 2 && group.Metering, "the group reads the C caller's values");
+                Check(registry.Volume == 0.25f && !registry.Enabled, "the registry reads the C caller's values");
+                Check(scene.Metering && scene.VirtualizesVoices && scene.DopplerFactor == 2.5f && scene.SpeedOfSound == 100, "the scene reads the C caller's values");
+                Check(scene.ListenerVelocity.Equals(new Vector3(1, -2, 3)), "the listener's velocity");
+                Check(source.Metering && source.Priority == -42 && source.RepeatCount == 3 && source.GetZoneSend(zone) == 0.5f, "the source reads the C caller's values");
+                var region = zone.Region;
+                Check(zone.Gain == 0.75f && region.Kind == RegionKind.Sphere && region.Center.Equals(new Vector3(1, 2, 3))
+                      && region.Radius == 4 && region.Fade == 1, "the zone reads the C caller's values");
+                Check(Math.Abs(zone.GetValue("decayTime") - 1.49f) < 1e-6, "a reverb value");
+                Check(device.OutputMetering && device.MaxDecodedBytes == 1000000, "the device reads the C caller's values");
+                group.Fade(0.25f, 0.05);
+                device.Render(4800);
+                Check(group.Gain == 0.25f, "the gain a fade left");
+                device.Dispose();
+                try { var muted = group.Muted; throw new Exception("expected StaleHandle, read " + muted); }
+                catch (SoundstageException e) { Check(e.Code == Result.StaleHandle, "StaleHandle after the device"); }
+            }
+        });
+
         Console.WriteLine("C#: " + passed + " passed, " + failed + " failed");
         return failed == 0 ? 0 : 1;
     }

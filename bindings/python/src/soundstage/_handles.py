@@ -124,6 +124,19 @@ def value(call, ctype, *arguments):
     return out.value if hasattr(out, "value") else out
 
 
+def c_property(getter, setter, ctype, doc):
+    """A property read by the C getter and written by the C setter named, both taking the handle:
+    it answers what the library holds, whoever set it. `ctype` bool is an int switch (1 or 0)."""
+    def get(self):
+        if ctype is bool:
+            return bool(value(getattr(lib, getter), ctypes.c_int, self))
+        return value(getattr(lib, getter), ctype, self)
+
+    def put(self, new):
+        check(getattr(lib, setter)(self, int(bool(new)) if ctype is bool else new))
+    return property(get, put, doc=doc)
+
+
 def encode(text, what="a string"):
     """A str or path as bytes for C; None stays None."""
     if text is None:

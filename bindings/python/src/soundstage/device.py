@@ -3,7 +3,7 @@ import ctypes
 import os
 
 from . import _ffi
-from ._handles import Handle, encode, find, levels, made, register, value
+from ._handles import Handle, c_property, encode, find, levels, made, register, value
 from ._library import lib
 from .errors import InvalidArgumentError, check
 from .types import (Backend, ChannelLayout, DeviceInfo, DeviceKind, FileFormat, MixRecording, OutputEvent,
@@ -124,9 +124,12 @@ class Device(Handle):
         """Mixed chunks that held NaN or infinity and were replaced by silence (0 when healthy)."""
         return value(lib.ss_device_get_non_finite_mix_count, ctypes.c_int64, self)
 
+    max_decoded_bytes = c_property("ss_device_get_max_decoded_bytes", "ss_device_set_max_decoded_bytes", ctypes.c_size_t,
+                                   "How much audio load_buffer decodes at most (bytes of float samples); default 512 MiB.")
+
     def set_max_decoded_bytes(self, limit):
-        """Limits how much audio load_buffer decodes (bytes of float samples); default 512 MiB."""
-        check(lib.ss_device_set_max_decoded_bytes(self, limit))
+        """Sets max_decoded_bytes."""
+        self.max_decoded_bytes = limit
 
     def evict_cached_buffers(self):
         """Forgets the file cache of load_buffer (buffers in use stay alive)."""
@@ -176,15 +179,8 @@ class Device(Handle):
         check(lib.ss_device_set_output_callback(self, _output_event if function else _ffi.ss_output_callback(), key))
         self._set_callback("output", key)
 
-    @property
-    def output_metering(self):
-        """Set True to meter the output (read output_levels)."""
-        return getattr(self, "_metering", False)
-
-    @output_metering.setter
-    def output_metering(self, enabled):
-        check(lib.ss_device_set_output_metering(self, int(bool(enabled))))
-        self._metering = bool(enabled)
+    output_metering = c_property("ss_device_is_output_metering", "ss_device_set_output_metering", bool,
+                                 "Set True to meter the output (read output_levels).")
 
     @property
     def output_levels(self):

@@ -3,7 +3,7 @@ import ctypes
 import os
 
 from . import _ffi
-from ._handles import Handle, encode, find, levels, made, register, unregister, value
+from ._handles import Handle, c_property, encode, find, levels, made, register, unregister, value
 from ._library import lib
 from .errors import check
 from .types import FileFormat, RecorderState, Recording, RecordingEnd
@@ -72,15 +72,7 @@ class Recorder(Handle):
         """Seconds recorded so far."""
         return value(lib.ss_recorder_get_current_time, ctypes.c_double, self)
 
-    @property
-    def metering(self):
-        """Set True to meter the input (read levels)."""
-        return getattr(self, "_metering", False)
-
-    @metering.setter
-    def metering(self, enabled):
-        check(lib.ss_recorder_set_metering(self, int(bool(enabled))))
-        self._metering = bool(enabled)
+    metering = c_property("ss_recorder_is_metering", "ss_recorder_set_metering", bool, "Set True to meter the input (read levels).")
 
     @property
     def levels(self):

@@ -4,7 +4,7 @@ import ctypes
 import os
 
 from . import _ffi
-from ._handles import Handle, encode, find, levels, made, register, take, unregister, value, vec3
+from ._handles import Handle, c_property, encode, find, levels, made, register, take, unregister, value, vec3
 from ._library import lib
 from .errors import check
 from .types import BufferInfo, DistanceModel, SourceState, StealPolicy, VoiceEventKind, VoiceStatistics
@@ -158,9 +158,12 @@ class Source(Handle):
         """Moves to `seconds` into the sound."""
         check(lib.ss_source_seek(self, seconds))
 
+    repeat_count = c_property("ss_source_get_repeat_count", "ss_source_set_repeat_count", ctypes.c_int,
+                              "Extra gapless plays after the first, 0 ... 10000 (from the next play).")
+
     def set_repeat_count(self, repeats):
-        """Extra gapless plays after the first, 0 ... 10000 (from the next play)."""
-        check(lib.ss_source_set_repeat_count(self, repeats))
+        """Sets repeat_count."""
+        self.repeat_count = repeats
 
     def set_buffer(self, buffer):
         """Changes the buffer (stops it first); None for none."""
@@ -185,23 +188,22 @@ class Source(Handle):
         """Its send to one reverb zone, 0 ... 1; None removes the override."""
         check(lib.ss_source_set_zone_send(self, zone, -1.0 if level is None else level))
 
+    def zone_send(self, zone):
+        """Its send level to one reverb zone: its override, else reverb_send."""
+        return value(lib.ss_source_get_zone_send, ctypes.c_float, self, zone)
+
     def set_voice_limit(self, limit):
         """Puts it under a VoiceLimit (None: none)."""
         check(lib.ss_source_set_voice_limit(self, limit))
 
+    priority = c_property("ss_source_get_priority", "ss_source_set_priority", ctypes.c_int,
+                          "-1,000,000 ... 1,000,000; higher wins a voice; default 0.")
+
     def set_priority(self, priority):
-        """-1,000,000 ... 1,000,000; higher wins a voice."""
-        check(lib.ss_source_set_priority(self, priority))
+        """Sets priority."""
+        self.priority = priority
 
-    @property
-    def metering(self):
-        """Set True to meter it (read levels)."""
-        return getattr(self, "_metering", False)
-
-    @metering.setter
-    def metering(self, enabled):
-        check(lib.ss_source_set_metering(self, int(bool(enabled))))
-        self._metering = bool(enabled)
+    metering = c_property("ss_source_is_metering", "ss_source_set_metering", bool, "Set True to meter it (read levels).")
 
     @property
     def levels(self):
@@ -223,25 +225,10 @@ class Group(Handle):
     def gain(self, gain):
         check(lib.ss_group_set_gain(self, gain))
 
-    @property
-    def muted(self):
-        """Whether muted (its sources keep playing, silently)."""
-        return getattr(self, "_muted", False)
-
-    @muted.setter
-    def muted(self, muted):
-        check(lib.ss_group_set_muted(self, int(bool(muted))))
-        self._muted = bool(muted)
-
-    @property
-    def pitch(self):
-        """> 0: multiplies down the tree."""
-        return getattr(self, "_pitch", 1.0)
-
-    @pitch.setter
-    def pitch(self, pitch):
-        check(lib.ss_group_set_pitch(self, pitch))
-        self._pitch = pitch
+    muted = c_property("ss_group_is_muted", "ss_group_set_muted", bool,
+                       "Whether muted (its sources keep playing, silently); its own flag, not its parents'.")
+    pitch = c_property("ss_group_get_pitch", "ss_group_set_pitch", ctypes.c_float,
+                       "> 0: multiplies down the tree (its own, not its parents').")
 
     @property
     def paused(self):
@@ -266,15 +253,7 @@ class Group(Handle):
                 unregister(key)
             raise
 
-    @property
-    def metering(self):
-        """Set True to meter it (read levels)."""
-        return getattr(self, "_metering", False)
-
-    @metering.setter
-    def metering(self, enabled):
-        check(lib.ss_group_set_metering(self, int(bool(enabled))))
-        self._metering = bool(enabled)
+    metering = c_property("ss_group_is_metering", "ss_group_set_metering", bool, "Set True to meter it (read levels).")
 
     @property
     def levels(self):
@@ -304,6 +283,10 @@ def _region(region):
     return raw
 
 
+def _tuple(v):
+    return (v.x, v.y, v.z)
+
+
 class ReverbZone(Handle):
     """A reverb zone heard where the listener is. Closing it removes it."""
 
@@ -317,13 +300,34 @@ class ReverbZone(Handle):
         """Changes one reverb value, named as in scene files ("decayTime", ...)."""
         check(lib.ss_reverb_zone_set_value(self, encode(setting), number))
 
+    def value(self, setting):
+        """One reverb value, named as for set_value (after set_preset, the new preset's)."""
+        return value(lib.ss_reverb_zone_get_value, ctypes.c_float, self, encode(setting))
+
+    gain = c_property("ss_reverb_zone_get_gain", "ss_reverb_zone_set_gain", ctypes.c_float, "0 ... 1.")
+
     def set_gain(self, gain):
-        """0 ... 1."""
-        check(lib.ss_reverb_zone_set_gain(self, gain))
+        """Sets gain."""
+        self.gain = gain
+
+    @property
+    def region(self):
+        """Where it is heard: None (everywhere), ("sphere", center, radius, fade) or
+        ("box", min, max, fade); setting it moves it (see Scene.create_reverb_zone)."""
+        raw = value(lib.ss_reverb_zone_get_region, _ffi.ss_reverb_region, self)
+        if raw.kind == _ffi.SS_REGION_SPHERE:
+            return ("sphere", _tuple(raw.center), raw.radius, raw.fade)
+        if raw.kind == _ffi.SS_REGION_BOX:
+            return ("box", _tuple(raw.min), _tuple(raw.max), raw.fade)
+        return None
+
+    @region.setter
+    def region(self, region):
+        check(lib.ss_reverb_zone_set_region(self, ctypes.byref(_region(region))))
 
     def set_region(self, region):
-        """Moves its region (see Scene.create_reverb_zone)."""
-        check(lib.ss_reverb_zone_set_region(self, ctypes.byref(_region(region))))
+        """Sets region."""
+        self.region = region
 
     @property
     def weight(self):
@@ -382,13 +386,18 @@ class Scene(Handle):
     def distance_model(self, model):
         check(lib.ss_scene_set_distance_model(self, int(model)))
 
+    doppler_factor = c_property("ss_scene_get_doppler_factor", "ss_scene_set_doppler_factor", ctypes.c_float,
+                                ">= 0 (0: no Doppler); default 1.")
+    speed_of_sound = c_property("ss_scene_get_speed_of_sound", "ss_scene_set_speed_of_sound", ctypes.c_float,
+                                "Units per second, > 0; default 343.3.")
+
     def set_doppler_factor(self, factor):
-        """>= 0 (0: no Doppler); default 1."""
-        check(lib.ss_scene_set_doppler_factor(self, factor))
+        """Sets doppler_factor."""
+        self.doppler_factor = factor
 
     def set_speed_of_sound(self, speed):
-        """Units per second, > 0; default 343.3."""
-        check(lib.ss_scene_set_speed_of_sound(self, speed))
+        """Sets speed_of_sound."""
+        self.speed_of_sound = speed
 
     @property
     def active_source_count(self):
@@ -410,9 +419,18 @@ class Scene(Handle):
     def listener_position(self, position):
         check(lib.ss_listener_set_position(self, vec3(position)))
 
-    def set_listener_velocity(self, velocity):
-        """The listener's velocity, for Doppler."""
+    @property
+    def listener_velocity(self):
+        """The listener's (x, y, z) velocity, for Doppler."""
+        return _tuple(value(lib.ss_listener_get_velocity, _ffi.ss_vec3, self))
+
+    @listener_velocity.setter
+    def listener_velocity(self, velocity):
         check(lib.ss_listener_set_velocity(self, vec3(velocity)))
+
+    def set_listener_velocity(self, velocity):
+        """Sets listener_velocity."""
+        self.listener_velocity = velocity
 
     @property
     def listener_orientation(self):
@@ -456,15 +474,7 @@ class Scene(Handle):
         """Ducks `target` to `gain` while anything in `trigger` sounds."""
         check(lib.ss_scene_add_ducking(self, target, trigger, gain, attack, release))
 
-    @property
-    def metering(self):
-        """Set True to meter the scene (read levels)."""
-        return getattr(self, "_metering", False)
-
-    @metering.setter
-    def metering(self, enabled):
-        check(lib.ss_scene_set_metering(self, int(bool(enabled))))
-        self._metering = bool(enabled)
+    metering = c_property("ss_scene_is_metering", "ss_scene_set_metering", bool, "Set True to meter the scene (read levels).")
 
     @property
     def levels(self):
@@ -474,12 +484,11 @@ class Scene(Handle):
     @property
     def virtualizes_voices(self):
         """Set True to let any number of sources play (the most important get voices)."""
-        return getattr(self, "_virtualizes", False)
+        return bool(value(lib.ss_scene_get_virtualizes_voices, ctypes.c_int, self))
 
     @virtualizes_voices.setter
     def virtualizes_voices(self, enabled):
         check(lib.ss_scene_set_virtualizes_voices(self, int(bool(enabled))))
-        self._virtualizes = bool(enabled)
         if not enabled:
             self._set_callback("voice", None)
 

@@ -3,7 +3,7 @@ import ctypes
 import os
 
 from . import _ffi
-from ._handles import Handle, encode, find, register, take, value
+from ._handles import Handle, c_property, encode, find, register, take, value
 from ._library import lib
 from .errors import check
 from .types import SoundOutcome
@@ -67,25 +67,8 @@ class SoundRegistry(Handle):
         """Plays a sound file (registered on first use)."""
         self._play(lib.ss_sound_play_file, encode(os.fspath(path)), int(alert), then=then)
 
-    @property
-    def volume(self):
-        """0 ... 1."""
-        return getattr(self, "_volume", 1.0)
-
-    @volume.setter
-    def volume(self, volume):
-        check(lib.ss_sound_registry_set_volume(self, volume))
-        self._volume = volume
-
-    @property
-    def enabled(self):
-        """False: plays end SILENCED."""
-        return getattr(self, "_enabled", True)
-
-    @enabled.setter
-    def enabled(self, enabled):
-        check(lib.ss_sound_registry_set_enabled(self, int(bool(enabled))))
-        self._enabled = bool(enabled)
+    volume = c_property("ss_sound_registry_get_volume", "ss_sound_registry_set_volume", ctypes.c_float, "0 ... 1.")
+    enabled = c_property("ss_sound_registry_is_enabled", "ss_sound_registry_set_enabled", bool, "False: plays end SILENCED.")
 
     def on_attention(self, function):
         """Calls function(id) when an alert plays; None removes it."""

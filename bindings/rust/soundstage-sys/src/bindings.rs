@@ -917,6 +917,10 @@ extern "C" {
     pub fn ss_device_set_max_decoded_bytes(device: *mut ss_device, bytes: usize) -> ss_result;
 }
 extern "C" {
+    #[doc = " Reads the device's decode limit in bytes (ss_device_set_max_decoded_bytes)."]
+    pub fn ss_device_get_max_decoded_bytes(device: *mut ss_device, out: *mut usize) -> ss_result;
+}
+extern "C" {
     #[doc = " Forgets the file cache of ss_buffer_load_file() (buffers in use stay alive)."]
     pub fn ss_device_evict_cached_buffers(device: *mut ss_device) -> ss_result;
 }
@@ -1437,6 +1441,13 @@ extern "C" {
     ) -> ss_result;
 }
 extern "C" {
+    #[doc = " Reads whether the device's output is metered (1) or not (0)."]
+    pub fn ss_device_is_output_metering(
+        device: *mut ss_device,
+        out: *mut ::std::os::raw::c_int,
+    ) -> ss_result;
+}
+extern "C" {
     #[doc = " The output's levels since the last reading."]
     pub fn ss_device_get_output_levels(device: *mut ss_device, out: *mut ss_levels) -> ss_result;
 }
@@ -1573,6 +1584,14 @@ extern "C" {
     pub fn ss_scene_set_speed_of_sound(scene: *mut ss_scene, speed: f32) -> ss_result;
 }
 extern "C" {
+    #[doc = " Reads the scene's Doppler factor."]
+    pub fn ss_scene_get_doppler_factor(scene: *mut ss_scene, out: *mut f32) -> ss_result;
+}
+extern "C" {
+    #[doc = " Reads the scene's speed of sound."]
+    pub fn ss_scene_get_speed_of_sound(scene: *mut ss_scene, out: *mut f32) -> ss_result;
+}
+extern "C" {
     #[doc = " How many sources of the scene play or are paused now."]
     pub fn ss_scene_get_active_source_count(
         scene: *mut ss_scene,
@@ -1613,6 +1632,10 @@ extern "C" {
     ) -> ss_result;
 }
 extern "C" {
+    #[doc = " Reads the listener's velocity."]
+    pub fn ss_listener_get_velocity(scene: *mut ss_scene, out: *mut ss_vec3) -> ss_result;
+}
+extern "C" {
     #[doc = " Reads the listener's gain."]
     pub fn ss_listener_get_gain(scene: *mut ss_scene, out: *mut f32) -> ss_result;
 }
@@ -1651,6 +1674,11 @@ extern "C" {
 extern "C" {
     #[doc = " Turns metering of the scene (the summed power of its sources) on or off."]
     pub fn ss_scene_set_metering(scene: *mut ss_scene, enabled: ::std::os::raw::c_int)
+        -> ss_result;
+}
+extern "C" {
+    #[doc = " Reads whether the scene is metered (1) or not (0)."]
+    pub fn ss_scene_is_metering(scene: *mut ss_scene, out: *mut ::std::os::raw::c_int)
         -> ss_result;
 }
 extern "C" {
@@ -2083,6 +2111,13 @@ extern "C" {
     ) -> ss_result;
 }
 extern "C" {
+    #[doc = " Reads the source's repeat count."]
+    pub fn ss_source_get_repeat_count(
+        source: *mut ss_source,
+        out: *mut ::std::os::raw::c_int,
+    ) -> ss_result;
+}
+extern "C" {
     #[doc = " Changes the buffer (stops the source first); NULL for none. The buffer must be of the scene's device."]
     pub fn ss_source_set_buffer(source: *mut ss_source, buffer: *mut ss_buffer) -> ss_result;
 }
@@ -2161,6 +2196,13 @@ extern "C" {
     ) -> ss_result;
 }
 extern "C" {
+    #[doc = " Reads whether the source is metered (1) or not (0)."]
+    pub fn ss_source_is_metering(
+        source: *mut ss_source,
+        out: *mut ::std::os::raw::c_int,
+    ) -> ss_result;
+}
+extern "C" {
     #[doc = " The source's levels since the last reading (after its gain, groups and distance; per channel of its buffer)."]
     pub fn ss_source_get_levels(source: *mut ss_source, out: *mut ss_levels) -> ss_result;
 }
@@ -2198,8 +2240,16 @@ extern "C" {
     pub fn ss_group_set_muted(group: *mut ss_group, muted: ::std::os::raw::c_int) -> ss_result;
 }
 extern "C" {
+    #[doc = " Reads whether the group is muted (1) or not (0); its own flag, not its parents'."]
+    pub fn ss_group_is_muted(group: *mut ss_group, out: *mut ::std::os::raw::c_int) -> ss_result;
+}
+extern "C" {
     #[doc = " The group's pitch, > 0: multiplies down the tree like gain."]
     pub fn ss_group_set_pitch(group: *mut ss_group, pitch: f32) -> ss_result;
+}
+extern "C" {
+    #[doc = " Reads the group's own pitch (not multiplied by its parents')."]
+    pub fn ss_group_get_pitch(group: *mut ss_group, out: *mut f32) -> ss_result;
 }
 extern "C" {
     #[doc = " Pauses exactly what plays in the group and its children."]
@@ -2244,6 +2294,11 @@ extern "C" {
 extern "C" {
     #[doc = " Turns metering of the group on or off."]
     pub fn ss_group_set_metering(group: *mut ss_group, enabled: ::std::os::raw::c_int)
+        -> ss_result;
+}
+extern "C" {
+    #[doc = " Reads whether the group is metered (1) or not (0)."]
+    pub fn ss_group_is_metering(group: *mut ss_group, out: *mut ::std::os::raw::c_int)
         -> ss_result;
 }
 extern "C" {
@@ -2427,14 +2482,34 @@ extern "C" {
     ) -> ss_result;
 }
 extern "C" {
+    #[doc = " Reads one value of the zone's reverb, named as for ss_reverb_zone_set_value (after a preset"]
+    #[doc = " switch, the new preset's). An unknown name is SS_ERROR_NOT_FOUND."]
+    pub fn ss_reverb_zone_get_value(
+        zone: *mut ss_reverb_zone,
+        setting: *const ::std::os::raw::c_char,
+        out: *mut f32,
+    ) -> ss_result;
+}
+extern "C" {
     #[doc = " The zone's gain, 0 ... 1."]
     pub fn ss_reverb_zone_set_gain(zone: *mut ss_reverb_zone, gain: f32) -> ss_result;
+}
+extern "C" {
+    #[doc = " Reads the zone's gain."]
+    pub fn ss_reverb_zone_get_gain(zone: *mut ss_reverb_zone, out: *mut f32) -> ss_result;
 }
 extern "C" {
     #[doc = " Moves the zone's region."]
     pub fn ss_reverb_zone_set_region(
         zone: *mut ss_reverb_zone,
         region: *const ss_reverb_region,
+    ) -> ss_result;
+}
+extern "C" {
+    #[doc = " Reads the zone's region; the fields its kind does not use are 0."]
+    pub fn ss_reverb_zone_get_region(
+        zone: *mut ss_reverb_zone,
+        out: *mut ss_reverb_region,
     ) -> ss_result;
 }
 extern "C" {
@@ -2450,12 +2525,27 @@ extern "C" {
     ) -> ss_result;
 }
 extern "C" {
+    #[doc = " Reads the source's send level to one zone: its override, else SS_SOURCE_REVERB_SEND."]
+    pub fn ss_source_get_zone_send(
+        source: *mut ss_source,
+        zone: *mut ss_reverb_zone,
+        out: *mut f32,
+    ) -> ss_result;
+}
+extern "C" {
     #[doc = " With voice virtualization on, any number of sources may play: the scene keeps the most"]
     #[doc = " important `source_budget` of them real (by priority, then audibility) and the rest silent with"]
     #[doc = " their clocks running. ss_source_play never fails for lack of voices."]
     pub fn ss_scene_set_virtualizes_voices(
         scene: *mut ss_scene,
         enabled: ::std::os::raw::c_int,
+    ) -> ss_result;
+}
+extern "C" {
+    #[doc = " Reads whether the scene virtualizes voices (1) or not (0)."]
+    pub fn ss_scene_get_virtualizes_voices(
+        scene: *mut ss_scene,
+        out: *mut ::std::os::raw::c_int,
     ) -> ss_result;
 }
 pub const SS_STEAL_OLDEST: ss_steal_policy = 0;
@@ -2491,6 +2581,13 @@ extern "C" {
     pub fn ss_source_set_priority(
         source: *mut ss_source,
         priority: ::std::os::raw::c_int,
+    ) -> ss_result;
+}
+extern "C" {
+    #[doc = " Reads the source's priority."]
+    pub fn ss_source_get_priority(
+        source: *mut ss_source,
+        out: *mut ::std::os::raw::c_int,
     ) -> ss_result;
 }
 extern "C" {
@@ -2945,10 +3042,24 @@ extern "C" {
         -> ss_result;
 }
 extern "C" {
+    #[doc = " Reads the registry's volume."]
+    pub fn ss_sound_registry_get_volume(
+        registry: *mut ss_sound_registry,
+        out: *mut f32,
+    ) -> ss_result;
+}
+extern "C" {
     #[doc = " Turns the registry's sounds on or off (off: plays report SS_SOUND_SILENCED)."]
     pub fn ss_sound_registry_set_enabled(
         registry: *mut ss_sound_registry,
         enabled: ::std::os::raw::c_int,
+    ) -> ss_result;
+}
+extern "C" {
+    #[doc = " Reads whether the registry's sounds are on (1) or off (0)."]
+    pub fn ss_sound_registry_is_enabled(
+        registry: *mut ss_sound_registry,
+        out: *mut ::std::os::raw::c_int,
     ) -> ss_result;
 }
 #[doc = " Called when an alert plays (the Linux counterpart of iOS's vibrate-with-alert); on the thread that played it."]
@@ -3604,6 +3715,13 @@ extern "C" {
     pub fn ss_recorder_set_metering(
         recorder: *mut ss_recorder,
         enabled: ::std::os::raw::c_int,
+    ) -> ss_result;
+}
+extern "C" {
+    #[doc = " Reads whether the recorded input is metered (1) or not (0)."]
+    pub fn ss_recorder_is_metering(
+        recorder: *mut ss_recorder,
+        out: *mut ::std::os::raw::c_int,
     ) -> ss_result;
 }
 extern "C" {

@@ -326,6 +326,10 @@ impl Device {
         // SAFETY: plain values.
         check(unsafe { sys::ss_device_set_max_decoded_bytes(self.raw, bytes) })
     }
+    /// The decode limit of [`Device::set_max_decoded_bytes`], in bytes.
+    pub fn max_decoded_bytes(&self) -> Result<usize> {
+        out!(|p| sys::ss_device_get_max_decoded_bytes(self.raw, p))
+    }
 
     /// Forgets the file cache of [`Device::load_buffer`] (buffers in use stay alive).
     pub fn evict_cached_buffers(&self) -> Result<()> {
@@ -466,6 +470,10 @@ impl Device {
     pub fn set_output_metering(&self, enabled: bool) -> Result<()> {
         // SAFETY: plain values.
         check(unsafe { sys::ss_device_set_output_metering(self.raw, enabled as i32) })
+    }
+    /// Whether the output is metered.
+    pub fn is_output_metering(&self) -> Result<bool> {
+        out!(|p| sys::ss_device_is_output_metering(self.raw, p)).map(|v: i32| v != 0)
     }
 
     /// The output's levels since the last reading.

@@ -44,10 +44,18 @@ impl Group {
         // SAFETY: plain values.
         check(unsafe { sys::ss_group_set_muted(self.raw, flag(muted)) })
     }
+    /// Whether the group is muted (its own flag, not its parents').
+    pub fn is_muted(&self) -> Result<bool> {
+        out!(|p| sys::ss_group_is_muted(self.raw, p)).map(|v: i32| v != 0)
+    }
     /// The group's pitch, > 0: multiplies down the tree.
     pub fn set_pitch(&self, pitch: f32) -> Result<()> {
         // SAFETY: plain values.
         check(unsafe { sys::ss_group_set_pitch(self.raw, pitch) })
+    }
+    /// The group's own pitch (not multiplied by its parents').
+    pub fn pitch(&self) -> Result<f32> {
+        out!(|p| sys::ss_group_get_pitch(self.raw, p))
     }
     /// Pauses exactly what plays in the group and its children.
     pub fn pause(&self) -> Result<()> {
@@ -97,6 +105,10 @@ impl Group {
     pub fn set_metering(&self, enabled: bool) -> Result<()> {
         // SAFETY: plain values.
         check(unsafe { sys::ss_group_set_metering(self.raw, flag(enabled)) })
+    }
+    /// Whether the group is metered.
+    pub fn is_metering(&self) -> Result<bool> {
+        out!(|p| sys::ss_group_is_metering(self.raw, p)).map(|v: i32| v != 0)
     }
     /// The group's levels since the last reading.
     pub fn levels(&self) -> Result<Levels> {

@@ -190,6 +190,10 @@ impl Recorder {
         // SAFETY: plain values.
         check(unsafe { sys::ss_recorder_set_metering(self.raw, flag(enabled)) })
     }
+    /// Whether the recorded input is metered.
+    pub fn is_metering(&self) -> Result<bool> {
+        out!(|p| sys::ss_recorder_is_metering(self.raw, p)).map(|v: i32| v != 0)
+    }
     /// The input's levels since the last reading.
     pub fn levels(&self) -> Result<Levels> {
         // SAFETY: the out-pointer is valid for the call.

@@ -54,6 +54,14 @@ impl Region {
         }
         raw
     }
+
+    fn from_raw(raw: &sys::ss_reverb_region) -> Region {
+        match raw.kind {
+            sys::SS_REGION_SPHERE => Region::Sphere { center: Vec3::from_raw(raw.center), radius: raw.radius, fade: raw.fade },
+            sys::SS_REGION_BOX => Region::Box { min: Vec3::from_raw(raw.min), max: Vec3::from_raw(raw.max), fade: raw.fade },
+            _ => Region::Everywhere,
+        }
+    }
 }
 
 /// The names of the reverb presets ("cave", "castle-small-room", ...: OpenAL Soft's 113).
@@ -96,16 +104,30 @@ impl ReverbZone {
         // SAFETY: the name lives until the call returns.
         check(unsafe { sys::ss_reverb_zone_set_value(self.raw, setting.as_ptr(), value) })
     }
+    /// One value of the reverb, named as for [`ReverbZone::set_value`] (after
+    /// [`ReverbZone::set_preset`], the new preset's).
+    pub fn value(&self, setting: &str) -> Result<f32> {
+        let setting = c_string(setting, "the setting")?;
+        out!(|p| sys::ss_reverb_zone_get_value(self.raw, setting.as_ptr(), p))
+    }
     /// The zone's gain, 0 ... 1.
     pub fn set_gain(&self, gain: f32) -> Result<()> {
         // SAFETY: plain values.
         check(unsafe { sys::ss_reverb_zone_set_gain(self.raw, gain) })
+    }
+    /// The zone's gain.
+    pub fn gain(&self) -> Result<f32> {
+        out!(|p| sys::ss_reverb_zone_get_gain(self.raw, p))
     }
     /// Moves the zone's region.
     pub fn set_region(&self, region: Region) -> Result<()> {
         let region = region.raw();
         // SAFETY: the region lives until the call returns.
         check(unsafe { sys::ss_reverb_zone_set_region(self.raw, &region) })
+    }
+    /// The zone's region.
+    pub fn region(&self) -> Result<Region> {
+        out!(|p| sys::ss_reverb_zone_get_region(self.raw, p)).map(|r| Region::from_raw(&r))
     }
     /// How much of the zone the listener hears where it is now, 0 ... 1.
     pub fn weight(&self) -> Result<f32> {

@@ -139,10 +139,18 @@ impl Scene {
         // SAFETY: plain values.
         check(unsafe { sys::ss_scene_set_doppler_factor(self.raw, factor) })
     }
+    /// The Doppler factor.
+    pub fn doppler_factor(&self) -> Result<f32> {
+        out!(|p| sys::ss_scene_get_doppler_factor(self.raw, p))
+    }
     /// Speed of sound in units per second, > 0; default 343.3.
     pub fn set_speed_of_sound(&self, speed: f32) -> Result<()> {
         // SAFETY: plain values.
         check(unsafe { sys::ss_scene_set_speed_of_sound(self.raw, speed) })
+    }
+    /// The speed of sound in units per second.
+    pub fn speed_of_sound(&self) -> Result<f32> {
+        out!(|p| sys::ss_scene_get_speed_of_sound(self.raw, p))
     }
     /// How many of the scene's sources play or are paused now.
     pub fn active_source_count(&self) -> Result<u32> {
@@ -166,6 +174,10 @@ impl Scene {
     pub fn set_listener_velocity(&self, velocity: impl Into<Vec3>) -> Result<()> {
         // SAFETY: plain values.
         check(unsafe { sys::ss_listener_set_velocity(self.raw, velocity.into().raw()) })
+    }
+    /// The listener's velocity.
+    pub fn listener_velocity(&self) -> Result<Vec3> {
+        out!(|p| sys::ss_listener_get_velocity(self.raw, p)).map(Vec3::from_raw)
     }
     /// Where the listener looks (`at`) and which way is up; the two must not be parallel.
     pub fn set_listener_orientation(&self, at: impl Into<Vec3>, up: impl Into<Vec3>) -> Result<()> {
@@ -230,6 +242,10 @@ impl Scene {
         // SAFETY: plain values.
         check(unsafe { sys::ss_scene_set_metering(self.raw, flag(enabled)) })
     }
+    /// Whether the scene is metered.
+    pub fn is_metering(&self) -> Result<bool> {
+        out!(|p| sys::ss_scene_is_metering(self.raw, p)).map(|v: i32| v != 0)
+    }
     /// The scene's levels since the last reading.
     pub fn levels(&self) -> Result<Levels> {
         // SAFETY: the out-pointer is valid for the call.
@@ -245,6 +261,10 @@ impl Scene {
             self.callbacks.replace(VOICE, None); // turning it off drops the callback
         }
         Ok(())
+    }
+    /// Whether the scene virtualizes voices.
+    pub fn virtualizes_voices(&self) -> Result<bool> {
+        out!(|p| sys::ss_scene_get_virtualizes_voices(self.raw, p)).map(|v: i32| v != 0)
     }
 
     /// Calls `callback` for each voice event, on the thread of the engine update that ranked the

@@ -200,10 +200,18 @@ impl SoundRegistry {
         // SAFETY: plain values.
         check(unsafe { sys::ss_sound_registry_set_volume(self.raw, volume) })
     }
+    /// The registry's volume.
+    pub fn volume(&self) -> Result<f32> {
+        out!(|p| sys::ss_sound_registry_get_volume(self.raw, p))
+    }
     /// Turns the registry's sounds on or off (off: plays end [`SoundOutcome::Silenced`]).
     pub fn set_enabled(&self, enabled: bool) -> Result<()> {
         // SAFETY: plain values.
         check(unsafe { sys::ss_sound_registry_set_enabled(self.raw, flag(enabled)) })
+    }
+    /// Whether the registry's sounds are on.
+    pub fn is_enabled(&self) -> Result<bool> {
+        out!(|p| sys::ss_sound_registry_is_enabled(self.raw, p)).map(|v: i32| v != 0)
     }
     /// Calls `callback` (the sound's id) when an alert plays, on the thread that played it.
     pub fn on_attention(&self, callback: impl Fn(u32) + Send + Sync + 'static) -> Result<()> {

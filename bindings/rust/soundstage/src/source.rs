@@ -203,6 +203,10 @@ impl Source {
         // SAFETY: plain values.
         check(unsafe { sys::ss_source_set_repeat_count(self.raw, repeats.min(i32::MAX as u32) as i32) })
     }
+    /// Extra gapless plays after the first.
+    pub fn repeat_count(&self) -> Result<u32> {
+        out!(|p| sys::ss_source_get_repeat_count(self.raw, p)).map(|n: i32| n.max(0) as u32)
+    }
     /// Changes the buffer (stops the source first); `None` for none.
     pub fn set_buffer(&self, buffer: Option<&Buffer>) -> Result<()> {
         // SAFETY: plain handles.
@@ -294,6 +298,10 @@ impl Source {
         // SAFETY: plain values.
         check(unsafe { sys::ss_source_set_zone_send(self.raw, zone.as_raw(), level.unwrap_or(-1.0)) })
     }
+    /// The source's send level to one zone: its override, else the reverb send of every zone.
+    pub fn zone_send(&self, zone: &ReverbZone) -> Result<f32> {
+        out!(|p| sys::ss_source_get_zone_send(self.raw, zone.as_raw(), p))
+    }
     /// Puts the source under `limit` (`None`: none).
     pub fn set_voice_limit(&self, limit: Option<&VoiceLimit>) -> Result<()> {
         // SAFETY: plain handles.
@@ -304,6 +312,10 @@ impl Source {
         // SAFETY: plain values.
         check(unsafe { sys::ss_source_set_priority(self.raw, priority) })
     }
+    /// The source's priority.
+    pub fn priority(&self) -> Result<i32> {
+        out!(|p| sys::ss_source_get_priority(self.raw, p))
+    }
     /// Whether the source plays virtually now (silent, its clock running).
     pub fn is_virtual(&self) -> Result<bool> {
         out!(|p| sys::ss_source_is_virtual(self.raw, p)).map(|v: i32| v != 0)
@@ -312,6 +324,10 @@ impl Source {
     pub fn set_metering(&self, enabled: bool) -> Result<()> {
         // SAFETY: plain values.
         check(unsafe { sys::ss_source_set_metering(self.raw, flag(enabled)) })
+    }
+    /// Whether the source is metered.
+    pub fn is_metering(&self) -> Result<bool> {
+        out!(|p| sys::ss_source_is_metering(self.raw, p)).map(|v: i32| v != 0)
     }
     /// The source's levels since the last reading.
     pub fn levels(&self) -> Result<Levels> {
