@@ -174,6 +174,10 @@ let package = Package(
         .executableTarget(name: "car-pass", dependencies: ["ExampleSupport", "Soundstage"], path: "Examples/CarPass", swiftSettings: strict),
         .executableTarget(name: "two-scenes", dependencies: ["ExampleSupport", "Soundstage"], path: "Examples/TwoScenes", swiftSettings: strict),
         .executableTarget(name: "interruptions", dependencies: ["ExampleSupport", "Soundstage"], path: "Examples/Interruptions", swiftSettings: strict),
+        // The README's and docs/getting-started.md's Swift programs, byte for byte (CLITests.DocumentationTests
+        // checks that they are, and runs them): the build is what compiles those code blocks.
+        .executableTarget(name: "hello", dependencies: ["Soundstage"], path: "Examples/Hello", swiftSettings: strict),
+        .executableTarget(name: "first-program", dependencies: ["Soundstage"], path: "Examples/FirstProgram", swiftSettings: strict),
         // Test helpers (signals, the throw-away audio servers, child processes), a Sources target
         // as NIOTestUtils is: the tests and soundstage-bench share it.
         .target(

@@ -4,13 +4,14 @@
 # functions and carries no ICU, compiles the C tests with -std=c99 -Wall -Wextra -Werror -pedantic and the header as
 # C++17, runs the tests (once plainly, once under AddressSanitizer's leak checker), then runs the
 # examples: orbit in C, C++ and Python must render the same samples as the Swift orbit, and
-# ui-sound must play through a daemon started here.
+# ui-sound must play through a daemon started here; and the C code blocks of README.md and
+# docs/getting-started.md compile and run.
 # Needs the debug build of the package (swift build): the Swift orbit and the soundstage daemon.
 # Ends with "N passed, N failed" over its checks; exits 1 if any failed.
 #
 # With --quick (scripts/test.sh --quick, the inner loop): the C tests once, compiled as C99 with
 # every warning an error, against the debug build's libSoundstageC.so (the same Swift code, built
-# without the release build's minutes); nothing else.
+# without the release build's minutes), and the documents' C blocks against it; nothing else.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -25,6 +26,28 @@ trap cleanup EXIT
 source scripts/checks.sh
 
 strict=(-std=c99 -Wall -Wextra -Werror -pedantic)
+
+# The C code blocks of README.md and docs/getting-started.md, as a reader copies them
+# (Tests/C/doc_blocks.py writes each out; a block without its <!-- checked: ... --> mark fails):
+# each compiles as C99 with every warning an error, and each whole program runs, in the
+# repository (its assets' paths are relative), on OpenAL Soft's silent device, no desktop server
+# answering. The Swift blocks are CLITests.DocumentationTests'.
+doc_blocks() {   # doc_blocks LINK-FLAGS...
+    local list kind file place
+    mkdir -p "$work/doc"
+    list=$(python3 Tests/C/doc_blocks.py "$work/doc" README.md docs/getting-started.md) || return 1
+    [ -n "$list" ] || { echo "no C blocks found"; return 1; }
+    while read -r kind file place; do
+        echo "$place: $kind"
+        gcc "${strict[@]}" "$file" "$@" -o "${file%.c}" || return 1
+        if [ "$kind" = program ]; then
+            ALSOFT_DRIVERS=null PULSE_SERVER="unix:$work/no-server" "${file%.c}" ||
+                { echo "$place: the program failed"; return 1; }
+        fi
+    done <<< "$list"
+}
+doc_blocks_name="the C blocks of README.md and docs/getting-started.md compile as C99 with every warning an error, and run"
+
 if [ "${1:-}" = "--quick" ]; then
     debug=$root/.build/debug
     [ -f "$debug/libSoundstageC.so" ] || { echo "test-c.sh: no $debug/libSoundstageC.so; run swift build first" >&2; exit 1; }
@@ -32,6 +55,8 @@ if [ "${1:-}" = "--quick" ]; then
         gcc "${strict[@]}" -Iinclude Tests/C/capi_tests.c -L"$debug" -l:libSoundstageC.so -Wl,-rpath,"$debug" \
             -lm -lpthread -o "$work/capi_tests"
     if "$work/capi_tests"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL the C tests"; fi
+    check "$doc_blocks_name (against the debug build)" \
+        doc_blocks -Iinclude -L"$debug" -l:libSoundstageC.so -Wl,-rpath,"$debug" -lm -lpthread
     echo "C API (quick): $passed passed, $failed failed"
     [ "$failed" -eq 0 ]
     exit
@@ -129,6 +154,8 @@ check "orbit.c compiles" gcc "${strict[@]}" Examples/C/orbit.c $(pkg-config --cf
 check "orbit.cpp compiles as C++17" \
     g++ -std=c++17 -Wall -Wextra -Werror -pedantic Examples/C/orbit.cpp $(pkg-config --cflags --libs soundstage) -o "$work/orbit-cpp"
 check "ui-sound.c compiles" gcc "${strict[@]}" Examples/C/ui-sound.c $(pkg-config --cflags --libs soundstage) -lpthread -o "$work/ui-sound"
+# shellcheck disable=SC2046
+check "$doc_blocks_name" doc_blocks $(pkg-config --cflags --libs soundstage) -lm
 
 check "the Swift orbit renders" .build/debug/orbit --render "$work/swift.wav"
 check "orbit.c renders the Swift orbit's samples (front, right, behind, left)" \
