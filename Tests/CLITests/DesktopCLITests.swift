@@ -141,9 +141,10 @@ import TestSupport
                                       environment: environment)
         defer { daemon.send(SIGTERM); _ = daemon.wait() }
         for _ in 0..<500 where !FileManager.default.fileExists(atPath: socket) { usleep(10_000) }
+        // Corked: every sink input (OpenAL Soft's PulseAudio backend may list its stream twice).
         let corked = { () -> Bool? in
-            guard let line = (try? fixture.sinkInputs())?.split(separator: "\n").first(where: { $0.contains("Corked:") }) else { return nil }
-            return line.contains("yes")
+            let lines = ((try? fixture.sinkInputs()) ?? "").split(separator: "\n").filter { $0.contains("Corked:") }
+            return lines.isEmpty ? nil : lines.allSatisfy { $0.contains("yes") }
         }
         let recording = try fixture.record(sink: "A")
         #expect(try run(fixture, ["sound", "play", "--file", file, "--socket", socket]).status == 0)
@@ -166,10 +167,22 @@ import TestSupport
         let wakes = thread.sample().switches - wakesBefore
         #expect(wakes <= 1, "the resting output's thread woke \(wakes) times in 2 s")
         #expect(try run(fixture, ["sound", "play", "--file", file, "--socket", socket]).status == 0)
-        usleep(300_000)
+        // The stream corks again at most the timeout after the click, plus the queue and 0.1 s,
+        // measured from the command's end, which waits for the click to end. (The client's
+        // session ends with its connection: the output pauses then, sooner than the timeout;
+        // OpenAL's is corked before the command ends.)
+        let ended = Date()
+        var corkedAt: Date?
+        while corkedAt == nil, Date().timeIntervalSince(ended) < 5 {
+            if corked() == true { corkedAt = Date() } else { usleep(5_000) }
+        }
+        let after = try #require(corkedAt, "never corked again").timeIntervalSince(ended)
+        #expect(after <= 0.3 + 0.15, "the \(backend) stream corked \(after) s after the click, timeout 0.3 s")
+        usleep(100_000)
         let runs = Signals.separateSounds(recording.stop())
         #expect(runs.count == 2, "two clicks, one before and one after the rest: \(runs)")
-        print("\(kind): \(backend) output resting, the daemon used \(resting) CPU ticks in 2 s; its output thread woke \(wakes) times")
+        print("\(kind): \(backend) output resting, the daemon used \(resting) CPU ticks in 2 s; its output thread woke \(wakes) times; "
+              + "the stream corked \(String(format: "%.3f", after)) s after the click ended (timeout 0.3 s)")
     }
 
     /// User plus system CPU of process `pid` so far, in clock ticks (/proc/PID/stat).

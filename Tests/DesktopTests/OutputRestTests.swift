@@ -41,6 +41,40 @@ extension DesktopOutputTests {
         #expect(abs(heard - 0.4) < 0.02, "two 0.2 s tones, heard \(heard) s")
     }
 
+    /// The stream corks `idleTimeout` after the mix went silent, plus the queue, within 100 ms:
+    /// a 0.3 s sound, then the server's own word (`pactl`'s "Corked") polled, at 0.5 s and 1 s
+    /// timeouts. A click first: on PulseAudio a fresh stream's first sound waits ~1.9 s for the
+    /// fixture's null sink (it renders 2 s blocks until a stream asks for less, and takes the
+    /// lower latency at its next block; PipeWire and a sound card do not), which would date the
+    /// sound wrong. (Before, a rest waited for the drain of a queue of silence, and a check
+    /// missed at the timeout waited a whole second timeout.)
+    @Test(arguments: installedServers, [0.5, 1.0])
+    func theStreamCorksTheTimeoutAfterTheLastSound(_ kind: AudioServerFixture.Kind, _ idleTimeout: Double) throws {
+        let fixture = try AudioServerFixture(kind)
+        let device = try desktopDevice(on: fixture, idleTimeout: idleTimeout)
+        defer { device.close() }
+        let scene = try device.makeScene()
+        let source = try toneSource(scene, device, Signals.sine(440, seconds: 0.3))
+        #expect(waitFor(5) { corked(try? fixture.sinkInputs()) == false })
+        let click = try toneSource(scene, device, Signals.sine(880, seconds: 0.02))
+        try click.play()
+        #expect(waitFor(5) { click.playbackState == .stopped })
+        usleep(100_000)
+        let played = Date()
+        try source.play()
+        var corkedAt: Date?
+        while corkedAt == nil, Date().timeIntervalSince(played) < 3 * idleTimeout + 2 {
+            if corked(try? fixture.sinkInputs()) == true { corkedAt = Date() } else { usleep(5_000) }
+        }
+        let after = try #require(corkedAt, "never corked").timeIntervalSince(played) - 0.3
+        let queue = device.outputStatus.targetLatency ?? 0.02
+        print("\(kind), idle timeout \(idleTimeout) s: corked \(String(format: "%.3f", after)) s after the sound ended "
+              + "(\(String(format: "%.3f", after - idleTimeout)) s late; the queue is \(queue) s)")
+        // The mix is rendered a queue ahead of the ear: its silence can start that much earlier.
+        #expect(after >= idleTimeout - queue - 0.01 && after <= idleTimeout + queue + 0.1,
+                "corked \(after) s after the sound, timeout \(idleTimeout) s")
+    }
+
     /// `idleTimeout` 0 never rests: the stream plays on, uncorked, through seconds of silence.
     @Test(arguments: installedServers)
     func anIdleTimeoutOfZeroNeverRests(_ kind: AudioServerFixture.Kind) throws {

@@ -191,7 +191,12 @@ final class DesktopOutput: Sendable {
         // the run of silent frames written passes a multiple of it.
         let idleFrames = options.idleTimeout > 0 ? max(1, Int((options.idleTimeout * Double(sampleRate)).rounded())) : Int.max
         // Consecutive silent frames written, and the activity count last acted on.
-        var silentRun = 0
+        var silentRun = 0 {
+            didSet { if silentRun == 0 { nextRestCheck = idleFrames } }
+        }
+        // The run of silence at which to check next whether to rest.
+        var nextRestCheck = idleFrames
+        let restCheckInterval = max(1, sampleRate / 20)
         var seenActivity = 0
         // Nothing written yet to the stream now open: its first write starts with silence.
         var freshStream = true
@@ -273,17 +278,24 @@ final class DesktopOutput: Sendable {
             }
             let shouldCork = now.enginePaused || now.serverPaused || now.resting
             if shouldCork != now.corked {
-                connection.withLock {
-                    // Pausing because nothing may sound, or resting: let the queue play out first.
-                    // Pausing because the server asked: it has muted us, so keep the queue for the resume.
-                    if shouldCork && !now.serverPaused { _ = connection.drainLocked(timeout: 2) }
+                // Resting over a queue of silence (the mix has been silent for longer than the
+                // queue): cork at once, nothing audible is lost, and the wake writes over the
+                // queue. (A drain first waited for PulseAudio's answer, which never came before
+                // its 2 s timeout: the stream corked 2 s late.) The rest's clock starts when the
+                // queue would have played out, so the frames it adds land where they would have
+                // been heard.
+                let silentQueue = shouldCork && now.resting && !now.enginePaused && !now.serverPaused
+                    && queueIsSilent.load(ordering: .relaxed)
+                let queued = connection.withLock { () -> Double in
+                    // Pausing because nothing may sound, or resting over sound: let the queue play
+                    // out first. Pausing because the server asked: it has muted us, so keep the
+                    // queue for the resume.
+                    if shouldCork && !now.serverPaused && !silentQueue { _ = connection.drainLocked(timeout: 2) }
                     connection.corkLocked(shouldCork)
+                    return silentQueue ? connection.grantedLatencyLocked(sampleRate: sampleRate) ?? options.latency : 0
                 }
                 control.withLockedValue { $0.corked = shouldCork }
-                // The rest's clock starts once the queue has played out: every frame rendered has
-                // been heard, so the frames the wall clock adds from here land where they would
-                // have been heard (begun before the drain, a scheduled play came ~20 ms early).
-                if shouldCork && now.resting { device.rest.begin() }
+                if shouldCork && now.resting { device.rest.begin(after: queued) }
                 continue
             }
             guard frames > 0 else { continue }
@@ -298,7 +310,12 @@ final class DesktopOutput: Sendable {
             silentRun += count
             let queued = connection.withLock { connection.grantedLatencyLocked(sampleRate: sampleRate) }.map { Int($0 * Double(sampleRate)) } ?? Int.max
             queueIsSilent.store(silentRun >= queued, ordering: .relaxed)
-            if silentRun / idleFrames > (silentRun - count) / idleFrames { beginRestIfQuiet(device, horizon: idleFrames) }
+            // At the timeout, and every 50 ms after it while something still keeps it awake (a
+            // check that waited for the next multiple of the timeout rested up to twice as late).
+            if silentRun >= nextRestCheck {
+                nextRestCheck = silentRun + restCheckInterval
+                beginRestIfQuiet(device, horizon: idleFrames)
+            }
         }
         if let device = target.device { endRest(device) }
         let pending = control.withLockedValue { $0.drainTickets }

@@ -43,11 +43,12 @@ final class OutputRest: Sendable {
         }
     }
 
-    /// Begins a rest at the current frame (the render thread).
-    func begin() {
+    /// Begins a rest at the current frame (the render thread), its clock counting from `delay`
+    /// seconds on: when the frames still queued, corked unheard, would have played out.
+    func begin(after delay: Double = 0) {
         state.withLockedValue { state in
             state.resting = true
-            state.since = DispatchTime.now().uptimeNanoseconds
+            state.since = DispatchTime.now().uptimeNanoseconds + UInt64(max(0, delay) * 1e9)
             state.rests += 1
             // Sequentially consistent with `noteActivity` and `activityCount`: a play either sees
             // the rest begun (and pokes) or is counted before the render thread reads the count.
@@ -72,8 +73,9 @@ final class OutputRest: Sendable {
     var activityCount: Int { activity.load(ordering: .sequentiallyConsistent) }
 
     private static func frames(since: UInt64, sampleRate: Int) -> Int {
-        let elapsed = DispatchTime.now().uptimeNanoseconds &- since
-        return Int(Double(elapsed) * Double(sampleRate) / 1e9)
+        let now = DispatchTime.now().uptimeNanoseconds
+        guard now > since else { return 0 }
+        return Int(Double(now - since) * Double(sampleRate) / 1e9)
     }
 }
 
