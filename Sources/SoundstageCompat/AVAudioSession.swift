@@ -353,10 +353,18 @@ public final class AVAudioSession: NSObject, @unchecked Sendable {
 
     private func routeChanged(_ change: RouteChange) {
         guard let device = lock.withLock({ engine?.device }) else { return }
-        let described = Self.describe(device, output: change.output)     // asks the server: outside the lock
-        let previous = lock.withLock { () -> AVAudioSessionRouteDescription in
+        // asks the server: outside the lock
+        let described = Self.describe(device, output: change.output, port: change.port)
+        var previous = lock.withLock { () -> AVAudioSessionRouteDescription in
             defer { route = described }
             return route
+        }
+        if let port = change.previousPort {
+            // The sink stayed and its port changed (a laptop's headphones pulled): the previous
+            // route is that sink as it was, on the port it had.
+            previous = AVAudioSessionRouteDescription(inputs: previous.inputs, outputs: previous.outputs.map { output in
+                output.uid == change.previousOutput ? output.onPort(port) : output
+            })
         }
         let reason: RouteChangeReason = switch change.reason {
         case .oldDeviceUnavailable: .oldDeviceUnavailable
@@ -378,8 +386,8 @@ public final class AVAudioSession: NSObject, @unchecked Sendable {
         }
     }
 
-    private static func describe(_ device: Device, output: String?) -> AVAudioSessionRouteDescription {
-        AVAudioSessionRouteDescription(inputs: [], outputs: [AVAudioSessionPortDescription(output: device, sink: output)])
+    private static func describe(_ device: Device, output: String?, port: String? = nil) -> AVAudioSessionRouteDescription {
+        AVAudioSessionRouteDescription(inputs: [], outputs: [AVAudioSessionPortDescription(output: device, sink: output, port: port)])
     }
 }
 

@@ -136,10 +136,16 @@ public final class AVAudioSessionPortDescription: NSObject, @unchecked Sendable 
     /// A stable identifier: the server's name for the sink or source.
     public let uid: String
 
-    init(portType: AVAudioSession.Port, portName: String, uid: String) {
+    /// What the server said of the device (for ``onPort(_:)``).
+    let bus: String?
+    let formFactor: String?
+
+    init(portType: AVAudioSession.Port, portName: String, uid: String, bus: String? = nil, formFactor: String? = nil) {
         self.portType = portType
         self.portName = portName
         self.uid = uid
+        self.bus = bus
+        self.formFactor = formFactor
     }
 
     /// An input as the desktop server lists it.
@@ -149,14 +155,21 @@ public final class AVAudioSessionPortDescription: NSObject, @unchecked Sendable 
     }
 
     /// The output `device` plays on: `sink` (a route change's new sink) or the device's sink now,
-    /// described by the server when it is a desktop device.
-    convenience init(output device: Device, sink: String?) {
+    /// described by the server when it is a desktop device; `port` (a route change's new port)
+    /// in place of the port the server names.
+    convenience init(output device: Device, sink: String?, port: String? = nil) {
         let name = sink ?? device.outputStatus.sink ?? (try? device.info.name) ?? "output"
         let described = device.desktopOptions.flatMap { options in
             (try? Device.availableOutputs(server: options.server))?.first { $0.name == name }
         }
-        self.init(portType: Self.outputType(bus: described?.bus, formFactor: described?.formFactor, port: described?.activePort),
-                  portName: described?.description ?? name, uid: name)
+        self.init(portType: Self.outputType(bus: described?.bus, formFactor: described?.formFactor, port: port ?? described?.activePort),
+                  portName: described?.description ?? name, uid: name, bus: described?.bus, formFactor: described?.formFactor)
+    }
+
+    /// The same output on another port of its sink (the type follows the port).
+    func onPort(_ port: String) -> AVAudioSessionPortDescription {
+        AVAudioSessionPortDescription(portType: Self.outputType(bus: bus, formFactor: formFactor, port: port),
+                                      portName: portName, uid: uid, bus: bus, formFactor: formFactor)
     }
 
     /// An output's type from its bus, form factor and active port (the port first: a laptop's

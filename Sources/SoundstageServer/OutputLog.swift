@@ -46,6 +46,11 @@ public final class OutputLog: Sendable {
         metadata["reason"] = "\(change.reason.rawValue)"
         metadata["from"] = "\(change.previousOutput ?? "none")"
         metadata["to"] = "\(change.output ?? "none")"
+        // A port of the same sink (a laptop's headphones pulled or plugged in).
+        if change.previousPort != nil || change.port != nil {
+            metadata["fromPort"] = "\(change.previousPort ?? "none")"
+            metadata["toPort"] = "\(change.port ?? "none")"
+        }
         logger.notice("route change", metadata: metadata)
     }
 

@@ -3,11 +3,14 @@
 public struct RouteChange: Sendable, Equatable, CustomStringConvertible {
     /// Why the route changed.
     public enum Reason: String, Sendable, Codable {
-        /// The output device disappeared (`ALC_CONNECTED` became false). The engine keeps every
-        /// scene's state and migrates to a new device as soon as one opens.
+        /// The output device disappeared (`ALC_CONNECTED` became false; on the desktop server, the
+        /// sink vanished or the server died). The engine keeps every scene's state and migrates to
+        /// a new device as soon as one opens. Also when the sink's active port is unplugged or
+        /// leaves the headphones (``previousPort``, ``port``): the sound goes on, out loud.
         case oldDeviceUnavailable
         /// A new device took over after `oldDeviceUnavailable`; every scene, buffer and source was
-        /// rebuilt on it with its properties and offsets.
+        /// rebuilt on it with its properties and offsets. Also when the sink's active port changes
+        /// to one plugged in (headphones) or chosen by the user (``previousPort``, ``port``).
         case newDeviceAvailable
         /// The game moved the output with ``Device/switchOutput(to:)``.
         case override
@@ -27,17 +30,29 @@ public struct RouteChange: Sendable, Equatable, CustomStringConvertible {
     public let previousOutput: String?
     /// The output after the change, if known (nil while none is there).
     public let output: String?
+    /// For a change of the sink's port (the sink stays: ``previousOutput`` == ``output``): the
+    /// port before, as the desktop server names it (`analog-output-headphones`); nil otherwise.
+    public let previousPort: String?
+    /// For a change of the sink's port: the port after (`analog-output-speaker`); nil otherwise.
+    public let port: String?
 
     /// Creates a route change.
-    public init(reason: Reason, time: Double, previousOutput: String? = nil, output: String? = nil) {
+    public init(reason: Reason, time: Double, previousOutput: String? = nil, output: String? = nil,
+                previousPort: String? = nil, port: String? = nil) {
         self.reason = reason
         self.time = time
         self.previousOutput = previousOutput
         self.output = output
+        self.previousPort = previousPort
+        self.port = port
     }
 
-    /// e.g. `oldDeviceUnavailable at 1.5 (A -> none)`.
+    /// e.g. `oldDeviceUnavailable at 1.5 (A -> none)`, or for a port
+    /// `oldDeviceUnavailable at 1.5 (card: analog-output-headphones -> analog-output-speaker)`.
     public var description: String {
+        if previousPort != nil || port != nil {
+            return "\(reason.rawValue) at \(time) (\(output ?? previousOutput ?? "none"): \(previousPort ?? "none") -> \(port ?? "none"))"
+        }
         guard previousOutput != nil || output != nil else { return "\(reason.rawValue) at \(time)" }
         return "\(reason.rawValue) at \(time) (\(previousOutput ?? "none") -> \(output ?? "none"))"
     }

@@ -455,6 +455,10 @@ final class DesktopOutput: Sendable {
                 } else {
                     device.postRoute(RouteChange(reason: .outputMoved, time: device.mixTime, previousOutput: from, output: to))
                 }
+            case let .portChanged(change):
+                // The stream stays on its sink; what changed is where that sink sounds.
+                device.postRoute(RouteChange(reason: change.reason, time: device.mixTime, previousOutput: change.sink,
+                                             output: change.sink, previousPort: change.previousPort, port: change.port))
             case let .volume(volume, muted):
                 control.withLockedValue { $0.volume = volume; $0.muted = muted }
                 notify(.volumeChanged(volume: volume, muted: muted))
@@ -471,6 +475,27 @@ final class DesktopOutput: Sendable {
                 break  // handled by the caller, after every event before it was delivered
             }
         }
+    }
+
+    /// Hands the connection a sink's info as libpulse's answer to `pa_context_get_sink_info_by_index`
+    /// would (``PulseConnection/sinkInfoArrived(_:)``): for tests, where no server the tests can
+    /// start has a sink with ports to switch. From then on the server's own answers about the
+    /// sink are counted (``sinkInfoAnswers``) but not read. False without a connection.
+    @discardableResult
+    func receiveSinkInfo(_ snapshot: SinkPortSnapshot) -> Bool {
+        guard let connection = connection.withLockedValue({ $0 }) else { return false }
+        connection.withLock {
+            connection.sinkInfoFromTest = true
+            connection.sinkInfoArrived(snapshot)
+        }
+        return true
+    }
+
+    /// How many times the server has answered a question about the sink's ports on the current
+    /// connection (after the stream opened or moved, and after each change of its sink): for tests.
+    var sinkInfoAnswers: Int {
+        guard let connection = connection.withLockedValue({ $0 }) else { return 0 }
+        return connection.withLock { connection.sinkInfoAnswers }
     }
 
     private func notify(_ event: OutputEvent) {

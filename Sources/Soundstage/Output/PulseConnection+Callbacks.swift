@@ -33,6 +33,7 @@ extension PulseConnection {
         sinkIndex = pa_stream_get_device_index(stream)
         sinkName = pa_stream_get_device_name(stream).map { String(cString: $0) }
         let newName = sinkName
+        requestSinkPortsLocked()     // the new sink's ports: what its later changes are compared with
         // Ask whether the old sink still exists: the server moved us because it vanished, or
         // because the default (or the user's choice) changed.
         let box = Unmanaged.passRetained(MoveQuery(connection: self, from: oldName, to: newName)).toOpaque()
@@ -54,9 +55,15 @@ extension PulseConnection {
     }
 
     func subscriptionEvent(_ type: pa_subscription_event_type_t, index: UInt32) {
-        guard let stream, let context, index == pa_stream_get_index(stream),
-              type.rawValue & PA_SUBSCRIPTION_EVENT_FACILITY_MASK.rawValue == PA_SUBSCRIPTION_EVENT_SINK_INPUT.rawValue,
+        guard let stream, let context,
               type.rawValue & PA_SUBSCRIPTION_EVENT_TYPE_MASK.rawValue == PA_SUBSCRIPTION_EVENT_CHANGE.rawValue else { return }
+        let facility = type.rawValue & PA_SUBSCRIPTION_EVENT_FACILITY_MASK.rawValue
+        if facility == PA_SUBSCRIPTION_EVENT_SINK.rawValue {
+            // The stream's sink changed (its port, its volume, its state...): read its ports.
+            if index == sinkIndex, sinkIndex != UInt32.max { requestSinkPortsLocked() }
+            return
+        }
+        guard index == pa_stream_get_index(stream), facility == PA_SUBSCRIPTION_EVENT_SINK_INPUT.rawValue else { return }
         let userdata = Unmanaged.passUnretained(self).toOpaque()
         if let operation = pa_context_get_sink_input_info(context, index, { _, info, _, userdata in
             guard let info else { return }
@@ -71,5 +78,49 @@ extension PulseConnection {
             connection.events.append(.volume(linear, muted: muted))
             connection.signal()
         }, userdata) { pa_operation_unref(operation) }
+    }
+}
+
+// The ports of the stream's sink (main loop thread, lock held).
+extension PulseConnection {
+    /// Asks the server for the stream's sink's info; the answer goes to ``sinkInfoArrived(_:)``.
+    func requestSinkPortsLocked() {
+        guard let context, sinkIndex != UInt32.max else { return }
+        let userdata = Unmanaged.passUnretained(self).toOpaque()
+        if let operation = pa_context_get_sink_info_by_index(context, sinkIndex, { _, info, _, userdata in
+            guard let info else { return }
+            let connection = PulseConnection.from(userdata)
+            connection.sinkInfoAnswers += 1
+            if connection.sinkInfoFromTest { return }
+            connection.sinkInfoArrived(PulseConnection.portSnapshot(info.pointee))
+        }, userdata) { pa_operation_unref(operation) }
+    }
+
+    /// What `pa_sink_info` says of the sink's ports.
+    static func portSnapshot(_ info: pa_sink_info) -> SinkPortSnapshot {
+        var ports: [SinkPortSnapshot.Port] = []
+        if let list = info.ports {
+            for index in 0..<Int(info.n_ports) {
+                guard let port = list[index]?.pointee else { continue }
+                let availability: SinkPortSnapshot.Port.Availability =
+                    port.available == Int32(PA_PORT_AVAILABLE_NO.rawValue) ? .no
+                    : port.available == Int32(PA_PORT_AVAILABLE_YES.rawValue) ? .yes : .unknown
+                let name = port.name.map { String(cString: $0) } ?? ""
+                ports.append(.init(name: name, description: port.description.map { String(cString: $0) } ?? name,
+                                   availability: availability, type: port.type))
+            }
+        }
+        return SinkPortSnapshot(sink: info.name.map { String(cString: $0) } ?? "",
+                                activePort: info.active_port?.pointee.name.map { String(cString: $0) }, ports: ports)
+    }
+
+    /// The sink's info, as libpulse delivered it after the stream opened or moved, or after a
+    /// change of the sink: a change of its active port (or of that port's jack) becomes
+    /// ``Event/portChanged(_:)``. Info about another sink than the stream's (an answer that
+    /// arrives after a move) is ignored.
+    func sinkInfoArrived(_ snapshot: SinkPortSnapshot) {
+        guard snapshot.sink == sinkName, let change = portTracker.observe(snapshot) else { return }
+        events.append(.portChanged(change))
+        signal()
     }
 }

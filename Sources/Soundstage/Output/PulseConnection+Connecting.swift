@@ -45,7 +45,8 @@ extension PulseConnection {
         pa_context_set_subscribe_callback(context, { _, type, index, userdata in
             PulseConnection.from(userdata).subscriptionEvent(type, index: index)
         }, userdata)
-        let mask = pa_subscription_mask_t(rawValue: PA_SUBSCRIPTION_MASK_SINK_INPUT.rawValue)
+        // Sink inputs: the user's volume on the stream. Sinks: the ports of the stream's sink.
+        let mask = pa_subscription_mask_t(rawValue: PA_SUBSCRIPTION_MASK_SINK_INPUT.rawValue | PA_SUBSCRIPTION_MASK_SINK.rawValue)
         if let operation = pa_context_subscribe(context, mask, nil, nil) { pa_operation_unref(operation) }
         if let operation = pa_context_get_server_info(context, { _, info, userdata in
             guard let info else { return }
@@ -94,6 +95,7 @@ extension PulseConnection {
         events.removeAll()
         sinkIndex = pa_stream_get_device_index(stream)
         sinkName = pa_stream_get_device_name(stream).map { String(cString: $0) }
+        requestSinkPortsLocked()     // what later sink changes are compared with
     }
 
     /// Creates a float stream of `sampleRate` and `channels` (lock held), whose end — failed or

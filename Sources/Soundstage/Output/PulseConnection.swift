@@ -25,6 +25,9 @@ final class PulseConnection: @unchecked Sendable {
         /// The server moved the stream from one sink to another; `vanished` tells whether the
         /// old sink is gone.
         case moved(from: String?, to: String?, vanished: Bool)
+        /// The active port of the stream's sink changed, or was unplugged or plugged in (a
+        /// laptop's headphones): the stream stays on the sink.
+        case portChanged(PortChange)
         /// The user changed the stream's volume or mute (in pavucontrol, pactl, ...).
         case volume(Float, muted: Bool)
         /// The stream ran out of audio.
@@ -53,6 +56,15 @@ final class PulseConnection: @unchecked Sendable {
     var sinkIndex: UInt32 = UInt32.max
     var sinkName: String?
     var lastVolume: (Float, Bool)?
+    /// The ports of the stream's sink, as last read (``sinkInfoArrived(_:)``).
+    var portTracker = SinkPortTracker()
+    /// How many times the server answered a question about the sink's ports (for tests).
+    var sinkInfoAnswers = 0
+    /// Set once a test has handed in a sink's info (``DesktopOutput/receiveSinkInfo(_:)``): the
+    /// server's own answers (about a null sink, which has no ports) are then counted, not read,
+    /// so that a change the server makes meanwhile (PipeWire's node going idle) does not reset
+    /// the ports the test described.
+    var sinkInfoFromTest = false
     /// Bytes per frame of the stream (float samples).
     private(set) var frameBytes = 4
     /// The stream's rate and channels, as the server granted them.

@@ -101,11 +101,14 @@ public final class AudioSessionCenter: Sendable {
 
     /// Like iOS when the headphones are pulled: `playback` sessions pause when the output goes
     /// away, and stay paused (shouldResume false) when the new output takes over; other categories
-    /// play on through the migration.
+    /// play on through the migration. When the sink stays and only its port changed (a laptop's
+    /// headphones pulled: ``RouteChange/port``), the sound already has its new place: the
+    /// interruption ends at once, and what it paused stays paused.
     private func routeChanged(_ change: RouteChange) {
         switch change.reason {
         case .oldDeviceUnavailable:
             interruptSounding(by: .device, reason: .deviceUnavailable) { $0.category == .playback }
+            if change.previousPort != nil || change.port != nil { endInterruptions(by: .device, shouldResume: false) }
         case .newDeviceAvailable:
             endInterruptions(by: .device, shouldResume: false)
         case .override, .categoryChange, .outputMoved:
