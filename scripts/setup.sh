@@ -2,7 +2,7 @@
 # Installs what Soundstage needs from Debian (12 "bookworm" and later), when it is missing:
 # OpenAL Soft, libsndfile and libpulse with their headers, and OpenAL Soft's HRTF data.
 # With --tests, also what the tests start and use: PulseAudio, PipeWire (with pipewire-pulse,
-# WirePlumber and a D-Bus daemon), pactl/parec, libcanberra-dev (the latency benchmark's peer), tmux (the `top` test),
+# WirePlumber and a D-Bus daemon), pactl/parec, libcanberra-dev and libcanberra-pulse (the latency benchmark's peer, on its own PulseAudio backend), tmux (the `top` test),
 # gcc, g++, binutils and python3 (the C API's tests and examples), and FFmpeg's runtime libraries
 # with the ffmpeg tool (AAC and ALAC: optional for Soundstage, which loads them at run time; the
 # tests make their fixtures with them, and the decode benchmark compares against the tool), and
@@ -13,7 +13,7 @@ set -euo pipefail
 
 packages=(libopenal-dev libsndfile1-dev libpulse-dev libopenal-data sound-theme-freedesktop pkg-config)
 if [ "${1:-}" = "--tests" ]; then
-    packages+=(pulseaudio pulseaudio-utils pipewire pipewire-pulse wireplumber dbus libcanberra-dev tmux gcc g++ binutils python3
+    packages+=(pulseaudio pulseaudio-utils pipewire pipewire-pulse wireplumber dbus libcanberra-dev libcanberra-pulse tmux gcc g++ binutils python3
           libavformat59 libavcodec59 ffmpeg python3-pip chromium libsoundtouch1
           bindgen libclang1-14 libclang-common-14-dev mono-mcs mono-runtime libmono-system-core4.0-cil
           dpkg-dev fakeroot lintian abigail-tools python3-venv systemd)

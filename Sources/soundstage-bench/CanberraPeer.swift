@@ -2,8 +2,9 @@ import Foundation
 import TestSupport
 
 /// libcanberra's `ca_context_play` as a baseline: a small C program compiled in the benchmark's
-/// run (only when `cc` and libcanberra-dev are there), played warm (one context, a line on
-/// stdin per play) or cold (`--once FILE`: a new process per play).
+/// run (only when `cc` and libcanberra-dev are there), on libcanberra's own PulseAudio backend
+/// (`libcanberra-pulse`), played warm (one context, a line on stdin per play) or cold (`--once
+/// FILE`: a new process per play).
 struct CanberraPeer {
     /// The compiled peer.
     let path: String
@@ -19,6 +20,8 @@ struct CanberraPeer {
             ca_context *context;
             if (ca_context_create(&context) != CA_SUCCESS) return 1;
             ca_context_change_props(context, CA_PROP_APPLICATION_NAME, "canberra-peer", NULL);
+            /* Its own PulseAudio backend (libcanberra-pulse), not ALSA's pulse plugin, a slower path. */
+            if (ca_context_set_driver(context, "pulse") != CA_SUCCESS) return 4;
             if (ca_context_open(context) != CA_SUCCESS) return 2;
             if (argc > 2 && strcmp(argv[1], "--once") == 0) {
                 int result = ca_context_play(context, 0, CA_PROP_MEDIA_FILENAME, argv[2], NULL);

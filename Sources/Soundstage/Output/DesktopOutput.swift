@@ -354,7 +354,8 @@ final class DesktopOutput: Sendable {
     /// server's read index ran on through that underrun: written after the old write index, the
     /// first ~5 ms of the next sound were skipped (PipeWire); uncorked empty, the stream underran
     /// at once and PulseAudio cut a gap into the sound. Returns false if the engine cannot render.
-    /// It starts with ``leadingSilence``.
+    /// It starts with ``leadingSilence``. (With 1 ms on PulseAudio a UI sound after a rest came
+    /// 0.5 ms sooner, but the tones of the rest tests lost 21-23 frames each after a wake.)
     private func wakeUp(_ device: Device, _ connection: PulseConnection, _ scratch: inout [Float]) -> Bool {
         guard renderAndWrite(leadingSilence, device, connection, &scratch, leadingSilence: leadingSilence, atReadIndex: true) != nil else { return false }
         while true {
@@ -371,7 +372,7 @@ final class DesktopOutput: Sendable {
     }
 
     /// Silence (2 ms) written, and counted by the clock, ahead of the first sound on a new
-    /// stream, after a rest or over a silent queue. PulseAudio plays a stream that starts (again)
+    /// stream, after a rest, or over a silent queue on PipeWire. PulseAudio plays a stream that starts (again)
     /// from where its sink has got to, up to ~2 ms past the read index (measured): the sound then
     /// starts after the silence instead of losing its first samples. (Without it on a new stream,
     /// a sound that began in the stream's first write lost 20-90 frames in 7 of 16 runs beside
@@ -379,9 +380,11 @@ final class DesktopOutput: Sendable {
     private var leadingSilence: Int { sampleRate / 500 }
 
     /// A play on a stream whose queue holds only silence: the new mix replaces the queue,
-    /// written where the server reads (`PA_SEEK_RELATIVE_ON_READ`) behind 2 ms of silence, so the
-    /// sound is heard at once instead of behind a queue's length of silence (~11 ms at the 20 ms
-    /// target on PulseAudio). One write of the whole target length; on PipeWire made while the
+    /// written where the server reads (`PA_SEEK_RELATIVE_ON_READ`), so the sound is heard at once
+    /// instead of behind a queue's length of silence (~11 ms at the 20 ms target on PulseAudio).
+    /// On PipeWire behind 2 ms of silence; on PulseAudio, whose stream plays on uncorked through
+    /// the write, none is needed (every tone of the skip tests whole without it), and without it a
+    /// UI sound reaches the sink as soon as libcanberra's (it trailed by 2 ms). One write of the whole target length; on PipeWire made while the
     /// stream is corked, as a wake from a rest is, so the server places it when nothing reads.
     /// (A flush and then a write lost the sound's first frames when the sink read past the
     /// emptied queue during the flush's round trip, 37 frames once on CI. Uncorked, PipeWire's
@@ -394,7 +397,7 @@ final class DesktopOutput: Sendable {
         let granted = connection.withLock { connection.grantedLatencyLocked(sampleRate: sampleRate) }
         let count = min(max(1, Int((granted ?? options.latency) * Double(sampleRate))), scratch.count / channels)
         let corking = connection.withLock { connection.isPipeWireLocked && connection.corkLocked(true) }
-        let rendered = renderAndWrite(count, device, connection, &scratch, leadingSilence: leadingSilence, atReadIndex: true) != nil
+        let rendered = renderAndWrite(count, device, connection, &scratch, leadingSilence: corking ? leadingSilence : 0, atReadIndex: true) != nil
         if corking { connection.withLock { _ = connection.corkLocked(false) } }
         return rendered
     }
