@@ -169,6 +169,11 @@ extension Device {
         }
     }
 
+    /// The device's scenes that are still alive, strongly held (a copy of the list, made under its lock).
+    func liveScenes() -> [Scene] {
+        state.withLock { $0.scenes.compactMap(\.scene) }
+    }
+
     /// The frame the render thread mixes next (the device's clock in frames).
     var renderedFrameCount: Int { rest.clock(of: self) }
 
