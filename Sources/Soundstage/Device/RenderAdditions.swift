@@ -23,6 +23,7 @@ extension Device {
     /// render: the benchmark calls it between renders on the thread that renders).
     package func renderAdditions() -> [RenderAddition] {
         let mix = [Float](repeating: 0.25, count: updateFrames * layout.channelCount)
+        let scenes = liveScenes()
         return [
             RenderAddition(name: "exit gate (compare-and-swap in, subtract out)", perUpdate: 1) {
                 _ = ProcessExit.gated { () in }
@@ -39,15 +40,16 @@ extension Device {
                 let began = DispatchTime.now().uptimeNanoseconds
                 self.renderBusyNanoseconds.add(Int(DispatchTime.now().uptimeNanoseconds - began), ordering: .relaxed)
             },
-            RenderAddition(name: "the device's scene list (a locked copy: mix, refill, update)", perUpdate: 3) {
-                _ = self.liveScenes()
+            RenderAddition(name: "the device's scene list (locked, into kept storage, once an update)", perUpdate: 1) {
+                self.renderScratch.takeScenes(from: self)
+                self.renderScratch.scenes.removeAll(keepingCapacity: true)
             },
-            RenderAddition(name: "offline stream refill (no streams; its scene list)", perUpdate: 1) {
-                self.refillStreamsForOfflineRender()
+            RenderAddition(name: "offline stream refill (no streams)", perUpdate: 1) {
+                self.refillStreamsForOfflineRender(scenes)
             },
             RenderAddition(name: "properties before the mix, none waiting (prepareMix)", perUpdate: 1) {
                 self.hasUnwrittenProperties.store(false, ordering: .relaxed)
-                for scene in self.liveScenes() { scene.prepareMix() }
+                for scene in scenes { scene.prepareMix() }
             },
             RenderAddition(name: "scheduled-start check", perUpdate: 1) {
                 _ = self.renderedFrames.load(ordering: .relaxed)
@@ -68,8 +70,8 @@ extension Device {
                 self.renderedFrames.add(0, ordering: .relaxed)
                 if self.outputMeter.isEnabled { fatalError("metered") }
             },
-            RenderAddition(name: "engine update (its scene list; streams, completions, groups, fades, voices, meters off)", perUpdate: 1) {
-                self.update()
+            RenderAddition(name: "engine update (streams, completions, groups, fades, voices, meters off)", perUpdate: 1) {
+                self.update(scenes)
             },
             RenderAddition(name: "route check (loopback, no hooks)", perUpdate: 1) {
                 self.checkRoute()
