@@ -24,6 +24,8 @@ extension Device {
     package func renderAdditions() -> [RenderAddition] {
         let mix = [Float](repeating: 0.25, count: updateFrames * layout.channelCount)
         let scenes = liveScenes()
+        // The render's own scratch list belongs to the render lock's holder: the probe fills one of its own.
+        let scratch = RenderScratch()
         return [
             RenderAddition(name: "exit gate (compare-and-swap in, subtract out)", perUpdate: 1) {
                 _ = ProcessExit.gated { () in }
@@ -41,8 +43,8 @@ extension Device {
                 self.renderBusyNanoseconds.add(Int(DispatchTime.now().uptimeNanoseconds - began), ordering: .relaxed)
             },
             RenderAddition(name: "the device's scene list (locked, into kept storage, once an update)", perUpdate: 1) {
-                self.renderScratch.takeScenes(from: self)
-                self.renderScratch.scenes.removeAll(keepingCapacity: true)
+                scratch.takeScenes(from: self)
+                scratch.scenes.removeAll(keepingCapacity: true)
             },
             RenderAddition(name: "offline stream refill (no streams)", perUpdate: 1) {
                 self.refillStreamsForOfflineRender(scenes)
