@@ -67,10 +67,17 @@
 // measures one JSON parse of a request line and of a scene file: the own parser against
 // JSONSerialization and JSONDecoder (JSONBench.swift).
 //
-//   swift run -c release soundstage-bench profile engine|direct
+//   swift run -c release soundstage-bench profile engine|direct [updates]
 //
 // runs one side of the default pair alone (6,000 updates moving 256 sources, 4 sends) and prints
 // its CPU per update: a workload for `perf record`, whose profile then holds nothing else.
+//
+//   swift run -c release soundstage-bench additions [rounds]
+//
+// shows where the engine's update costs more than raw OpenAL's, each part alone: the property
+// path (setters and the write pass against raw alSource3f) and every fixed addition of the render
+// (exit gate, locks, scene list, engine update, non-finite check, …), as ns per update and a share
+// of a raw OpenAL update measured in the same run (AdditionsBench.swift).
 //
 //   swift run -c release soundstage-bench capi
 //
@@ -96,7 +103,8 @@ let systemSoundsMode = CommandLine.arguments.dropFirst().first == "system-sounds
 let daemonMode = CommandLine.arguments.dropFirst().first == "daemon"
 let mode = CommandLine.arguments.dropFirst().first ?? ""
 let seconds = Double(mode) ?? 10
-let sourceCount = CommandLine.arguments.count > 2 ? Int(CommandLine.arguments[2]) ?? 256 : 256
+// The default mode's second argument; other modes use their own (`additions 3` is three rounds).
+let sourceCount = Double(mode) != nil && CommandLine.arguments.count > 2 ? Int(CommandLine.arguments[2]) ?? 256 : 256
 let rate = 48_000
 let updateFrames = rate / 100   // 10 ms
 let updates = Int(seconds * 100)
@@ -137,6 +145,10 @@ if mode == "frame" {
     try frameBench(arguments: Array(CommandLine.arguments.dropFirst(2)))
     exit(0)
 }
+if mode == "additions" {
+    try additionsBench(arguments: Array(CommandLine.arguments.dropFirst(2)))
+    exit(0)
+}
 if mode == "capi" {
     try capiBench()
     exit(0)
@@ -168,11 +180,11 @@ if mode == "streaming" {
 if mode == "profile" {
     let side = CommandLine.arguments.count > 2 ? CommandLine.arguments[2] : ""
     guard side == "engine" || side == "direct" else {
-        FileHandle.standardError.write(Data("usage: soundstage-bench profile engine|direct\n".utf8))
+        FileHandle.standardError.write(Data("usage: soundstage-bench profile engine|direct [updates]\n".utf8))
         exit(64)
     }
     let rig: any Rig = side == "engine" ? try EngineRig(reverbZones: 4) : DirectRig(checked: false, sends: 4)
-    let steps = 6_000
+    let steps = CommandLine.arguments.count > 3 ? Int(CommandLine.arguments[3]) ?? 6_000 : 6_000
     let start = cpuSeconds()
     for step in 0..<steps { _ = try rig.step(step) }
     print(String(format: "%@ alone: %.1f µs CPU per update (%d updates moving %d sources)",

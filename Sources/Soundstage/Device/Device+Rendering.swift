@@ -69,11 +69,16 @@ extension Device {
             guard !isClosed else { throw SoundstageError(.released, "the device is closed") }
             renderingThread.store(pthread_self(), ordering: .relaxed)
             defer { renderingThread.store(0, ordering: .relaxed) }
+            defer { renderScratch.scenes.removeAll(keepingCapacity: true) }
             var done = 0
             while done < frames {
                 let count = min(updateFrames, frames - done)
-                if kind == .loopback { refillStreamsForOfflineRender() }
-                let scenes = state.withLock { $0.scenes.compactMap(\.scene) }
+                // One list of the scenes for the update's refill, writes and engine update, in
+                // storage the render keeps (refilled here, emptied when the call ends), so an
+                // update allocates none.
+                renderScratch.takeScenes(from: self)
+                let scenes = renderScratch.scenes
+                if kind == .loopback { refillStreamsForOfflineRender(scenes) }
                 hasUnwrittenProperties.store(false, ordering: .relaxed)
                 for scene in scenes { scene.prepareMix() }
                 // In slices of at most 128 frames: OpenAL Soft holds the device's lock for a whole
@@ -103,7 +108,7 @@ extension Device {
                 recordMix(UnsafeBufferPointer(mixed))
                 done += count
                 renderedFrames.add(count, ordering: .relaxed)
-                update()
+                update(scenes)
             }
             // The output's meter takes the whole call's mix at once (not chunk by chunk: fewer
             // readings of the clock and of its lock, longer vector runs).
@@ -169,6 +174,19 @@ extension Device {
         }
     }
 
+    /// The device's scenes that are still alive, strongly held (a copy of the list, made under its lock).
+    func liveScenes() -> [Scene] {
+        state.withLock { $0.scenes.compactMap(\.scene) }
+    }
+
+    /// Appends the device's live scenes to `scenes` (whose storage is kept: no allocation once it
+    /// has grown to the scene count).
+    func appendLiveScenes(to scenes: inout [Scene]) {
+        state.withLock { state in
+            for weak in state.scenes { if let scene = weak.scene { scenes.append(scene) } }
+        }
+    }
+
     /// The frame the render thread mixes next (the device's clock in frames).
     var renderedFrameCount: Int { rest.clock(of: self) }
 
@@ -178,8 +196,7 @@ extension Device {
     /// Before each chunk of an offline render: every playing stream's free buffers are filled,
     /// waiting for the decoder thread if it is behind, so a render does not depend on its timing
     /// (a real-time output never waits: a late decoder is an underrun there).
-    func refillStreamsForOfflineRender() {
-        let scenes = state.withLock { $0.scenes.compactMap(\.scene) }
+    func refillStreamsForOfflineRender(_ scenes: [Scene]) {
         for scene in scenes {
             for completion in scene.serviceStreams(waitForDecoder: true) { completion() }
         }
@@ -225,7 +242,11 @@ extension Device {
     /// that reached their end and reports their completion. Loopback devices update during
     /// ``render(frames:)``; real outputs on a background thread every 10 ms.
     public func update() {
-        let scenes = state.withLock { $0.scenes.compactMap(\.scene) }
+        update(liveScenes())
+    }
+
+    /// ``update()`` of `scenes` (the render's list of the device's scenes).
+    func update(_ scenes: [Scene]) {
         let now = mixTime
         for scene in scenes { scene.update(at: now) }
     }

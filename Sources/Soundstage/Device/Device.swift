@@ -74,6 +74,8 @@ public final class Device: Sendable {
     let usesReverb = Atomic<Bool>(false)
     /// Frames mixed ahead of the output for that alignment (render thread, under `renderLock`).
     let renderCarry = RenderCarry()
+    /// The scenes one update works on (render thread, under `renderLock`).
+    let renderScratch = RenderScratch()
     /// Of those, the nanoseconds spent metering (the output's meter and the scenes' meter updates).
     let meteringBusyNanoseconds = Atomic<Int>(0)
     /// Levels of the mix, when metered (``isOutputMeteringEnabled``).

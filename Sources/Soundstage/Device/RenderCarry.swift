@@ -26,3 +26,18 @@ final class RenderCarry: @unchecked Sendable {
         count = 4
     }
 }
+
+/// The render's list of the device's scenes for one update, in storage kept from update to update
+/// (the render used to copy the list three times an update, each an allocation).
+final class RenderScratch: @unchecked Sendable {
+    // @unchecked: used only by the thread that holds the device's `renderLock`; emptied at the
+    // end of each update, so it holds no scene alive longer than a local list did.
+    var scenes: [Scene] = []
+
+    /// Fills ``scenes`` with `device`'s live scenes.
+    @inline(__always)
+    func takeScenes(from device: Device) {
+        scenes.removeAll(keepingCapacity: true)
+        device.appendLiveScenes(to: &scenes)
+    }
+}

@@ -81,6 +81,12 @@ enum SourceParameter: Int, CaseIterable, Sendable {
         }
     }
 
+    /// ``send(_:to:_:)`` for a position alone (`alSource3f(AL_POSITION)`), its error left for the caller.
+    @inline(__always)
+    static func sendPosition(to source: ALuint, _ position: Vector3) {
+        alSource3f(source, AL_POSITION, position.x, position.y, position.z)
+    }
+
     /// The one `alSource*` call, its error left for the caller to read.
     @inline(__always)
     private func send(_ source: ALuint, _ p: Source.Properties) {

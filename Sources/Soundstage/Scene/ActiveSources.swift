@@ -113,10 +113,15 @@ struct ActiveSources: ExpressibleByDictionaryLiteral {
         al.must("alSource* (the properties set since the last mix)") {
             for listed in unwritten {
                 listed._withUnsafeGuaranteedRef { source in
-                    if let name = source.state.name {
-                        SourceParameter.send(source.unwrittenParameters, to: name, source.state.properties)
-                    }
+                    let bits = source.unwrittenParameters
                     source.unwrittenParameters = 0
+                    guard let name = source.state.name else { return }
+                    // A moved source (what a frame mostly changes) is one call, not the table's walk.
+                    if bits == SourceParameter.position.bit {
+                        SourceParameter.sendPosition(to: name, source.state.properties.position)
+                    } else {
+                        SourceParameter.send(bits, to: name, source.state.properties)
+                    }
                 }
             }
         }

@@ -75,6 +75,9 @@ public final class Scene: @unchecked Sendable {
         var fading: [ObjectIdentifier: Source] = [:]
         /// The voice manager, when ``Scene/virtualizesVoices`` is on.
         var voices: VoiceManagerState?
+        /// Whether `voices` is set: what every setter asks (a stored flag is one byte to test;
+        /// asking the optional for its case was an outlined call per setter). Set with `voices`.
+        var managesVoices = false
         /// Active streaming sources, refilled at each update.
         var streaming: [ObjectIdentifier: Source] = [:]
         /// The scene's groups (weak: sources and the game keep them alive).

@@ -157,7 +157,7 @@ public final class Source: @unchecked Sendable {
     func locked<R, E: Error>(_ body: (inout SourceState, inout Scene.SceneState, borrowing ContextLock) throws(E) -> R) throws(E) -> R {
         try scene.withState { sceneState, lock throws(E) -> R in
             // Whatever the body changed, the voice manager's row follows (even when it throws).
-            defer { if sceneState.voices != nil { Self.syncVoice(self, &state, &sceneState) } }
+            defer { if sceneState.managesVoices { Self.syncVoice(self, &state, &sceneState) } }
             return try body(&state, &sceneState, lock)
         }
     }

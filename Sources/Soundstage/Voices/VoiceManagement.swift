@@ -57,10 +57,12 @@ extension Scene {
             if newValue {
                 guard state.voices == nil else { return }
                 state.voices = VoiceManagerState()
+                state.managesVoices = true
                 for source in state.active.values { source.syncVoiceLocked(&state) }
             } else {
                 for source in state.voices?.table.members ?? [] { source.forgetVoiceRowLocked() }
                 state.voices = nil
+                state.managesVoices = false
             }
         } }
     }
