@@ -54,7 +54,8 @@ extension CompatPrograms {
             let heardMusic = Double(Signals.soundingFrames(a)) / 48_000
             #expect(heardMusic > 1.5, "A heard \(heardMusic) s of the looping music")
             let first = try #require(left.firstIndex { abs($0) > 0.02 })
-            #expect(abs(Signals.frequency(Array(left[(first + 2_400)..<(first + 21_600)])) - 440) < 2)
+            // The median of eight windows: a loaded machine's dropout in one does not move it.
+            #expect(abs(Signals.medianFrequency(Array(left[(first + 2_400)..<(first + 21_600)])) - 440) < 2)
             let peak = left.map(abs).max() ?? 0
             #expect(peak > 0.3, "the click adds to the music: peak \(peak)")
             // On B, after the move: the pause — less than the 0.6 s waited, whatever reached it first.
