@@ -75,10 +75,11 @@ extension DesktopOutputTests {
         let toEar = heardAt - requested
         print("recorder on \(kind): bursts \(second - first) frames apart; peak \(recordedPeak) vs mixed \(output.peakPower[0]) dBFS; "
               + "first burst dated \(String(format: "%.1f", toEar * 1_000)) ms after play()")
-        // A sound on a quiet output reaches the sink ~1 ms after the request (it skips the queued
-        // silence), closer than the recorder dates frames (from its fragments' arrival): CI
-        // dated one 0.6 ms before the request. So "after" within 5 ms.
-        #expect(toEar > -0.005 && toEar < 0.5, "dated \(toEar) s after the request")
+        // A sound on a quiet output reaches the sink within a millisecond of the request (it skips
+        // the queued silence, on PulseAudio with no silence ahead of it), closer than the recorder
+        // dates frames (from its 10 ms capture fragments' arrival): CI dated one 0.6 ms before the
+        // request, and beside stress-ng one was dated 5.3 ms before it. So "after" within a fragment.
+        #expect(toEar > -0.010 && toEar < 0.5, "dated \(toEar) s after the request")
         device.close()
         #expect(device.liveObjects.isZero)
     }
