@@ -164,7 +164,7 @@ extension Device {
     /// Starts every scheduled play whose frame has come, in every scene, before the next sample.
     func startScheduled(upTo frame: Int) {
         scheduledFrames.withLockedValue { $0.removeAll { $0 <= frame } }
-        for scene in state.withLock({ $0.scenes.compactMap(\.scene) }) { scene.startScheduledPlays(upTo: frame) }
+        for scene in liveScenes() { scene.startScheduledPlays(upTo: frame) }
     }
 
     /// Notes that a play is scheduled at `frame` (so the render splits there).

@@ -209,7 +209,7 @@ extension Device {
 
     /// Turns on the meters that are off, noting them (``metersForSnapshots`` is on).
     private func turnOnSnapshotMeters() {
-        let scenes = state.withLock { $0.scenes.compactMap(\.scene) }.filter { !$0.isClosed }
+        let scenes = liveScenes().filter { !$0.isClosed }
         var turned = SnapshotMetering(on: true)
         if !isOutputMeteringEnabled {
             isOutputMeteringEnabled = true
@@ -240,7 +240,7 @@ extension Device {
     public func mixSnapshot(meters: Bool = true, details: Bool = true) -> MixSnapshot {
         if meters && metersForSnapshots { turnOnSnapshotMeters() }
         let load = renderLoad
-        let scenes = state.withLock { $0.scenes.compactMap(\.scene) }.filter { !$0.isClosed }
+        let scenes = liveScenes().filter { !$0.isClosed }
         return MixSnapshot(time: mixTime, sampleRate: sampleRate, busySeconds: load.busySeconds, audioSeconds: load.audioSeconds,
                            output: outputStatus, outputLevels: meters ? outputLevels().map(MixSnapshot.Levels.init) : nil,
                            scenes: scenes.map { $0.snapshot(meters: meters, details: details) })

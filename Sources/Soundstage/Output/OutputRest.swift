@@ -96,7 +96,7 @@ extension Device {
     /// how long an OpenAL output, whose mix the engine cannot hear, waits past the last sound
     /// for tails before it rests.
     var longestReverbTail: Double {
-        let scenes = state.withLock { $0.scenes.compactMap(\.scene) }
+        let scenes = liveScenes()
         return scenes.map { scene in
             scene.withState { state, _ in Double(state.effects.zones.compactMap { $0?.state.preset.decayTime }.max() ?? 0) }
         }.max() ?? 0
@@ -107,7 +107,7 @@ extension Device {
     /// plays and no recording of the mix runs. Tails are the caller's to check, in the mix itself.
     func isQuiet(before frame: Int) -> Bool {
         guard !isRecordingMix.load(ordering: .acquiring) else { return false }
-        let scenes = state.withLock { $0.scenes.compactMap(\.scene) }
+        let scenes = liveScenes()
         return scenes.allSatisfy { $0.isQuiet(before: frame) }
     }
 
