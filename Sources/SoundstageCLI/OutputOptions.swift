@@ -50,7 +50,8 @@ struct OutputOptions: ParsableArguments {
         }
         let status = device.outputStatus
         logger.debug("output opened", metadata: ["backend": "\(status.backend)", "server": "\(status.server)",
-                                                 "sink": "\(status.sink ?? "none")", "rate": "\(device.sampleRate)"])
+                                                 "sink": "\(status.sink ?? "none")", "rate": "\(device.sampleRate)",
+                                                 "latency": "\(status.latency.map { "\($0)" } ?? "unknown")"])
         if logging.verbose { OutputLog(logger: logger).watch(device) }
         device.addOutputObserver { event in
             switch event {

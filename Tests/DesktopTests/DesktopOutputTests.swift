@@ -156,13 +156,18 @@ import TestSupport
                 "when A had heard \(onA.secondsHeard()) s the source was \(source.playbackState) at \(offsetAtPull) s of 4 s; A's recording is \(onA.lag) s behind the clock")
         let pulledAt = MonitorRecording.now()
         try fixture.unloadSink("A")
+        let unloaded = "the unload took \(MonitorRecording.now() - pulledAt) s; the source was then \(source.playbackState) at \(source.offset) s, "
+            + "the device's clock at \(device.mixTime) s"
         #expect(waitFor(20) { source.playbackState != .playing })
+        // What the server says, for a failure's message (see the default-sink test).
+        let server = "sinks: \((try? fixture.pactl(["list", "short", "sinks"])) ?? "?"); sink inputs: \((try? fixture.pactl(["list", "short", "sink-inputs"])) ?? "?"); "
+            + "\(MonitorRecording.now() - pulledAt) s after the pull; \(unloaded); output events \(observed.outputs)"
         device.close()
         usleep(150_000)
         let a = onA.stop(), b = onB.stop()
 
         let routes = observed.routes
-        #expect(routes.contains { $0.reason == .oldDeviceUnavailable && $0.previousOutput == "A" }, "\(routes)")
+        #expect(routes.contains { $0.reason == .oldDeviceUnavailable && $0.previousOutput == "A" }, "\(routes); \(server)")
         #expect(routes.contains { $0.reason == .newDeviceAvailable && $0.output == "B" }, "\(routes)")
         let ends = completions.withLockedValue { $0 }
         #expect(ends.count == 1 && ends[0] >= 3.99, "completions at \(ends)")
@@ -208,13 +213,14 @@ import TestSupport
             + "\(device.mixTime) s, its output \(device.outputStatus); A had heard \(onA.secondsHeard()) s, its recording \(onA.lag) s behind"
         let changedAt = MonitorRecording.now()
         try fixture.setDefaultSink("B")
+        let changeTook = MonitorRecording.now() - changedAt
         let ended = waitFor(20) { source.playbackState != .playing }
         // What the server says, for a failure's message: the default, and where its streams are
         // (a stream that did not follow, e.g. one WirePlumber pinned to a target), and where the
         // engine is.
         let server = "default sink \((try? fixture.defaultSink()) ?? "?"); sink inputs: \((try? fixture.sinkInputs()) ?? "?"); "
             + "the source is \(source.playbackState) at \(source.offset) s, the device's clock at \(device.mixTime) s, "
-            + "\(MonitorRecording.now() - changedAt) s after the change; \(before); output events \(observed.outputs)"
+            + "\(MonitorRecording.now() - changedAt) s after the change (pactl took \(changeTook) s); \(before); output events \(observed.outputs)"
         #expect(ended, "the 3 s sound did not end: \(server)")
         device.close()
         usleep(150_000)

@@ -349,14 +349,28 @@ final class DesktopOutput: Sendable {
         return !scratch[0..<samples].contains { abs($0) >= Self.silence }
     }
 
-    /// Wakes from a rest: fills the still corked stream up to its target length, starting where
-    /// the server reads next, then uncorks it. The queue ran dry before the cork, and the
-    /// server's read index ran on through that underrun: written after the old write index, the
-    /// first ~5 ms of the next sound were skipped (PipeWire); uncorked empty, the stream underran
-    /// at once and PulseAudio cut a gap into the sound. Returns false if the engine cannot render.
-    /// It starts with ``leadingSilence``. (With 1 ms on PulseAudio a UI sound after a rest came
-    /// 0.5 ms sooner, but the tones of the rest tests lost 21-23 frames each after a wake.)
+    /// Wakes from a rest. The queue ran dry or was corked over silence, and the server's read
+    /// index ran on through that; written after the old write index, the first ~5 ms of the next
+    /// sound were skipped (PipeWire); uncorked empty and written after, the stream underran at
+    /// once and PulseAudio cut a gap into the sound. So the mix is written where the server
+    /// reads next (`PA_SEEK_RELATIVE_ON_READ`), one target length of it:
+    /// - on PipeWire into the still corked stream, behind ``leadingSilence``, then uncorked;
+    /// - on PulseAudio into the stream just uncorked, with no silence ahead: as over a silent
+    ///   queue (``skipSilentQueue``), PulseAudio rewinds its sink to play the write at once. The
+    ///   uncork is not waited for: the write follows it on the same connection.
+    ///   (Written corked behind 2 ms of silence, a UI sound after a rest reached the sink 1.4 ms
+    ///   after libcanberra's; behind 1 ms, the rest tests' tones lost 21-23 frames at each wake.)
+    /// Returns false if the engine cannot render.
     private func wakeUp(_ device: Device, _ connection: PulseConnection, _ scratch: inout [Float]) -> Bool {
+        let onPipeWire = connection.withLock { connection.isPipeWireLocked }
+        if !onPipeWire {
+            connection.withLock { connection.uncorkWithoutWaitingLocked() }
+            control.withLockedValue { control in
+                control.corked = false
+                control.priming = false
+            }
+            return skipSilentQueue(device, connection, &scratch)
+        }
         guard renderAndWrite(leadingSilence, device, connection, &scratch, leadingSilence: leadingSilence, atReadIndex: true) != nil else { return false }
         while true {
             let frames = connection.withLock { connection.writableFramesLocked }
