@@ -185,6 +185,73 @@ import TestSupport
               + "the stream corked \(String(format: "%.3f", after)) s after the click ended (timeout 0.3 s)")
     }
 
+    /// A game's own output rests `--idle-timeout` after its last sound, timed at the server: the
+    /// scene runner (`soundstage run`, a process of its own as a game is) plays a click at 0 s and
+    /// a 0.3 s tone at 1 s, then nothing for 2 s; `pactl`'s "Corked" is polled, and the tone's
+    /// end is dated where the ear is, on sink A's monitor. On the OpenAL fallback the update
+    /// thread's idle timer pauses OpenAL Soft (`alcDevicePauseSOFT`, which corks its stream);
+    /// on the desktop output, the output's own rest (timed in process by `OutputRestTests`).
+    /// The mix runs a queue ahead of the ear (the stream's buffer latency, as the server
+    /// reports it), so the cork may come that much before the timeout, and at most 0.1 s after
+    /// it. (The daemon's test above cannot time this: its client's session ends first.)
+    @Test(arguments: servers, ["openal", "desktop"])
+    func aGamesOutputCorksTheTimeoutAfterItsLastSound(_ kind: AudioServerFixture.Kind, _ backend: String) throws {
+        let fixture = try AudioServerFixture(kind)
+        let idleTimeout = 0.5
+        let scene = "\(fixture.directory)/rest.json"
+        try """
+            {"format": 1, "duration": 3.3, "sources": [
+              {"name": "click", "sound": {"tone": {"waveform": "sine", "frequency": 880, "amplitude": 0.5}}, "headRelative": true, "start": 0, "stop": 0.02},
+              {"name": "tone", "sound": {"tone": {"waveform": "sine", "frequency": 440, "amplitude": 0.5}}, "headRelative": true, "start": 1, "stop": 1.3}]}
+            """.write(toFile: scene, atomically: true, encoding: .utf8)
+        let recording = try fixture.record(sink: "A")
+        var environment = fixture.environment
+        environment["ALSOFT_DRIVERS"] = "pulse"
+        let log = "\(fixture.directory)/run.log"
+        let fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        let runner = try ChildProcess(CLIRunner.binary.path, ["run", scene, "--backend", backend, "--idle-timeout", "\(idleTimeout)", "--verbose"],
+                                      environment: environment, stdout: fd, stderr: fd)
+        close(fd)
+        // Poll the server until the runner ends: when its stream was last seen uncorked and then
+        // corked (after the tone), and the largest buffer latency it reported.
+        var polls: [(time: Double, corked: Bool)] = []
+        var bufferLatency = 0.0
+        while runner.isRunning {
+            let inputs = (try? fixture.sinkInputs()) ?? ""
+            let at = MonitorRecording.now()
+            let lines = inputs.split(separator: "\n")
+            let corkLines = lines.filter { $0.contains("Corked:") }
+            if !corkLines.isEmpty { polls.append((at, corkLines.allSatisfy { $0.contains("yes") })) }
+            for line in lines where line.contains("Buffer Latency:") {
+                if let usec = Double(line.split(separator: ":")[1].split(separator: " ")[0]) { bufferLatency = max(bufferLatency, usec / 1e6) }
+            }
+            usleep(5_000)
+        }
+        let status = runner.wait()
+        let output = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+        #expect(status == 0, "\(output)")
+        let samples = recording.stop()
+        let sounds = Signals.separateSounds(samples)
+        try #require(sounds.count == 2, "a click and a tone: \(sounds); \(output)")
+        let toneEnd = try #require(recording.time(ofFrame: sounds[1].1), "the tone's end is not dated")
+        // The queue: what the server reports of the stream (PulseAudio), else what the output
+        // reported when it opened (`--verbose` logs it; OpenAL's `ALC_DEVICE_LATENCY_SOFT`;
+        // PipeWire's pulse server reports no buffer latency).
+        if bufferLatency == 0, let opened = output.split(separator: "\n").first(where: { $0.contains("output opened") }),
+           let field = opened.split(separator: " ").first(where: { $0.hasPrefix("latency=") }) {
+            bufferLatency = Double(field.dropFirst("latency=".count)) ?? 0
+        }
+        // The first poll after the tone ended that found the stream corked, after one that did not.
+        let uncorked = try #require(polls.last { !$0.corked && $0.time < toneEnd + idleTimeout - 0.2 },
+                                    "the stream was never seen playing before its rest: \(polls.count) polls")
+        let corkedAt = try #require(polls.first { $0.corked && $0.time > uncorked.time }, "never corked after the tone").time
+        let after = corkedAt - toneEnd
+        print("\(kind), \(backend): corked \(String(format: "%.3f", after)) s after the tone ended at the sink "
+              + "(timeout \(idleTimeout) s, buffer latency \(String(format: "%.3f", bufferLatency)) s)")
+        #expect(after >= idleTimeout - bufferLatency - 0.03 && after <= idleTimeout + 0.1,
+                "corked \(after) s after the tone, timeout \(idleTimeout) s, buffer latency \(bufferLatency) s; \(output)")
+    }
+
     /// User plus system CPU of process `pid` so far, in clock ticks (/proc/PID/stat).
     private func cpuTicks(_ pid: pid_t) -> Int {
         guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
