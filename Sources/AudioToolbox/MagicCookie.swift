@@ -84,10 +84,10 @@ enum MagicCookie {
             if index == 15 { return reader.read(24).map(Double.init) }
             return Int(index) < sampleRates.count ? sampleRates[Int(index)] : nil
         }
-        guard var type = objectType(), let rate = frequency(), let configuration = reader.read(4) else { return nil }
+        guard var type = objectType(), type != 0, let rate = frequency(), let configuration = reader.read(4) else { return nil }
         if type == 5 || type == 29 {
             // Explicit SBR (HE-AAC) or PS (HE-AAC v2): the extension's rate, then the core's type.
-            guard frequency() != nil, let core = objectType() else { return nil }
+            guard frequency() != nil, let core = objectType(), core != 0 else { return nil }
             type = core
         }
         guard (1...4).contains(type) || type == 6 || type == 7 || (17...23).contains(type) else {

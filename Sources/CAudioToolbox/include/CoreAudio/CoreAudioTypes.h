@@ -409,7 +409,9 @@ typedef CA_NAMED_ENUM(UInt32, AudioChannelCoordinateIndex) {
 };
 
 /** The number of channels a layout tag stands for: its low 16 bits. */
-#define AudioChannelLayoutTag_GetNumberOfChannels(layoutTag) ((UInt32)((layoutTag) & 0x0000FFFF))
+static inline UInt32 AudioChannelLayoutTag_GetNumberOfChannels(AudioChannelLayoutTag inLayoutTag) {
+    return (UInt32)(inLayoutTag & 0x0000FFFFU);
+}
 
 /* A tag is (index << 16) | number of channels. The aliases follow Apple's documentation. */
 CA_ENUM(AudioChannelLayoutTag) {
