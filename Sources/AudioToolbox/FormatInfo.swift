@@ -3,7 +3,8 @@
 
 enum FormatInfo {
     /// Completes `asbd` in place. Fields the caller set are kept unless the format fixes them.
-    /// `cookie` (the specifier, a magic cookie) is read for AAC (MagicCookie.swift).
+    /// `cookie` (the specifier, a magic cookie) is read for AAC (MagicCookie.swift) and ALAC
+    /// (ALACCookie.swift).
     static func complete(_ asbd: inout AudioStreamBasicDescription, cookie: UnsafeRawBufferPointer?) throws(FormatStatus) {
         let traits = try FormatCatalog.traits(of: asbd.mFormatID)
         guard traits.isDescribed else { throw .unsupportedDataFormat }
@@ -43,7 +44,15 @@ enum FormatInfo {
             asbd.mBytesPerFrame = 0
             asbd.mBitsPerChannel = 0
         case kAudioFormatAppleLossless:
-            if asbd.mFramesPerPacket == 0 { asbd.mFramesPerPacket = 4096 }
+            if let cookie, cookie.count > 0 {
+                guard let config = ALACSpecificConfig(cookie: cookie) else { throw .unsupportedDataFormat }
+                asbd.mSampleRate = Double(config.sampleRate)
+                asbd.mChannelsPerFrame = UInt32(config.channels)
+                asbd.mFramesPerPacket = config.frameLength
+                asbd.mFormatFlags = config.formatFlags
+            } else if asbd.mFramesPerPacket == 0 {
+                asbd.mFramesPerPacket = 4096
+            }
             asbd.mBytesPerPacket = 0
             asbd.mBytesPerFrame = 0
             asbd.mBitsPerChannel = 0

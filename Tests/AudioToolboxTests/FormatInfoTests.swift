@@ -97,6 +97,18 @@ import Testing
         #expect(heStatus == noErr)
         #expect(he.mFormatID == kAudioFormatMPEG4AAC && he.mSampleRate == 24_000 && he.mChannelsPerFrame == 1)
 
+        // The cookie FFmpeg 5.1 writes into an M4A (22.05 kHz mono AAC LC), with its four-byte lengths.
+        let ffmpeg: [UInt8] = [0x03, 0x80, 0x80, 0x80, 0x25, 0x00, 0x01, 0x00, 0x04, 0x80, 0x80, 0x80, 0x17, 0x40, 0x15,
+                               0x00, 0x00, 0x00, 0x00, 0x00, 0xFA, 0x00, 0x00, 0x00, 0xE3, 0xE2, 0x05, 0x80, 0x80, 0x80,
+                               0x05, 0x13, 0x88, 0x56, 0xE5, 0x00, 0x06, 0x80, 0x80, 0x80, 0x01, 0x02]
+        var fromFile = AudioStreamBasicDescription()
+        fromFile.mFormatID = kAudioFormatMPEG4AAC
+        let fileStatus = ffmpeg.withUnsafeBytes {
+            AudioFormatGetProperty(kAudioFormatProperty_FormatInfo, UInt32($0.count), $0.baseAddress, &size, &fromFile)
+        }
+        #expect(fileStatus == noErr)
+        #expect(fromFile.mSampleRate == 22_050 && fromFile.mChannelsPerFrame == 1 && fromFile.mFramesPerPacket == 1024)
+
         let garbage: [UInt8] = [0x03, 0xFF]
         var bad = AudioStreamBasicDescription()
         bad.mFormatID = kAudioFormatMPEG4AAC
@@ -104,6 +116,35 @@ import Testing
             AudioFormatGetProperty(kAudioFormatProperty_FormatInfo, UInt32($0.count), $0.baseAddress, &size, &bad)
         }
         #expect(badStatus == kAudioFormatUnsupportedDataFormatError)
+    }
+
+    @Test func anALACCookieGivesDepthRateAndChannels() {
+        // ALACSpecificConfig: 4096 frames, version 0, 24 bits, pb 40, mb 10, kb 14, 2 channels,
+        // maxRun 255, max frame bytes 0, average bit rate 0, 96000 Hz; first as M4A carries it,
+        // then after the 'frma' and 'alac' atoms.
+        let config: [UInt8] = [0x00, 0x00, 0x10, 0x00, 0x00, 24, 40, 10, 14, 2, 0x00, 0xFF,
+                               0, 0, 0, 0, 0, 0, 0, 0, 0x00, 0x01, 0x77, 0x00]
+        let wrapped: [UInt8] = [0, 0, 0, 12] + Array("frma".utf8) + Array("alac".utf8)
+            + [0, 0, 0, 36] + Array("alac".utf8) + [0, 0, 0, 0] + config
+        for cookie in [config, wrapped] {
+            var asbd = AudioStreamBasicDescription()
+            asbd.mFormatID = kAudioFormatAppleLossless
+            var size = UInt32(MemoryLayout<AudioStreamBasicDescription>.size)
+            let status = cookie.withUnsafeBytes {
+                AudioFormatGetProperty(kAudioFormatProperty_FormatInfo, UInt32($0.count), $0.baseAddress, &size, &asbd)
+            }
+            #expect(status == noErr)
+            #expect(asbd.mSampleRate == 96_000 && asbd.mChannelsPerFrame == 2 && asbd.mFramesPerPacket == 4096)
+            #expect(asbd.mFormatFlags == kAppleLosslessFormatFlag_24BitSourceData)
+        }
+        let short: [UInt8] = Array(config.prefix(20))
+        var asbd = AudioStreamBasicDescription()
+        asbd.mFormatID = kAudioFormatAppleLossless
+        var size = UInt32(MemoryLayout<AudioStreamBasicDescription>.size)
+        let status = short.withUnsafeBytes {
+            AudioFormatGetProperty(kAudioFormatProperty_FormatInfo, UInt32($0.count), $0.baseAddress, &size, &asbd)
+        }
+        #expect(status == kAudioFormatUnsupportedDataFormatError)
     }
 
     @Test func unknownAndUndescribedFormatsAreErrors() {
