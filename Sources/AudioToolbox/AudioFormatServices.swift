@@ -28,6 +28,12 @@ public func AudioFormatGetProperty(_ inPropertyID: AudioFormatPropertyID, _ inSp
                                    _ inSpecifier: UnsafeRawPointer?, _ ioPropertyDataSize: UnsafeMutablePointer<UInt32>?,
                                    _ outPropertyData: UnsafeMutableRawPointer?) -> OSStatus {
     status { () throws(FormatStatus) in
+        if inPropertyID == kAudioFormatProperty_ValidateChannelLayout {
+            // Apple: "The property value and size are not used and must be set to NULL."
+            _ = try FormatProperty.answer(inPropertyID, try Specifier(size: inSpecifierSize, pointer: inSpecifier))
+            ioPropertyDataSize?.pointee = 0
+            return
+        }
         guard let ioPropertyDataSize, let outPropertyData else { throw .parameter }
         let specifier = try Specifier(size: inSpecifierSize, pointer: inSpecifier)
         let room = Int(ioPropertyDataSize.pointee)

@@ -96,6 +96,85 @@ enum ChannelLayouts {
         return (0..<18).filter { bitmap & (1 << $0) != 0 }.map { AudioChannelLabel($0 + 1) }
     }
 
+    /// The labels an AudioChannelLayout specifier describes, whichever way it describes them:
+    /// its descriptions (the specifier must hold them all: `kAudioFormatBadSpecifierSizeError`),
+    /// its bitmap, or its tag.
+    static func labels(ofLayout bytes: UnsafeRawBufferPointer) throws(FormatStatus) -> [AudioChannelLabel] {
+        let fixed = size(descriptions: 0)
+        guard bytes.count >= fixed else { throw .badSpecifierSize }
+        let tag = bytes.loadUnaligned(fromByteOffset: 0, as: UInt32.self)
+        switch tag {
+        case kAudioChannelLayoutTag_UseChannelDescriptions:
+            let count = Int(bytes.loadUnaligned(fromByteOffset: 8, as: UInt32.self))
+            guard count <= (bytes.count - fixed) / MemoryLayout<AudioChannelDescription>.stride else { throw .badSpecifierSize }
+            return (0..<count).map {
+                bytes.loadUnaligned(fromByteOffset: fixed + $0 * MemoryLayout<AudioChannelDescription>.stride, as: UInt32.self)
+            }
+        case kAudioChannelLayoutTag_UseChannelBitmap:
+            return try labels(forBitmap: bytes.loadUnaligned(fromByteOffset: 4, as: UInt32.self))
+        default:
+            return try labels(forTag: tag)
+        }
+    }
+
+    /// The lowest tag whose channels are `labels`, in that order (`kAudioFormatUnknownFormatError`
+    /// when no tag Soundstage knows has them).
+    static func tag(for labels: [AudioChannelLabel]) throws(FormatStatus) -> AudioChannelLayoutTag {
+        guard let tag = self.labels.filter({ $0.value == labels }).map(\.key).min() else { throw .unknownFormat }
+        return tag
+    }
+
+    /// The bitmap of a tag whose channels all have bits (`kAudioFormatUnknownFormatError` otherwise).
+    static func bitmap(forTag tag: AudioChannelLayoutTag) throws(FormatStatus) -> UInt32 {
+        var bitmap: UInt32 = 0
+        for label in try labels(forTag: tag) {
+            guard (1...18).contains(label) else { throw .unknownFormat }
+            bitmap |= 1 << (label - 1)
+        }
+        return bitmap
+    }
+
+    /// The tags Soundstage knows with `count` channels, lowest first.
+    static func tags(channels count: UInt32) -> [AudioChannelLayoutTag] {
+        labels.keys.filter { $0 & 0xFFFF == count }.sorted()
+    }
+
+    /// ValidateChannelLayout: `kAudio_ParamError` for a layout that contradicts itself (a
+    /// description count it does not hold, a tag whose channel count its descriptions do not
+    /// match), `kAudioFormatUnknownFormatError` for a tag or label no one names.
+    static func validate(_ bytes: UnsafeRawBufferPointer) throws(FormatStatus) {
+        let fixed = size(descriptions: 0)
+        guard bytes.count >= fixed else { throw .parameter }
+        let tag = bytes.loadUnaligned(fromByteOffset: 0, as: UInt32.self)
+        let count = Int(bytes.loadUnaligned(fromByteOffset: 8, as: UInt32.self))
+        guard count <= (bytes.count - fixed) / MemoryLayout<AudioChannelDescription>.stride else { throw .parameter }
+        switch tag {
+        case kAudioChannelLayoutTag_UseChannelDescriptions:
+            guard count > 0 else { throw .parameter }
+            for index in 0..<count {
+                let label = bytes.loadUnaligned(fromByteOffset: fixed + index * MemoryLayout<AudioChannelDescription>.stride,
+                                                as: UInt32.self)
+                guard isKnown(label) else { throw .unknownFormat }
+            }
+        case kAudioChannelLayoutTag_UseChannelBitmap:
+            _ = try labels(forBitmap: bytes.loadUnaligned(fromByteOffset: 4, as: UInt32.self))
+        default:
+            guard labels[tag] != nil || tag & 0xFFFF_0000 == kAudioChannelLayoutTag_DiscreteInOrder
+                    || tag & 0xFFFF_0000 == kAudioChannelLayoutTag_Unknown else { throw .unknownFormat }
+        }
+    }
+
+    /// Whether Apple names this channel label (the header's list, and any numbered discrete one).
+    static func isKnown(_ label: AudioChannelLabel) -> Bool {
+        switch label {
+        case kAudioChannelLabel_Unknown, kAudioChannelLabel_Unused, kAudioChannelLabel_UseCoordinates,
+             1...18, 33...45, 200...207, 301, 302, 304, 305, kAudioChannelLabel_Discrete:
+            true
+        default:
+            label >> 16 == 1
+        }
+    }
+
     /// The size of an AudioChannelLayout holding `count` channel descriptions.
     static func size(descriptions count: Int) -> Int {
         MemoryLayout<AudioChannelLayout>.offset(of: \.mChannelDescriptions)! + count * MemoryLayout<AudioChannelDescription>.stride

@@ -92,6 +92,31 @@ enum FormatProperty {
                                                     bitmap: bytes.loadUnaligned(fromByteOffset: 4, as: UInt32.self),
                                                     descriptions: bytes.loadUnaligned(fromByteOffset: 8, as: UInt32.self))
             return .value(count)
+        case kAudioFormatProperty_TagForChannelLayout:
+            guard let bytes = specifier.bytes else { throw .parameter }
+            guard bytes.count >= ChannelLayouts.size(descriptions: 0) else { throw .badSpecifierSize }
+            let tag = bytes.loadUnaligned(fromByteOffset: 0, as: UInt32.self)
+            if tag != kAudioChannelLayoutTag_UseChannelDescriptions && tag != kAudioChannelLayoutTag_UseChannelBitmap {
+                return .value(tag)   // a tag already
+            }
+            return .value(try ChannelLayouts.tag(for: try ChannelLayouts.labels(ofLayout: bytes)))
+        case kAudioFormatProperty_BitmapForLayoutTag:
+            return .value(try ChannelLayouts.bitmap(forTag: try specifier.value(AudioChannelLayoutTag.self)))
+        case kAudioFormatProperty_TagsForNumberOfChannels:
+            return .list(ChannelLayouts.tags(channels: try specifier.value(UInt32.self)))
+        case kAudioFormatProperty_ValidateChannelLayout:
+            // No value: the answer is the status (AudioFormatServices.swift).
+            guard let bytes = specifier.bytes else { throw .parameter }
+            try ChannelLayouts.validate(bytes)
+            return PropertyAnswer(bytes: [], itemSize: nil)
+        case kAudioFormatProperty_ASBDFromESDS:
+            // The base layer of an MPEG-4 elementary stream descriptor: AAC here.
+            guard let bytes = specifier.bytes else { throw .parameter }
+            guard let config = MagicCookie.audioSpecificConfig(in: bytes) else { throw .unsupportedDataFormat }
+            return .value(AudioStreamBasicDescription(mSampleRate: config.sampleRate, mFormatID: kAudioFormatMPEG4AAC,
+                                                      mFormatFlags: config.objectType, mBytesPerPacket: 0,
+                                                      mFramesPerPacket: config.framesPerPacket, mBytesPerFrame: 0,
+                                                      mChannelsPerFrame: config.channels, mBitsPerChannel: 0, mReserved: 0))
         case kAudioFormatProperty_HardwareCodecCapabilities:
             // How many of the listed codecs, taken in order, can be used: every codec here is
             // software, so a request for a hardware one ends the count there.
