@@ -23,6 +23,9 @@ let package = Package(
         // The iOS names (AVAudioSession, AVAudioPlayer, AVAudioRecorder, System Sound Services,
         // the C Audio Session API) over Soundstage, for porting an iOS game's audio code.
         .library(name: "SoundstageCompat", targets: ["SoundstageCompat"]),
+        // Core Audio's C interfaces by Apple's names (issue 46): `import AudioToolbox` in Swift,
+        // `#include <AudioToolbox/AudioToolbox.h>` in C and C++ (docs/audiotoolbox.md).
+        .library(name: "AudioToolbox", targets: ["AudioToolbox"]),
         // The live view: the mix in a browser (SwiftNIO HTTP and WebSocket).
         .library(name: "SoundstageLiveView", targets: ["SoundstageLiveView"]),
     ],
@@ -122,7 +125,19 @@ let package = Package(
         .target(
             name: "SoundstageC",
             dependencies: ["CSoundstage", "Soundstage", "SoundstageScenes", "SoundstageClient", "SoundstageProtocol",
-                           "SoundFile", "SoundstageErrors", "SoundstageLiveView", .product(name: "NIOConcurrencyHelpers", package: "swift-nio")],
+                           "SoundFile", "SoundstageErrors", "SoundstageLiveView", "AudioToolbox", .product(name: "NIOConcurrencyHelpers", package: "swift-nio")],
+            swiftSettings: strict
+        ),
+        // Apple's Core Audio C headers, written from Apple's documentation: MacTypes.h,
+        // TargetConditionals.h, CoreAudio/CoreAudioTypes.h, AudioToolbox/*.h.
+        .target(
+            name: "CAudioToolbox",
+            path: "Sources/CAudioToolbox"
+        ),
+        // Their functions, implemented in Swift with `@c @implementation` for C and Swift at once.
+        .target(
+            name: "AudioToolbox",
+            dependencies: ["CAudioToolbox", "SoundFile"],
             swiftSettings: strict
         ),
         .target(
@@ -260,6 +275,13 @@ let package = Package(
                           path: "Tests/Fuzz/SoundFileData", swiftSettings: strict),
         .executableTarget(name: "fuzz-json", dependencies: ["FuzzSupport", "SoundstageJSON"],
                           path: "Tests/Fuzz/JSON", swiftSettings: strict),
+        // Audio Format Services and Core Audio's types as iOS code calls them, from Swift, and the
+        // C program Tests/C/audio_format.c compiled as C99 and C++17 against libSoundstageC.so.
+        .testTarget(
+            name: "AudioToolboxTests",
+            dependencies: ["AudioToolbox", "SoundFile"],
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "NumberTextTests",
             dependencies: ["NumberText"],

@@ -63,6 +63,7 @@ final class FFmpegLibrary: @unchecked Sendable {
     // libavcodec
     let avcodec_find_decoder: @convention(c) (Int32) -> OpaquePointer?
     let avcodec_find_encoder_by_name: @convention(c) (UnsafePointer<CChar>?) -> OpaquePointer?
+    let avcodec_find_decoder_by_name: @convention(c) (UnsafePointer<CChar>?) -> OpaquePointer?
     let avcodec_alloc_context3: @convention(c) (OpaquePointer?) -> UnsafeMutableRawPointer?
     let avcodec_free_context: @convention(c) (UnsafeMutablePointer<UnsafeMutableRawPointer?>?) -> Void
     let avcodec_parameters_to_context: @convention(c) (UnsafeMutableRawPointer?, UnsafeRawPointer?) -> Int32
@@ -163,6 +164,7 @@ final class FFmpegLibrary: @unchecked Sendable {
         av_channel_layout_uninit = symbol(u, "av_channel_layout_uninit", as: type(of: av_channel_layout_uninit))
         avcodec_find_decoder = symbol(c, "avcodec_find_decoder", as: type(of: avcodec_find_decoder))
         avcodec_find_encoder_by_name = symbol(c, "avcodec_find_encoder_by_name", as: type(of: avcodec_find_encoder_by_name))
+        avcodec_find_decoder_by_name = symbol(c, "avcodec_find_decoder_by_name", as: type(of: avcodec_find_decoder_by_name))
         avcodec_alloc_context3 = symbol(c, "avcodec_alloc_context3", as: type(of: avcodec_alloc_context3))
         avcodec_free_context = symbol(c, "avcodec_free_context", as: type(of: avcodec_free_context))
         avcodec_parameters_to_context = symbol(c, "avcodec_parameters_to_context", as: type(of: avcodec_parameters_to_context))

@@ -98,6 +98,20 @@ public enum FFmpeg {
     /// the Debian packages to install); returns when it is installed.
     public static func requireAvailable() throws { _ = try FFmpegLibrary.load() }
 
+    /// Whether the loaded FFmpeg has a decoder of this name (`"aac"`, `"alac"`, `"ilbc"`):
+    /// `avcodec_find_decoder_by_name`. False when FFmpeg is not installed.
+    public static func hasDecoder(named name: String) -> Bool {
+        guard let ff = try? FFmpegLibrary.load() else { return false }
+        return ff.avcodec_find_decoder_by_name(name) != nil
+    }
+
+    /// Whether the loaded FFmpeg has an encoder of this name (`"aac"`, `"alac"`):
+    /// `avcodec_find_encoder_by_name`. False when FFmpeg is not installed.
+    public static func hasEncoder(named name: String) -> Bool {
+        guard let ff = try? FFmpegLibrary.load() else { return false }
+        return ff.avcodec_find_encoder_by_name(name) != nil
+    }
+
     /// Receives FFmpeg's own log lines (warnings about damaged packets and the like), on the
     /// thread that decodes. Nil (the default) drops them; either way they never reach stderr,
     /// and the last warning or error of a failed call is quoted in the error thrown.

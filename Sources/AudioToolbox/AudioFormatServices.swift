@@ -1,0 +1,71 @@
+// Audio Format Services' two functions, for C (AudioToolbox/AudioFormat.h) and Swift at once:
+// each is `@c @implementation`, so the compiler checks it against the header's declaration.
+// Nothing here traps on what a caller passes: every bad argument is one of Apple's codes.
+
+/// The size of a property's value (`AudioFormatGetPropertyInfo`): Apple's semantics, Soundstage's
+/// answers (docs/audiotoolbox.md lists them).
+@c @implementation
+public func AudioFormatGetPropertyInfo(_ inPropertyID: AudioFormatPropertyID, _ inSpecifierSize: UInt32,
+                                       _ inSpecifier: UnsafeRawPointer?,
+                                       _ outPropertyDataSize: UnsafeMutablePointer<UInt32>?) -> OSStatus {
+    status { () throws(FormatStatus) in
+        guard let outPropertyDataSize else { throw .parameter }
+        let specifier = try Specifier(size: inSpecifierSize, pointer: inSpecifier)
+        let size: Int
+        if inPropertyID == kAudioFormatProperty_FormatInfo {
+            size = MemoryLayout<AudioStreamBasicDescription>.size
+        } else {
+            size = try FormatProperty.answer(inPropertyID, specifier).bytes.count
+        }
+        outPropertyDataSize.pointee = UInt32(size)
+    }
+}
+
+/// A property's value (`AudioFormatGetProperty`): `*ioPropertyDataSize` is the room on entry and
+/// the bytes written on return.
+@c @implementation
+public func AudioFormatGetProperty(_ inPropertyID: AudioFormatPropertyID, _ inSpecifierSize: UInt32,
+                                   _ inSpecifier: UnsafeRawPointer?, _ ioPropertyDataSize: UnsafeMutablePointer<UInt32>?,
+                                   _ outPropertyData: UnsafeMutableRawPointer?) -> OSStatus {
+    status { () throws(FormatStatus) in
+        if inPropertyID == kAudioFormatProperty_ValidateChannelLayout {
+            // Apple: "The property value and size are not used and must be set to NULL."
+            _ = try FormatProperty.answer(inPropertyID, try Specifier(size: inSpecifierSize, pointer: inSpecifier))
+            ioPropertyDataSize?.pointee = 0
+            return
+        }
+        guard let ioPropertyDataSize, let outPropertyData else { throw .parameter }
+        let specifier = try Specifier(size: inSpecifierSize, pointer: inSpecifier)
+        let room = Int(ioPropertyDataSize.pointee)
+        if inPropertyID == kAudioFormatProperty_FormatInfo {
+            // In and out: the caller's description, completed.
+            let size = MemoryLayout<AudioStreamBasicDescription>.size
+            guard room >= size else { throw .badPropertySize }
+            var asbd = outPropertyData.loadUnaligned(as: AudioStreamBasicDescription.self)
+            try FormatInfo.complete(&asbd, cookie: specifier.bytes)
+            outPropertyData.storeBytes(of: asbd, as: AudioStreamBasicDescription.self)
+            ioPropertyDataSize.pointee = UInt32(size)
+            return
+        }
+        let answer = try FormatProperty.answer(inPropertyID, specifier)
+        let count: Int
+        if let itemSize = answer.itemSize {
+            count = min(answer.bytes.count, room / itemSize * itemSize)   // whole items that fit
+        } else {
+            guard room >= answer.bytes.count else { throw .badPropertySize }
+            count = answer.bytes.count
+        }
+        answer.bytes.withUnsafeBytes { outPropertyData.copyMemory(from: $0.baseAddress!, byteCount: count) }
+        ioPropertyDataSize.pointee = UInt32(count)
+    }
+}
+
+/// Runs `body`, turning what it throws into its OSStatus (noErr when it returns).
+private func status(_ body: () throws(FormatStatus) -> Void) -> OSStatus {
+    do {
+        try body()
+        return noErr
+    } catch {
+        return error.status
+    }
+}

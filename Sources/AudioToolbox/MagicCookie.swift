@@ -1,0 +1,128 @@
+// Magic cookies Audio Format Services reads: AAC's, which is an MPEG-4 elementary-stream
+// descriptor (what M4A and CAF files carry; ISO/IEC 14496-1) holding an AudioSpecificConfig
+// (ISO/IEC 14496-3), or that AudioSpecificConfig alone.
+
+/// What an AudioSpecificConfig says of a stream.
+struct AudioSpecificConfig: Equatable {
+    /// The MPEG-4 audio object type (`kMPEG4Object_AAC_LC` is 2); of the base layer.
+    var objectType: UInt32
+    /// The base layer's sample rate.
+    var sampleRate: Double
+    /// Channels (the channel configuration; 7 means 8 channels).
+    var channels: UInt32
+    /// 1024, or 960 when the frame-length flag is set.
+    var framesPerPacket: UInt32
+}
+
+enum MagicCookie {
+    /// The MPEG-4 sampling frequencies by index.
+    static let sampleRates: [Double] = [96_000, 88_200, 64_000, 48_000, 44_100, 32_000, 24_000, 22_050,
+                                        16_000, 12_000, 11_025, 8_000, 7_350]
+
+    /// The AudioSpecificConfig in an AAC magic cookie: an ES descriptor (tag 3), an `esds` box, a
+    /// bare DecoderConfigDescriptor (tag 4), or the config itself. Nil when it is none of them or
+    /// is cut short.
+    static func audioSpecificConfig(in cookie: UnsafeRawBufferPointer) -> AudioSpecificConfig? {
+        let bytes = [UInt8](cookie)
+        if let config = descriptorConfig(bytes) { return config }
+        // An 'esds' box: size, 'esds', version and flags, then the ES descriptor.
+        if bytes.count > 12, bytes[4...7].elementsEqual("esds".utf8), let config = descriptorConfig(Array(bytes[12...])) {
+            return config
+        }
+        return parseConfig(bytes[...])
+    }
+
+    /// Walks MPEG-4 descriptors to the DecoderSpecificInfo (tag 5) and parses it.
+    private static func descriptorConfig(_ bytes: [UInt8]) -> AudioSpecificConfig? {
+        var index = 0
+        func length() -> Int? {
+            var value = 0
+            for _ in 0..<4 {
+                guard index < bytes.count else { return nil }
+                let byte = bytes[index]
+                index += 1
+                value = value << 7 | Int(byte & 0x7F)
+                if byte & 0x80 == 0 { return value }
+            }
+            return value
+        }
+        guard let first = bytes.first, first == 3 || first == 4 else { return nil }
+        while index < bytes.count {
+            let tag = bytes[index]
+            index += 1
+            guard let size = length() else { return nil }
+            switch tag {
+            case 3:   // ES_Descriptor: ES_ID, flags, then optional fields, then its children
+                guard index + 3 <= bytes.count else { return nil }
+                let flags = bytes[index + 2]
+                index += 3
+                if flags & 0x80 != 0 { index += 2 }                                     // dependsOn_ES_ID
+                if flags & 0x40 != 0 { guard index < bytes.count else { return nil }; index += 1 + Int(bytes[index]) }   // URL
+                if flags & 0x20 != 0 { index += 2 }                                     // OCR_ES_Id
+            case 4:   // DecoderConfigDescriptor: 13 bytes, then its children
+                index += 13
+            case 5:   // DecoderSpecificInfo: the AudioSpecificConfig
+                guard size > 0, index + size <= bytes.count else { return nil }
+                return parseConfig(bytes[index..<(index + size)])
+            default:
+                index += size
+            }
+        }
+        return nil
+    }
+
+    /// Parses an AudioSpecificConfig's opening fields.
+    static func parseConfig(_ bytes: ArraySlice<UInt8>) -> AudioSpecificConfig? {
+        var reader = BitReader(bytes: Array(bytes))
+        func objectType() -> UInt32? {
+            guard let type = reader.read(5) else { return nil }
+            if type != 31 { return type }
+            return reader.read(6).map { 32 + $0 }
+        }
+        func frequency() -> Double? {
+            guard let index = reader.read(4) else { return nil }
+            if index == 15 { return reader.read(24).map(Double.init) }
+            return Int(index) < sampleRates.count ? sampleRates[Int(index)] : nil
+        }
+        guard var type = objectType(), type != 0, let rate = frequency(), let configuration = reader.read(4) else { return nil }
+        if type == 5 || type == 29 {
+            // Explicit SBR (HE-AAC) or PS (HE-AAC v2): the extension's rate, then the core's type.
+            guard frequency() != nil, let core = objectType(), core != 0 else { return nil }
+            type = core
+        }
+        guard (1...4).contains(type) || type == 6 || type == 7 || (17...23).contains(type) else {
+            return AudioSpecificConfig(objectType: type, sampleRate: rate, channels: channelCount(configuration), framesPerPacket: 1024)
+        }
+        // GASpecificConfig: frameLengthFlag first.
+        let frameLength = reader.read(1) ?? 0
+        return AudioSpecificConfig(objectType: type, sampleRate: rate, channels: channelCount(configuration),
+                                   framesPerPacket: frameLength == 1 ? 960 : 1024)
+    }
+
+    /// Channels of an MPEG-4 channel configuration (0: given elsewhere, 7: 7.1).
+    private static func channelCount(_ configuration: UInt32) -> UInt32 {
+        switch configuration {
+        case 7: 8
+        case 1...6: configuration
+        default: 0
+        }
+    }
+}
+
+/// Reads big-endian bit fields.
+struct BitReader {
+    let bytes: [UInt8]
+    var position = 0
+
+    /// The next `count` bits (at most 32), or nil past the end.
+    mutating func read(_ count: Int) -> UInt32? {
+        guard position + count <= bytes.count * 8 else { return nil }
+        var value: UInt32 = 0
+        for _ in 0..<count {
+            let bit = (bytes[position / 8] >> (7 - UInt8(position % 8))) & 1
+            value = value << 1 | UInt32(bit)
+            position += 1
+        }
+        return value
+    }
+}

@@ -1,0 +1,19 @@
+/*
+ * AudioToolbox/AudioToolbox.h — Core Audio's C interfaces on Linux, by Apple's names, over
+ * Soundstage. Include this as on Apple's systems; docs/audiotoolbox.md says what each part does
+ * here and where Linux differs. Written for Soundstage; no Apple header was copied.
+ *
+ * The parts offered so far: Core Audio's types (CoreAudio/CoreAudioTypes.h), Audio Format
+ * Services (AudioFormat.h) and the codec class identifiers it uses (AudioCodec.h). Audio File,
+ * Audio File Stream, Extended Audio File and Audio Converter Services follow (issue 46).
+ */
+#ifndef AudioToolbox_AudioToolbox_h
+#define AudioToolbox_AudioToolbox_h
+
+#include <TargetConditionals.h>
+#include <MacTypes.h>
+#include <CoreAudio/CoreAudioTypes.h>
+#include <AudioToolbox/AudioCodec.h>
+#include <AudioToolbox/AudioFormat.h>
+
+#endif /* AudioToolbox_AudioToolbox_h */

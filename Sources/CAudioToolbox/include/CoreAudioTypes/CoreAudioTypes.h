@@ -1,0 +1,2 @@
+/* CoreAudioTypes/CoreAudioTypes.h — newer code's spelling of <CoreAudio/CoreAudioTypes.h>. */
+#include <CoreAudio/CoreAudioTypes.h>

@@ -1,0 +1,78 @@
+import Foundation
+import Testing
+
+/// Tests/C/audio_format.c, a C program in the style of the Core Audio books, compiled as C99 and
+/// as C++17 by gcc, g++, clang and clang++ with every warning an error, linked against the debug
+/// build's libSoundstageC.so (which carries the AudioToolbox functions), and run: it checks its
+/// own results and ends with "N passed, 0 failed". scripts/test-c.sh --quick runs it too.
+@Suite struct CProgramTests {
+    /// The repository's root, from this file's place in it.
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// The directory holding the built libSoundstageC.so, above the test bundle.
+    static let libraryDirectory: URL? = {
+        var dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        while dir.path != "/" {
+            if FileManager.default.fileExists(atPath: dir.appendingPathComponent("libSoundstageC.so").path) { return dir }
+            dir.deleteLastPathComponent()
+        }
+        return nil
+    }()
+
+    /// Runs a program, returning its status and what it printed (both streams).
+    static func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    @Test(arguments: [["gcc", "-std=c99"], ["clang", "-std=c99"], ["g++", "-x", "c++", "-std=c++17"], ["clang++", "-x", "c++", "-std=c++17"]])
+    func theCProgramPasses(compiler: [String]) throws {
+        let library = try #require(Self.libraryDirectory, "no libSoundstageC.so above \(CommandLine.arguments[0])")
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("audio-format-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: work) }
+        let program = work.appendingPathComponent("audio_format").path
+        let compile = try Self.run(compiler + ["-Wall", "-Wextra", "-Werror", "-pedantic",
+                                               "-I", Self.root.appendingPathComponent("Sources/CAudioToolbox/include").path,
+                                               Self.root.appendingPathComponent("Tests/C/audio_format.c").path,
+                                               "-L", library.path, "-l:libSoundstageC.so", "-Wl,-rpath," + library.path, "-o", program])
+        #expect(compile.status == 0, "\(compiler.joined(separator: " ")): \(compile.output)")
+        guard compile.status == 0 else { return }
+        let result = try Self.run([program])
+        #expect(result.status == 0, "\(result.output)")
+        #expect(result.output.contains(" passed, 0 failed"), "\(result.output)")
+    }
+
+    @Test func theHeadersCanBeImportedTwice() throws {
+        // #import, as Objective-C-flavoured ports write it: the include guards make it harmless.
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("audio-import-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: work) }
+        let source = work.appendingPathComponent("imports.c")
+        try """
+        #import <AudioToolbox/AudioToolbox.h>
+        #import <AudioToolbox/AudioToolbox.h>
+        #import <CoreAudio/CoreAudioTypes.h>
+        #import <MacTypes.h>
+        #import <TargetConditionals.h>
+        #if TARGET_OS_IPHONE || TARGET_OS_MAC || !TARGET_OS_LINUX
+        #error "this is Linux"
+        #endif
+        int main(void) { AudioStreamBasicDescription a; a.mFormatID = kAudioFormatLinearPCM; return a.mFormatID == 0; }
+        """.write(to: source, atomically: true, encoding: .utf8)
+        for compiler in ["gcc", "clang"] {
+            let result = try Self.run([compiler, "-std=c99", "-Wall", "-Wextra", "-Werror", "-Wno-deprecated",
+                                       "-I", Self.root.appendingPathComponent("Sources/CAudioToolbox/include").path,
+                                       "-fsyntax-only", source.path])
+            #expect(result.status == 0, "\(compiler): \(result.output)")
+        }
+    }
+}
