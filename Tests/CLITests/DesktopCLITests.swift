@@ -231,9 +231,12 @@ import TestSupport
         let output = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
         #expect(status == 0, "\(output)")
         let samples = recording.stop()
+        // The tone is the last sound (the click only wakes the sink: beside `stress-ng` OpenAL
+        // Soft's fresh stream on PipeWire once lost it whole).
         let sounds = Signals.separateSounds(samples)
-        try #require(sounds.count == 2, "a click and a tone: \(sounds); \(output)")
-        let toneEnd = try #require(recording.time(ofFrame: sounds[1].1), "the tone's end is not dated")
+        let tone = try #require(sounds.last, "nothing heard; \(output)")
+        try #require(Double(tone.1 - tone.0) / 48_000 > 0.2, "the last sound is not the 0.3 s tone: \(sounds); \(output)")
+        let toneEnd = try #require(recording.time(ofFrame: tone.1), "the tone's end is not dated")
         // The queue: what the server reports of the stream (PulseAudio), else what the output
         // reported when it opened (`--verbose` logs it; OpenAL's `ALC_DEVICE_LATENCY_SOFT`;
         // PipeWire's pulse server reports no buffer latency).
@@ -241,6 +244,7 @@ import TestSupport
            let field = opened.split(separator: " ").first(where: { $0.hasPrefix("latency=") }) {
             bufferLatency = Double(field.dropFirst("latency=".count)) ?? 0
         }
+        if bufferLatency == 0 { bufferLatency = 0.02 }     // nobody said: the CLI's target
         // The first poll after the tone ended that found the stream corked, after one that did not.
         let uncorked = try #require(polls.last { !$0.corked && $0.time < toneEnd + idleTimeout - 0.2 },
                                     "the stream was never seen playing before its rest: \(polls.count) polls")
