@@ -107,6 +107,30 @@ public enum Signals {
         return runs
     }
 
+    /// The dropouts inside a sine of `frequency` (channel 0 of interleaved stereo `samples`,
+    /// frames `first...last`): places where it stops following a sine — silence cut into it, or
+    /// frames missing so that its phase jumps. A sine obeys s[n] = 2 cos(ω) s[n-1] - s[n-2] to
+    /// rounding; a break of that recurrence by more than `tolerance` is a dropout, and breaks
+    /// within `merge` frames of each other are one (a gap's start and end). A server that missed
+    /// a cycle (PipeWire beside `stress-ng` lost 256-frame quanta of what a sink played) makes
+    /// one; a sound cut or started late by the client does not: its sine runs on unbroken, only
+    /// shorter. So a test may allow what the server dropped and still catch what was lost
+    /// before it.
+    public static func dropouts(_ samples: [Float], frequency: Double, first: Int, last: Int,
+                                tolerance: Float = 0.002, merge: Int = 2_048, rate: Int = rate) -> Int {
+        let coefficient = Float(2 * cos(2 * Double.pi * frequency / Double(rate)))
+        var count = 0, lastBreak = Int.min / 2
+        let frames = samples.count / 2
+        guard first >= 0, last < frames, last - first > 4 else { return 0 }
+        for frame in (first + 2)...last {
+            let predicted = coefficient * samples[2 * (frame - 1)] - samples[2 * (frame - 2)]
+            guard abs(samples[2 * frame] - predicted) > tolerance else { continue }
+            if frame - lastBreak > merge { count += 1 }
+            lastBreak = frame
+        }
+        return count
+    }
+
     /// Where two runs of samples first differ, in words; nil when they are identical. For
     /// `#expect(Signals.difference(a, b) == nil)`: a failed `a == b` on sample arrays prints a
     /// diff of every sample (megabytes, and tens of seconds to compute).
