@@ -335,6 +335,19 @@ public final class MonitorRecording: @unchecked Sendable {
     /// Frames recorded so far.
     public var frameCount: Int { lock.withLock { samples.count / channels } }
 
+    /// The frame the sink is playing now, in this recording's frames, dated by the clock from the
+    /// recording's first chunk: unlike ``frameCount`` it does not fall behind with the recorder
+    /// (beside `stress-ng`, parec lagged the sink by tenths of a second, ``lag``, and a window
+    /// marked by the frames received then started before what it meant to measure). 0 before
+    /// the first chunk.
+    public var frameNow: Int {
+        lock.withLock {
+            guard let first = chunks.first else { return 0 }
+            let firstFrameAt = first.time - Double(first.endFrame) / Double(sampleRate)
+            return max(0, Int((Self.now() - firstFrameAt) * Double(sampleRate)))
+        }
+    }
+
     /// Stops recording and returns the interleaved stereo samples.
     ///
     /// parec quits at SIGTERM without reading what the server still holds for it, and on a

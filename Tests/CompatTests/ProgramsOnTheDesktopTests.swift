@@ -104,10 +104,10 @@ extension CompatPrograms {
             #expect(stage.hear(0.25))
             stage.onMain { manager.isMuted = true }
             #expect(UserDefaults.standard.bool(forKey: SoundManager.mutedKey))
-            let mutedFrom = stage.onA.frameCount
+            let mutedFrom = stage.onA.frameNow
             stage.onMain { manager.playSound("jump") }
             usleep(500_000)
-            let mutedTo = stage.onA.frameCount
+            let mutedTo = stage.onA.frameNow
             stage.onMain {
                 manager.isMuted = false
                 manager.playSound("jump")
@@ -236,9 +236,9 @@ extension CompatPrograms {
             session.beginInterruption()
             #expect(waitFor(5) { stage.onMain { playlist.pausedByInterruption && !playlist.isPlaying } })
             usleep(200_000)
-            let quietFrom = stage.onA.frameCount + 4_800
+            let quietFrom = stage.onA.frameNow + 4_800
             usleep(500_000)
-            let quietTo = stage.onA.frameCount
+            let quietTo = stage.onA.frameNow
             session.endInterruption(shouldResume: true)
             #expect(waitFor(5) { stage.onMain { playlist.isPlaying } })
             #expect(stage.hear(0.3))
@@ -262,14 +262,14 @@ extension CompatPrograms {
             let music = try stage.tone(440, 1, amplitude: 0.8, "music.wav")
             stage.onMain { game.playBackgroundMusic(music) }
             #expect(stage.hear(0.8))
-            let quarterFrom = stage.onA.frameCount
+            let quarterFrom = stage.onA.frameNow
             usleep(600_000)
-            let quarterTo = stage.onA.frameCount
+            let quarterTo = stage.onA.frameNow
             stage.onMain { game.musicVolume = 1 }
             usleep(500_000)
-            let fullFrom = stage.onA.frameCount
+            let fullFrom = stage.onA.frameNow
             usleep(600_000)
-            let fullTo = stage.onA.frameCount
+            let fullTo = stage.onA.frameNow
             let door = try stage.tone(990, 0.3, "door.wav")
             stage.onMain { game.playEffect(door) }
             #expect(stage.hear(0.3))
@@ -396,7 +396,7 @@ extension CompatPrograms {
             #expect(waitFor(5) { stage.onMain { app.recordingFinished } }, "the delegate comes after stop(), as on iOS")
             #expect(waitFor(5) { !tone.isPlaying })
             usleep(400_000)
-            let playbackFrom = stage.onA.frameCount
+            let playbackFrom = stage.onA.frameNow
             #expect(stage.onMain { app.playRecording() })
             #expect(waitFor(10) { stage.onMain { app.playbackFinished } })
             usleep(200_000)
@@ -469,14 +469,14 @@ extension CompatPrograms {
             let a = try stage.tone(440, 1, "a.wav"), b = try stage.tone(660, 1, "b.wav")
             try stage.onMain { try fader.play(a, fadeDuration: 0.1) }
             #expect(stage.hear(0.5))
-            let firstFrom = stage.onA.frameCount
+            let firstFrom = stage.onA.frameNow
             usleep(300_000)
-            let firstTo = stage.onA.frameCount
+            let firstTo = stage.onA.frameNow
             try stage.onMain { try fader.play(b, fadeDuration: 0.5) }
             usleep(900_000)
-            let secondFrom = stage.onA.frameCount
+            let secondFrom = stage.onA.frameNow
             usleep(400_000)
-            let secondTo = stage.onA.frameCount
+            let secondTo = stage.onA.frameNow
             stage.onMain { fader.stopAll() }
             let (left, _) = stage.finish()
             #expect(Self.median(Self.levels(left, 440, from: firstFrom, to: firstTo)) > 0.4)
@@ -498,9 +498,9 @@ extension CompatPrograms {
             session.beginInterruption()
             #expect(waitFor(5) { stage.onMain { app.interruptions } == 1 })
             usleep(200_000)
-            let quietFrom = stage.onA.frameCount + 4_800
+            let quietFrom = stage.onA.frameNow + 4_800
             usleep(400_000)
-            let quietTo = stage.onA.frameCount
+            let quietTo = stage.onA.frameNow
             session.endInterruption(shouldResume: true)
             #expect(waitFor(5) { stage.onMain { app.resumes } == 1 })
             #expect(stage.hear(0.3))
