@@ -18,13 +18,13 @@ final class CFArrayStorage: CFObject {
 }
 
 /// `CFArrayGetCount`.
-@c(CFArrayGetCount)
+@c(soundstage_CFArrayGetCount)
 public func _CFArrayGetCount(_ theArray: UnsafeRawPointer?) -> CFIndex {
     (cfObject(theArray) as? CFArrayStorage)?.items.count ?? 0
 }
 
 /// `CFArrayGetValueAtIndex`: not retained for the caller; NULL out of range (Apple traps).
-@c(CFArrayGetValueAtIndex)
+@c(soundstage_CFArrayGetValueAtIndex)
 public func _CFArrayGetValueAtIndex(_ theArray: UnsafeRawPointer?, _ idx: CFIndex) -> UnsafeRawPointer? {
     guard let array = cfObject(theArray) as? CFArrayStorage, array.items.indices.contains(idx) else { return nil }
     return cfUnretained(array.items[idx])

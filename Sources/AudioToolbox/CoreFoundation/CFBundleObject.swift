@@ -41,13 +41,13 @@ private let mainBundle: CFBundleStorage? = {
 }()
 
 /// `CFBundleGetMainBundle`: the executable's directory, never released.
-@c(CFBundleGetMainBundle)
+@c(soundstage_CFBundleGetMainBundle)
 public func _CFBundleGetMainBundle() -> UnsafeRawPointer? {
     mainBundle.map(cfUnretained)
 }
 
 /// `CFBundleCopyResourceURL`: a resource file that exists, or NULL.
-@c(CFBundleCopyResourceURL)
+@c(soundstage_CFBundleCopyResourceURL)
 public func _CFBundleCopyResourceURL(_ bundle: UnsafeRawPointer?, _ resourceName: UnsafeRawPointer?,
                                      _ resourceType: UnsafeRawPointer?, _ subDirName: UnsafeRawPointer?) -> UnsafeRawPointer? {
     guard let storage = cfObject(bundle) as? CFBundleStorage, let name = cfString(resourceName),
@@ -56,14 +56,14 @@ public func _CFBundleCopyResourceURL(_ bundle: UnsafeRawPointer?, _ resourceName
 }
 
 /// `CFBundleCopyBundleURL`: the bundle's directory.
-@c(CFBundleCopyBundleURL)
+@c(soundstage_CFBundleCopyBundleURL)
 public func _CFBundleCopyBundleURL(_ bundle: UnsafeRawPointer?) -> UnsafeRawPointer? {
     guard let storage = cfObject(bundle) as? CFBundleStorage else { return nil }
     return cfRetained(CFURLStorage(path: storage.directory, isDirectory: true))
 }
 
 /// `CFBundleCopyResourcesDirectoryURL`: the bundle's directory too.
-@c(CFBundleCopyResourcesDirectoryURL)
+@c(soundstage_CFBundleCopyResourcesDirectoryURL)
 public func _CFBundleCopyResourcesDirectoryURL(_ bundle: UnsafeRawPointer?) -> UnsafeRawPointer? {
     _CFBundleCopyBundleURL(bundle)
 }

@@ -3,7 +3,8 @@
 // Swift's own atomic reference counting and the object is freed when the count reaches zero.
 // Swift imports each CF...Ref as a foreign class and retains and releases it with the same runtime
 // calls, so C and Swift share one count. The C functions that take or return these types are
-// `@c(Name)` rather than `@c @implementation`: Swift cannot spell a CF class in a C signature.
+// `@c(soundstage_Name)` rather than `@c @implementation`: Swift cannot spell a CF class in a C
+// signature, and the link names carry Soundstage's prefix (CoreFoundation/CFBase.h says why).
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -37,7 +38,7 @@ func cfUnretained(_ object: any CFObject) -> UnsafeRawPointer {
 private func swiftRetainCount(_ object: UnsafeMutableRawPointer) -> Int
 
 /// `CFRetain`: one more reference. NULL is ignored (Apple traps).
-@c(CFRetain)
+@c(soundstage_CFRetain)
 public func _CFRetain(_ cf: UnsafeRawPointer?) -> UnsafeRawPointer? {
     guard let cf else { return nil }
     _ = Unmanaged<AnyObject>.fromOpaque(cf).retain()
@@ -45,21 +46,21 @@ public func _CFRetain(_ cf: UnsafeRawPointer?) -> UnsafeRawPointer? {
 }
 
 /// `CFRelease`: one reference fewer; at zero the object is freed. NULL is ignored (Apple traps).
-@c(CFRelease)
+@c(soundstage_CFRelease)
 public func _CFRelease(_ cf: UnsafeRawPointer?) {
     guard let cf else { return }
     Unmanaged<AnyObject>.fromOpaque(cf).release()
 }
 
 /// `CFGetRetainCount`: the object's reference count (0 for NULL).
-@c(CFGetRetainCount)
+@c(soundstage_CFGetRetainCount)
 public func _CFGetRetainCount(_ cf: UnsafeRawPointer?) -> CFIndex {
     guard let cf else { return 0 }
     return swiftRetainCount(UnsafeMutableRawPointer(mutating: cf))
 }
 
 /// `CFShow`: the object's description on standard error.
-@c(CFShow)
+@c(soundstage_CFShow)
 public func _CFShow(_ obj: UnsafeRawPointer?) {
     let text = cfObject(obj)?.cfDescription ?? (obj == nil ? "(null)" : "<CFType \(obj!)>")
     let line = text + "\n"
@@ -67,7 +68,7 @@ public func _CFShow(_ obj: UnsafeRawPointer?) {
 }
 
 /// `CFEqual`: strings by their characters, URLs by their paths, anything else by identity.
-@c(CFEqual)
+@c(soundstage_CFEqual)
 public func _CFEqual(_ cf1: UnsafeRawPointer?, _ cf2: UnsafeRawPointer?) -> UInt8 {
     guard let cf1, let cf2 else { return 0 }
     if cf1 == cf2 { return 1 }

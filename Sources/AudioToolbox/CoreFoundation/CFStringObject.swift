@@ -84,7 +84,7 @@ func encodeCFString(_ value: String, encoding: CFStringEncoding) -> [UInt8]? {
 
 /// `__CFStringMakeConstantString`, what `CFSTR("...")` expands to: the interned string for these
 /// UTF-8 bytes, made on first use and never freed.
-@c(__CFStringMakeConstantString)
+@c(soundstage___CFStringMakeConstantString)
 public func _CFStringMakeConstantString(_ cStr: UnsafePointer<CChar>?) -> UnsafeRawPointer? {
     guard let cStr else { return nil }
     let text = String(decoding: UnsafeRawBufferPointer(start: cStr, count: strlen(cStr)).bindMemory(to: UInt8.self), as: UTF8.self)
@@ -98,7 +98,7 @@ public func _CFStringMakeConstantString(_ cStr: UnsafePointer<CChar>?) -> Unsafe
 }
 
 /// `CFStringCreateWithCString`.
-@c(CFStringCreateWithCString)
+@c(soundstage_CFStringCreateWithCString)
 public func _CFStringCreateWithCString(_ alloc: UnsafeRawPointer?, _ cStr: UnsafePointer<CChar>?,
                                        _ encoding: CFStringEncoding) -> UnsafeRawPointer? {
     guard let cStr else { return nil }
@@ -108,7 +108,7 @@ public func _CFStringCreateWithCString(_ alloc: UnsafeRawPointer?, _ cStr: Unsaf
 }
 
 /// `CFStringCreateWithBytes`.
-@c(CFStringCreateWithBytes)
+@c(soundstage_CFStringCreateWithBytes)
 public func _CFStringCreateWithBytes(_ alloc: UnsafeRawPointer?, _ bytes: UnsafePointer<UInt8>?, _ numBytes: CFIndex,
                                      _ encoding: CFStringEncoding, _ isExternalRepresentation: UInt8) -> UnsafeRawPointer? {
     guard numBytes >= 0, bytes != nil || numBytes == 0 else { return nil }
@@ -116,20 +116,20 @@ public func _CFStringCreateWithBytes(_ alloc: UnsafeRawPointer?, _ bytes: Unsafe
 }
 
 /// `CFStringCreateCopy`: strings are immutable, so the same string, retained.
-@c(CFStringCreateCopy)
+@c(soundstage_CFStringCreateCopy)
 public func _CFStringCreateCopy(_ alloc: UnsafeRawPointer?, _ theString: UnsafeRawPointer?) -> UnsafeRawPointer? {
     guard cfObject(theString) is CFStringStorage else { return nil }
     return _CFRetain(theString)
 }
 
 /// `CFStringGetLength`: UTF-16 code units.
-@c(CFStringGetLength)
+@c(soundstage_CFStringGetLength)
 public func _CFStringGetLength(_ theString: UnsafeRawPointer?) -> CFIndex {
     (cfObject(theString) as? CFStringStorage)?.utf16Count ?? 0
 }
 
 /// `CFStringGetCString`.
-@c(CFStringGetCString)
+@c(soundstage_CFStringGetCString)
 public func _CFStringGetCString(_ theString: UnsafeRawPointer?, _ buffer: UnsafeMutablePointer<CChar>?,
                                 _ bufferSize: CFIndex, _ encoding: CFStringEncoding) -> UInt8 {
     guard let buffer, bufferSize > 0 else { return 0 }
@@ -144,7 +144,7 @@ public func _CFStringGetCString(_ theString: UnsafeRawPointer?, _ buffer: Unsafe
 }
 
 /// `CFStringGetCStringPtr`: the string's own bytes for UTF-8 (and ASCII when it is ASCII), else NULL.
-@c(CFStringGetCStringPtr)
+@c(soundstage_CFStringGetCStringPtr)
 public func _CFStringGetCStringPtr(_ theString: UnsafeRawPointer?, _ encoding: CFStringEncoding) -> UnsafePointer<CChar>? {
     guard let storage = cfObject(theString) as? CFStringStorage else { return nil }
     switch encoding {
@@ -158,7 +158,7 @@ public func _CFStringGetCStringPtr(_ theString: UnsafeRawPointer?, _ encoding: C
 }
 
 /// `CFStringGetMaximumSizeForEncoding`: 3 bytes a UTF-16 unit in UTF-8, 1 in the single-byte encodings.
-@c(CFStringGetMaximumSizeForEncoding)
+@c(soundstage_CFStringGetMaximumSizeForEncoding)
 public func _CFStringGetMaximumSizeForEncoding(_ length: CFIndex, _ encoding: CFStringEncoding) -> CFIndex {
     guard length >= 0 else { return 0 }
     switch encoding {
@@ -172,7 +172,7 @@ public func _CFStringGetMaximumSizeForEncoding(_ length: CFIndex, _ encoding: CF
 }
 
 /// `CFStringCompare`: by Unicode scalars; `kCFCompareCaseInsensitive` folds ASCII letters.
-@c(CFStringCompare)
+@c(soundstage_CFStringCompare)
 public func _CFStringCompare(_ theString1: UnsafeRawPointer?, _ theString2: UnsafeRawPointer?,
                              _ compareOptions: CFStringCompareFlags) -> CFComparisonResult {
     var a = Array((cfString(theString1) ?? "").unicodeScalars.map(\.value))

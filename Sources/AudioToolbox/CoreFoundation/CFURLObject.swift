@@ -51,7 +51,7 @@ func cfURL(_ pointer: UnsafeRawPointer?) -> CFURLStorage? {
 }
 
 /// `CFURLCreateWithFileSystemPath`: POSIX paths only.
-@c(CFURLCreateWithFileSystemPath)
+@c(soundstage_CFURLCreateWithFileSystemPath)
 public func _CFURLCreateWithFileSystemPath(_ allocator: UnsafeRawPointer?, _ filePath: UnsafeRawPointer?,
                                            _ pathStyle: CFURLPathStyle, _ isDirectory: UInt8) -> UnsafeRawPointer? {
     guard pathStyle == .cfurlposixPathStyle, let path = cfString(filePath), !path.isEmpty else { return nil }
@@ -59,7 +59,7 @@ public func _CFURLCreateWithFileSystemPath(_ allocator: UnsafeRawPointer?, _ fil
 }
 
 /// `CFURLCreateFromFileSystemRepresentation`: the path's bytes, UTF-8.
-@c(CFURLCreateFromFileSystemRepresentation)
+@c(soundstage_CFURLCreateFromFileSystemRepresentation)
 public func _CFURLCreateFromFileSystemRepresentation(_ allocator: UnsafeRawPointer?, _ buffer: UnsafePointer<UInt8>?,
                                                      _ bufLen: CFIndex, _ isDirectory: UInt8) -> UnsafeRawPointer? {
     guard let buffer, bufLen > 0 else { return nil }
@@ -70,7 +70,7 @@ public func _CFURLCreateFromFileSystemRepresentation(_ allocator: UnsafeRawPoint
 }
 
 /// `CFURLGetFileSystemRepresentation`: the absolute path and a NUL, if they fit.
-@c(CFURLGetFileSystemRepresentation)
+@c(soundstage_CFURLGetFileSystemRepresentation)
 public func _CFURLGetFileSystemRepresentation(_ url: UnsafeRawPointer?, _ resolveAgainstBase: UInt8,
                                               _ buffer: UnsafeMutablePointer<UInt8>?, _ maxBufLen: CFIndex) -> UInt8 {
     guard let storage = cfURL(url), let buffer, maxBufLen > 0 else { return 0 }
@@ -82,20 +82,20 @@ public func _CFURLGetFileSystemRepresentation(_ url: UnsafeRawPointer?, _ resolv
 }
 
 /// `CFURLCopyFileSystemPath`: POSIX style only.
-@c(CFURLCopyFileSystemPath)
+@c(soundstage_CFURLCopyFileSystemPath)
 public func _CFURLCopyFileSystemPath(_ anURL: UnsafeRawPointer?, _ pathStyle: CFURLPathStyle) -> UnsafeRawPointer? {
     guard pathStyle == .cfurlposixPathStyle, let storage = cfURL(anURL) else { return nil }
     return cfNewString(storage.path)
 }
 
 /// `CFURLCopyLastPathComponent`.
-@c(CFURLCopyLastPathComponent)
+@c(soundstage_CFURLCopyLastPathComponent)
 public func _CFURLCopyLastPathComponent(_ url: UnsafeRawPointer?) -> UnsafeRawPointer? {
     cfURL(url).map { cfNewString($0.lastComponent) }
 }
 
 /// `CFURLCopyPathExtension`: after the last component's last dot, NULL when there is none.
-@c(CFURLCopyPathExtension)
+@c(soundstage_CFURLCopyPathExtension)
 public func _CFURLCopyPathExtension(_ url: UnsafeRawPointer?) -> UnsafeRawPointer? {
     guard let name = cfURL(url)?.lastComponent, let dot = name.lastIndex(of: "."), dot != name.startIndex else { return nil }
     let ext = name[name.index(after: dot)...]
@@ -103,7 +103,7 @@ public func _CFURLCopyPathExtension(_ url: UnsafeRawPointer?) -> UnsafeRawPointe
 }
 
 /// `CFURLHasDirectoryPath`.
-@c(CFURLHasDirectoryPath)
+@c(soundstage_CFURLHasDirectoryPath)
 public func _CFURLHasDirectoryPath(_ anURL: UnsafeRawPointer?) -> UInt8 {
     cfURL(anURL)?.isDirectory == true ? 1 : 0
 }

@@ -9,6 +9,11 @@
 
 CA_HEADER_BEGIN
 
+/* Soundstage's symbols for these names (see CFBase.h: they never meet the CoreFoundation inside
+   Swift's Foundation, which exports the same names). */
+#define CFAbsoluteTimeGetCurrent soundstage_CFAbsoluteTimeGetCurrent
+
+
 typedef double CFTimeInterval;
 typedef CFTimeInterval CFAbsoluteTime;
 
@@ -18,7 +23,7 @@ typedef CFTimeInterval CFAbsoluteTime;
 #define kCFAbsoluteTimeIntervalSince1904 3061152000.0L
 
 /** The current time, in seconds since 1 January 2001 00:00:00 UTC (the system clock, CLOCK_REALTIME). */
-CF_EXPORT CFAbsoluteTime CFAbsoluteTimeGetCurrent(void);
+CF_EXPORT CFAbsoluteTime CFAbsoluteTimeGetCurrent(void) CA_SWIFT_NAME(CFAbsoluteTimeGetCurrent());
 
 CA_HEADER_END
 
