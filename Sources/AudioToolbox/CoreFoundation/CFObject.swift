@@ -41,6 +41,7 @@ private func swiftRetainCount(_ object: UnsafeMutableRawPointer) -> Int
 @c(soundstage_CFRetain)
 public func _CFRetain(_ cf: UnsafeRawPointer?) -> UnsafeRawPointer? {
     guard let cf else { return nil }
+    if (cfObject(cf) as? CFStringStorage)?.isConstant == true { return cf }   // CFSTR's strings are immortal
     _ = Unmanaged<AnyObject>.fromOpaque(cf).retain()
     return cf
 }
@@ -49,6 +50,7 @@ public func _CFRetain(_ cf: UnsafeRawPointer?) -> UnsafeRawPointer? {
 @c(soundstage_CFRelease)
 public func _CFRelease(_ cf: UnsafeRawPointer?) {
     guard let cf else { return }
+    if (cfObject(cf) as? CFStringStorage)?.isConstant == true { return }   // CFSTR's strings are immortal
     Unmanaged<AnyObject>.fromOpaque(cf).release()
 }
 

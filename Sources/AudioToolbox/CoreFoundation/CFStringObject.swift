@@ -11,8 +11,11 @@ final class CFStringStorage: CFObject, @unchecked Sendable {
     let cString: UnsafeMutablePointer<CChar>
     /// The length in UTF-16 code units (CFStringGetLength).
     let utf16Count: Int
+    /// Whether CFSTR made it: CFRetain and CFRelease leave it alone, so it is never freed.
+    let isConstant: Bool
 
-    init(_ value: String) {
+    init(_ value: String, constant: Bool = false) {
+        isConstant = constant
         self.value = value
         let utf8 = Array(value.utf8)
         let buffer = UnsafeMutablePointer<CChar>.allocate(capacity: utf8.count + 1)
@@ -90,7 +93,7 @@ public func _CFStringMakeConstantString(_ cStr: UnsafePointer<CChar>?) -> Unsafe
     let text = String(decoding: UnsafeRawBufferPointer(start: cStr, count: strlen(cStr)).bindMemory(to: UInt8.self), as: UTF8.self)
     let storage = constantStrings.withLock { table in
         if let existing = table[text] { return existing }
-        let made = CFStringStorage(text)
+        let made = CFStringStorage(text, constant: true)
         table[text] = made
         return made
     }
