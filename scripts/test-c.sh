@@ -75,8 +75,12 @@ audio_file_c() {
             -L"$debug" -l:libSoundstageC.so -Wl,-rpath,"$debug" -o "$work/audio_file" || return 1
         "$work/audio_file" || return 1
     done
+    # Every CF object and AudioFileID made is released: LeakSanitizer finds nothing left.
+    gcc -std=c99 -g -fsanitize=address -ISources/CAudioToolbox/include Tests/C/audio_file.c \
+        -L"$debug" -l:libSoundstageC.so -Wl,-rpath,"$debug" -o "$work/audio_file_asan" &&
+        ASAN_OPTIONS=detect_leaks=1 "$work/audio_file_asan" > /dev/null
 }
-audio_file_name="Audio File Services from C: Tests/C/audio_file.c as C99 and C++17 with every warning an error, run"
+audio_file_name="Audio File Services from C: Tests/C/audio_file.c as C99 and C++17 with every warning an error, run, and under LeakSanitizer"
 
 if [ "${1:-}" = "--quick" ]; then
     debug=$root/.build/debug
