@@ -195,6 +195,74 @@ import Testing
         #expect(AudioFileReadPacketData(file, false, &numBytes, nil, 0, &numPackets, &buffer) == kAudio_ParamError)
     }
 
+    /// M4A files (AAC and Apple Lossless, written by SoundFileWriter through FFmpeg): the packets are
+    /// the ones FFmpeg's own demuxer finds (ffprobe's sizes and positions), the cookie is one Audio
+    /// Format Services reads, and priming plus valid plus remainder frames fill the packets.
+    @Test(arguments: [(OutputFormat.m4aAAC, kAudioFormatMPEG4AAC, UInt32(1024)), (.m4aALAC, kAudioFormatAppleLossless, UInt32(4096))])
+    func mpeg4PacketsAreTheDemuxersPackets(format: OutputFormat, formatID: AudioFormatID, framesPerPacket: UInt32) throws {
+        guard format.encoding != .aac || FFmpeg.hasEncoder(named: "aac") else { return }   // FFmpeg with an AAC encoder
+        let directory = try AudioFileFixture.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let frames = 30_000
+        let url = try AudioFileFixture.write(frames: frames, channels: 2, format, name: "song.m4a", in: directory)
+        var fileID: AudioFileID?
+        #expect(AudioFileOpenURL(url as CFURL, .readPermission, kAudioFileM4AType, &fileID) == noErr)
+        let file = try #require(fileID)
+        defer { _ = AudioFileClose(file) }
+        let type = property(file, kAudioFilePropertyFileFormat, UInt32(0)).1
+        #expect(type == kAudioFileM4AType || type == kAudioFileMPEG4Type)
+        let asbd = property(file, kAudioFilePropertyDataFormat, AudioStreamBasicDescription()).1
+        #expect(asbd.mFormatID == formatID && asbd.mSampleRate == 44_100 && asbd.mChannelsPerFrame == 2)
+        #expect(asbd.mFramesPerPacket == framesPerPacket && asbd.mBytesPerPacket == 0)
+
+        var cookieSize: UInt32 = 0
+        #expect(AudioFileGetPropertyInfo(file, kAudioFilePropertyMagicCookieData, &cookieSize, nil) == noErr)
+        var cookie = [UInt8](repeating: 0, count: Int(cookieSize))
+        #expect(AudioFileGetProperty(file, kAudioFilePropertyMagicCookieData, &cookieSize, &cookie) == noErr)
+        var fromCookie = AudioStreamBasicDescription()
+        fromCookie.mFormatID = formatID
+        var size = UInt32(MemoryLayout<AudioStreamBasicDescription>.size)
+        #expect(AudioFormatGetProperty(kAudioFormatProperty_FormatInfo, cookieSize, cookie, &size, &fromCookie) == noErr)
+        #expect(fromCookie.mSampleRate == 44_100 && fromCookie.mChannelsPerFrame == 2)
+
+        let packets = readAllPackets(file, chunkBytes: 5_000)
+        #expect(packets.status == noErr)
+        let probe = try Self.probePackets(url)
+        #expect(packets.descriptions.count == probe.count)
+        #expect(packets.descriptions.map { Int($0.mDataByteSize) } == probe.map(\.size))
+        // Each packet's bytes are the file's bytes at the demuxer's position.
+        let raw = try Data(contentsOf: url)
+        var mismatched = 0
+        for (description, packet) in zip(packets.descriptions, probe) {
+            let mine = packets.bytes[Int(description.mStartOffset)..<Int(description.mStartOffset) + Int(description.mDataByteSize)]
+            if !mine.elementsEqual(raw[packet.position..<packet.position + packet.size]) { mismatched += 1 }
+        }
+        #expect(mismatched == 0)
+        let table = property(file, kAudioFilePropertyPacketTableInfo, AudioFilePacketTableInfo()).1
+        #expect(table.mNumberValidFrames + Int64(table.mPrimingFrames) + Int64(table.mRemainderFrames)
+                == Int64(probe.count) * Int64(framesPerPacket))
+        #expect(abs(table.mNumberValidFrames - Int64(frames)) <= (format.encoding == .aac ? 1024 : 0), "\(table)")
+    }
+
+    /// The audio packets ffprobe lists: size and position in the file.
+    static func probePackets(_ url: URL) throws -> [(size: Int, position: Int)] {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/ffprobe")
+        process.arguments = ["-v", "error", "-select_streams", "a:0", "-show_entries", "packet=size,pos", "-of", "json", url.path]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let json = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let list = try #require(json["packets"] as? [[String: Any]])
+        return list.compactMap { entry in
+            guard let size = (entry["size"] as? String).flatMap({ Int($0) }), let pos = (entry["pos"] as? String).flatMap({ Int($0) })
+            else { return nil }
+            return (size, pos)
+        }
+    }
+
     @Test func openWithCallbacksReadsTheSameFile() throws {
         let directory = try AudioFileFixture.directory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -220,7 +288,8 @@ import Testing
         #expect(AudioFileGetGlobalInfoSize(kAudioFileGlobalInfo_ReadableTypes, 0, nil, &size) == noErr)
         var types = [AudioFileTypeID](repeating: 0, count: Int(size) / 4)
         #expect(AudioFileGetGlobalInfo(kAudioFileGlobalInfo_ReadableTypes, 0, nil, &size, &types) == noErr)
-        #expect(Set(types) == [kAudioFileWAVEType, kAudioFileAIFFType, kAudioFileAIFCType, kAudioFileCAFType])
+        #expect(Set(types) == [kAudioFileWAVEType, kAudioFileAIFFType, kAudioFileAIFCType, kAudioFileCAFType, kAudioFileM4AType,
+                               kAudioFileMPEG4Type, kAudioFileM4BType, kAudioFile3GPType, kAudioFile3GP2Type])
         #expect(AudioFileGetGlobalInfoSize(kAudioFileGlobalInfo_WritableTypes, 0, nil, &size) == noErr && size == 0)
 
         var type = kAudioFileCAFType

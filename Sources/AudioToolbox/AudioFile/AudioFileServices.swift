@@ -157,7 +157,6 @@ private func readPackets(_ file: OpenAudioFile, room: Int, ioNumBytes: UnsafeMut
     let variable = layout.packets != nil
     if variable && descriptions == nil { throw .parameter }   // variable packets need their descriptions
     // Which packets fit.
-    let first = layout.packet(start)
     var count: Int64 = 0
     var bytes = 0
     while count < asked, start + count < layout.packetCount {
@@ -167,12 +166,29 @@ private func readPackets(_ file: OpenAudioFile, room: Int, ioNumBytes: UnsafeMut
         count += 1
     }
     guard count > 0 else { throw .parameter }   // not room for one packet
-    let got = try file.readData(at: first.offset, count: bytes, into: outBuffer)
-    guard got == bytes else { throw .invalidFile }   // the file shrank under us
+    // Packets follow each other in CAF and WAVE data; in an MPEG-4 file each run of them (a chunk)
+    // is read where it is. Contiguous packets are read in one call.
+    var filled = 0
+    var index: Int64 = 0
+    while index < count {
+        let run = layout.packet(start + index)
+        var runBytes = run.size
+        var next = index + 1
+        while next < count, layout.packet(start + next).offset == run.offset + Int64(runBytes) {
+            runBytes += layout.packet(start + next).size
+            next += 1
+        }
+        let got = try file.readData(at: run.offset, count: runBytes, into: outBuffer + filled)
+        guard got == runBytes else { throw .invalidFile }   // the file shrank under us
+        filled += runBytes
+        index = next
+    }
     if variable, let descriptions {
+        var offsetInBuffer: Int64 = 0
         for index in 0..<Int(count) {
             let packet = layout.packets![Int(start) + index]
-            descriptions[index] = AudioStreamPacketDescription(mStartOffset: packet.mStartOffset - first.offset,
+            defer { offsetInBuffer += Int64(packet.mDataByteSize) }
+            descriptions[index] = AudioStreamPacketDescription(mStartOffset: offsetInBuffer,
                                                                mVariableFramesInPacket: packet.mVariableFramesInPacket,
                                                                mDataByteSize: packet.mDataByteSize)
         }

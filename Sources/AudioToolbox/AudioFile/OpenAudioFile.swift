@@ -28,6 +28,8 @@ final class OpenAudioFile: Sendable {
             layout = try AIFFParser.parse(source, size: size)
         } else if CAFParser.matches(head) {
             layout = try CAFParser.parse(source, size: size)
+        } else if MPEG4Parser.matches(head) {
+            layout = try MPEG4Parser.parse(source, size: size)
         } else {
             throw .unsupportedFileType
         }
