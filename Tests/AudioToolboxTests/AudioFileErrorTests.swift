@@ -141,7 +141,8 @@ import Testing
     }
 
     @Test func truncatedFilesAreErrorsOrShorter() throws {
-        for bytes in [try Self.wave(frames: 300), try cafFile(.cafIMA4), try cafFile(.cafALAC), try cafFile(.aiffPCM16)] {
+        for bytes in [try Self.wave(frames: 300), try cafFile(.cafIMA4), try cafFile(.cafALAC), try cafFile(.aiffPCM16), try cafFile(.m4aALAC),
+                      try cafFile(.mp3)] {
             for cut in stride(from: 0, to: bytes.count, by: max(1, bytes.count / 300)) {
                 let (status, fileID, box) = Self.open(Array(bytes[0..<cut]))
                 if status == noErr, let file = fileID {
@@ -152,7 +153,7 @@ import Testing
                 } else {
                     #expect(fileID == nil)
                     #expect([kAudioFileInvalidFileError, kAudioFileUnsupportedFileTypeError, kAudioFileUnsupportedDataFormatError]
-                            .contains(status), "cut at \(cut): \(status)")
+                            .contains(status), "cut at \(cut) of \(bytes.count): \(status)")
                 }
                 _ = box
             }
@@ -161,11 +162,16 @@ import Testing
 
     @Test func hostileBytesAreErrorsNotCrashes() throws {
         var generator = SplitMix(seed: 46)
-        for original in [try Self.wave(frames: 64), try cafFile(.cafALAC), try cafFile(.cafIMA4), try cafFile(.aiffPCM16)] {
+        for original in [try Self.wave(frames: 64), try cafFile(.cafALAC), try cafFile(.cafIMA4), try cafFile(.aiffPCM16), try cafFile(.m4aALAC),
+                         try cafFile(.mp3)] {
             for _ in 0..<400 {
                 var bytes = original
                 for _ in 0..<Int(generator.next() % 6 + 1) {
-                    let at = Int(generator.next() % UInt64(min(bytes.count, 160)))
+                    // Headers first: the first 160 bytes, or (for MPEG-4's 'moov' at the end) the last 600.
+                    let tail = generator.next() % 2 == 0
+                    let span = min(bytes.count, tail ? 600 : 160)
+                    let within = Int(generator.next() % UInt64(span))
+                    let at = tail ? bytes.count - 1 - within : within
                     bytes[at] = UInt8(truncatingIfNeeded: generator.next())
                 }
                 let (status, fileID, box) = Self.open(bytes)

@@ -244,6 +244,49 @@ import Testing
         #expect(abs(table.mNumberValidFrames - Int64(frames)) <= (format.encoding == .aac ? 1024 : 0), "\(table)")
     }
 
+    /// An MP3 file (libsndfile's LAME): every frame a packet, the same frames FFmpeg's demuxer finds
+    /// (the Xing/Info frame skipped), and the encoder's delay and padding as priming and remainder.
+    @Test func mp3FramesAreTheDemuxersPackets() throws {
+        let directory = try AudioFileFixture.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let frames = 44_100
+        let url = try AudioFileFixture.write(frames: frames, channels: 2, .mp3, name: "song.mp3", in: directory)
+        var fileID: AudioFileID?
+        #expect(AudioFileOpenURL(url as CFURL, .readPermission, kAudioFileMP3Type, &fileID) == noErr)
+        let file = try #require(fileID)
+        defer { _ = AudioFileClose(file) }
+        #expect(property(file, kAudioFilePropertyFileFormat, UInt32(0)).1 == kAudioFileMP3Type)
+        let asbd = property(file, kAudioFilePropertyDataFormat, AudioStreamBasicDescription()).1
+        #expect(asbd.mFormatID == kAudioFormatMPEGLayer3 && asbd.mSampleRate == 44_100 && asbd.mChannelsPerFrame == 2)
+        #expect(asbd.mFramesPerPacket == 1152 && asbd.mBytesPerPacket == 0)
+        let packets = readAllPackets(file, chunkBytes: 4_000)
+        #expect(packets.status == noErr)
+        let probe = try Self.probePackets(url)
+        #expect(packets.descriptions.map { Int($0.mDataByteSize) } == probe.map(\.size))
+        let offset = property(file, kAudioFilePropertyDataOffset, Int64(0)).1
+        #expect(packets.descriptions.map { Int(offset + $0.mStartOffset) } == probe.map(\.position))
+        // Every packet starts with a frame header.
+        #expect(packets.descriptions.allSatisfy { packets.bytes[Int($0.mStartOffset)] == 0xFF })
+        var info = AudioFilePacketTableInfo()
+        var size = UInt32(MemoryLayout<AudioFilePacketTableInfo>.size)
+        if AudioFileGetProperty(file, kAudioFilePropertyPacketTableInfo, &size, &info) == noErr {
+            #expect(abs(info.mNumberValidFrames - Int64(frames)) <= 1152, "\(info)")
+        }
+        // Truncated: the whole frames that are there.
+        let raw = Array(try Data(contentsOf: url))
+        let cut = raw.count - 300
+        let box = MemoryFile(bytes: Array(raw[0..<cut]))
+        var truncated: AudioFileID?
+        #expect(AudioFileOpenWithCallbacks(Unmanaged.passUnretained(box).toOpaque(), MemoryFile.read, nil, MemoryFile.size, nil, 0,
+                                           &truncated) == noErr)
+        if let truncated {
+            let count = property(truncated, kAudioFilePropertyAudioDataPacketCount, UInt64(0)).1
+            #expect(count < UInt64(probe.count) && count > 0)
+            #expect(AudioFileClose(truncated) == noErr)
+        }
+        _ = box
+    }
+
     /// The audio packets ffprobe lists: size and position in the file.
     static func probePackets(_ url: URL) throws -> [(size: Int, position: Int)] {
         let process = Process()
@@ -289,7 +332,8 @@ import Testing
         var types = [AudioFileTypeID](repeating: 0, count: Int(size) / 4)
         #expect(AudioFileGetGlobalInfo(kAudioFileGlobalInfo_ReadableTypes, 0, nil, &size, &types) == noErr)
         #expect(Set(types) == [kAudioFileWAVEType, kAudioFileAIFFType, kAudioFileAIFCType, kAudioFileCAFType, kAudioFileM4AType,
-                               kAudioFileMPEG4Type, kAudioFileM4BType, kAudioFile3GPType, kAudioFile3GP2Type])
+                               kAudioFileMPEG4Type, kAudioFileM4BType, kAudioFile3GPType, kAudioFile3GP2Type, kAudioFileMP3Type,
+                               kAudioFileMP2Type, kAudioFileMP1Type])
         #expect(AudioFileGetGlobalInfoSize(kAudioFileGlobalInfo_WritableTypes, 0, nil, &size) == noErr && size == 0)
 
         var type = kAudioFileCAFType
@@ -313,7 +357,7 @@ import Testing
         let array = try #require(extensions).takeRetainedValue()
         #expect(CFArrayGetCount(array) == 2)
 
-        type = kAudioFileMP3Type
+        type = kAudioFileFLACType
         #expect(AudioFileGetGlobalInfo(kAudioFileGlobalInfo_AvailableFormatIDs, 4, &type, &size, &formats) == kAudioFileUnsupportedFileTypeError)
         type = 0x7A7A7A7A
         #expect(AudioFileGetGlobalInfoSize(kAudioFileGlobalInfo_ExtensionsForType, 4, &type, &size) == kAudioFileUnsupportedFileTypeError)
