@@ -287,6 +287,42 @@ import Testing
         _ = box
     }
 
+    /// AAC in ADTS (FFmpeg's encoder through SoundFileWriter): each packet is an access unit without
+    /// its ADTS header, the rest of the frame FFmpeg's demuxer finds at the same place.
+    @Test func adtsPacketsAreAccessUnits() throws {
+        guard FFmpeg.hasEncoder(named: "aac") else { return }
+        let directory = try AudioFileFixture.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let url = try AudioFileFixture.write(frames: 20_000, channels: 2, .adtsAAC, name: "song.aac", in: directory)
+        var fileID: AudioFileID?
+        #expect(AudioFileOpenURL(url as CFURL, .readPermission, 0, &fileID) == noErr)
+        let file = try #require(fileID)
+        defer { _ = AudioFileClose(file) }
+        #expect(property(file, kAudioFilePropertyFileFormat, UInt32(0)).1 == kAudioFileAAC_ADTSType)
+        let asbd = property(file, kAudioFilePropertyDataFormat, AudioStreamBasicDescription()).1
+        #expect(asbd.mFormatID == kAudioFormatMPEG4AAC && asbd.mSampleRate == 44_100 && asbd.mChannelsPerFrame == 2)
+        #expect(asbd.mFramesPerPacket == 1024 && asbd.mFormatFlags == UInt32(MPEG4ObjectID.AAC_LC.rawValue))
+        let packets = readAllPackets(file)
+        #expect(packets.status == noErr)
+        let probe = try Self.probePackets(url)
+        #expect(packets.descriptions.count == probe.count)
+        #expect(property(file, kAudioFilePropertyDataOffset, Int64(0)).1 == Int64(probe.first?.position ?? -1))
+        // (The descriptions' offsets are in the bytes read, which hold no headers: compare the bytes.)
+        let raw = Array(try Data(contentsOf: url))
+        var wrong = 0
+        for (description, packet) in zip(packets.descriptions, probe) {
+            let header = packet.size - Int(description.mDataByteSize)
+            if header != 7 && header != 9 { wrong += 1; continue }
+            let mine = packets.bytes[Int(description.mStartOffset)..<Int(description.mStartOffset) + Int(description.mDataByteSize)]
+            if !mine.elementsEqual(raw[(packet.position + header)..<(packet.position + packet.size)]) { wrong += 1 }
+        }
+        #expect(wrong == 0)
+        var cookie = [UInt8](repeating: 0, count: 2)
+        var size: UInt32 = 2
+        #expect(AudioFileGetProperty(file, kAudioFilePropertyMagicCookieData, &size, &cookie) == noErr)
+        #expect(cookie == [0x12, 0x10])   // AAC LC, 44.1 kHz, stereo
+    }
+
     /// The audio packets ffprobe lists: size and position in the file.
     static func probePackets(_ url: URL) throws -> [(size: Int, position: Int)] {
         let process = Process()
@@ -333,7 +369,7 @@ import Testing
         #expect(AudioFileGetGlobalInfo(kAudioFileGlobalInfo_ReadableTypes, 0, nil, &size, &types) == noErr)
         #expect(Set(types) == [kAudioFileWAVEType, kAudioFileAIFFType, kAudioFileAIFCType, kAudioFileCAFType, kAudioFileM4AType,
                                kAudioFileMPEG4Type, kAudioFileM4BType, kAudioFile3GPType, kAudioFile3GP2Type, kAudioFileMP3Type,
-                               kAudioFileMP2Type, kAudioFileMP1Type])
+                               kAudioFileMP2Type, kAudioFileMP1Type, kAudioFileAAC_ADTSType])
         #expect(AudioFileGetGlobalInfoSize(kAudioFileGlobalInfo_WritableTypes, 0, nil, &size) == noErr && size == 0)
 
         var type = kAudioFileCAFType

@@ -30,6 +30,8 @@ final class OpenAudioFile: Sendable {
             layout = try CAFParser.parse(source, size: size)
         } else if MPEG4Parser.matches(head) {
             layout = try MPEG4Parser.parse(source, size: size)
+        } else if ADTSParser.matches(source, head: head) {
+            layout = try ADTSParser.parse(source, size: size)
         } else if MPEGAudioParser.matches(source, head: head) {
             layout = try MPEGAudioParser.parse(source, size: size)
         } else {
