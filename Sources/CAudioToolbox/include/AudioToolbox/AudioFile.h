@@ -4,10 +4,11 @@
  * no Apple header was copied. Values are Apple's.
  *
  * What Soundstage reads so far, and how Linux differs: docs/audiotoolbox.md. In short: files are
- * opened for reading (WAVE, AIFF, AIFC and CAF holding linear PCM, IMA4, µ-law or A-law, and CAF
- * holding any format with its packet table, such as AAC and Apple Lossless); creating and writing
- * files is not yet offered (kAudio_UnimplementedError / kAudioFilePermissionsError). A bad argument,
- * a closed file or a truncated or hostile file is one of Apple's error codes, never a crash.
+ * opened for reading: WAVE, AIFF and AIFC (linear PCM, IMA4, µ-law, A-law), CAF (any format, with its
+ * packet table: AAC, Apple Lossless, ...), MPEG-4/M4A (AAC, Apple Lossless), MP3/MP2/MP1 and AAC in
+ * ADTS; creating and writing files is not yet offered (kAudio_UnimplementedError /
+ * kAudioFilePermissionsError). A bad argument, a closed file or a truncated or hostile file is one
+ * of Apple's error codes, never a crash.
  */
 #ifndef AudioToolbox_AudioFile_h
 #define AudioToolbox_AudioFile_h
@@ -32,17 +33,17 @@ CA_ENUM(AudioFileTypeID) {
     kAudioFileWave64Type          = CA_FOURCC('W', '6', '4', 'f'),   /* 'W64f' not yet */
     kAudioFileSoundDesigner2Type  = CA_FOURCC('S', 'd', '2', 'f'),   /* 'Sd2f' not yet */
     kAudioFileNextType            = CA_FOURCC('N', 'e', 'X', 'T'),   /* 'NeXT' not yet */
-    kAudioFileMP3Type             = CA_FOURCC('M', 'P', 'G', '3'),   /* 'MPG3' not yet */
-    kAudioFileMP2Type             = CA_FOURCC('M', 'P', 'G', '2'),   /* 'MPG2' not yet */
-    kAudioFileMP1Type             = CA_FOURCC('M', 'P', 'G', '1'),   /* 'MPG1' not yet */
+    kAudioFileMP3Type             = CA_FOURCC('M', 'P', 'G', '3'),   /* 'MPG3' read */
+    kAudioFileMP2Type             = CA_FOURCC('M', 'P', 'G', '2'),   /* 'MPG2' read */
+    kAudioFileMP1Type             = CA_FOURCC('M', 'P', 'G', '1'),   /* 'MPG1' read */
     kAudioFileAC3Type             = CA_FOURCC('a', 'c', '-', '3'),   /* 'ac-3' not yet */
-    kAudioFileAAC_ADTSType        = CA_FOURCC('a', 'd', 't', 's'),   /* 'adts' not yet */
-    kAudioFileMPEG4Type           = CA_FOURCC('m', 'p', '4', 'f'),   /* 'mp4f' not yet */
-    kAudioFileM4AType             = CA_FOURCC('m', '4', 'a', 'f'),   /* 'm4af' not yet */
-    kAudioFileM4BType             = CA_FOURCC('m', '4', 'b', 'f'),   /* 'm4bf' not yet */
+    kAudioFileAAC_ADTSType        = CA_FOURCC('a', 'd', 't', 's'),   /* 'adts' read */
+    kAudioFileMPEG4Type           = CA_FOURCC('m', 'p', '4', 'f'),   /* 'mp4f' read */
+    kAudioFileM4AType             = CA_FOURCC('m', '4', 'a', 'f'),   /* 'm4af' read */
+    kAudioFileM4BType             = CA_FOURCC('m', '4', 'b', 'f'),   /* 'm4bf' read */
     kAudioFileCAFType             = CA_FOURCC('c', 'a', 'f', 'f'),   /* 'caff' read */
-    kAudioFile3GPType             = CA_FOURCC('3', 'g', 'p', 'p'),   /* '3gpp' not yet */
-    kAudioFile3GP2Type            = CA_FOURCC('3', 'g', 'p', '2'),   /* '3gp2' not yet */
+    kAudioFile3GPType             = CA_FOURCC('3', 'g', 'p', 'p'),   /* '3gpp' read */
+    kAudioFile3GP2Type            = CA_FOURCC('3', 'g', 'p', '2'),   /* '3gp2' read */
     kAudioFileAMRType             = CA_FOURCC('a', 'm', 'r', 'f'),   /* 'amrf' not yet */
     kAudioFileFLACType            = CA_FOURCC('f', 'l', 'a', 'c'),   /* 'flac' not yet */
     kAudioFileLATMInLOASType      = CA_FOURCC('l', 'o', 'a', 's')    /* 'loas' not yet */
