@@ -275,6 +275,8 @@ let package = Package(
                           path: "Tests/Fuzz/SoundFileData", swiftSettings: strict),
         .executableTarget(name: "fuzz-json", dependencies: ["FuzzSupport", "SoundstageJSON"],
                           path: "Tests/Fuzz/JSON", swiftSettings: strict),
+        .executableTarget(name: "fuzz-audio-file", dependencies: ["FuzzSupport", "AudioToolbox"],
+                          path: "Tests/Fuzz/AudioFile", swiftSettings: strict),
         // Audio Format Services and Core Audio's types as iOS code calls them, from Swift, and the
         // C program Tests/C/audio_format.c compiled as C99 and C++17 against libSoundstageC.so.
         .testTarget(

@@ -20,7 +20,7 @@
 # Exits 1 when a target found something; prints "N passed, N failed" over the targets run.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-targets=(capi scene-file daemon-request sound-file json)
+targets=(capi scene-file daemon-request sound-file json audio-file)
 scratch=.build-fuzz
 export ALSOFT_LOGLEVEL=0
 

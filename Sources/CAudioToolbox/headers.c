@@ -1,5 +1,7 @@
-/* The C target's one source file (SwiftPM builds a C target from its sources): it includes every
+/* The C target's header check (SwiftPM builds a C target from its sources): it includes every
  * header, so a header that does not compile as C fails the package build. The functions the
- * headers declare are implemented in Swift (Sources/AudioToolbox, `@c @implementation`). */
+ * headers declare are implemented in Swift (Sources/AudioToolbox, `@c @implementation` or `@c(name)`); corefoundation.c
+ * defines the two constants Swift cannot. */
 #include <AudioToolbox/AudioToolbox.h>
 #include <CoreAudioTypes/CoreAudioTypes.h>
+#include <CoreFoundation/CoreFoundation.h>

@@ -1,10 +1,11 @@
 import Foundation
+import SoundFile
 import Testing
 
-/// Tests/C/audio_format.c, a C program in the style of the Core Audio books, compiled as C99 and
-/// as C++17 by gcc, g++, clang and clang++ with every warning an error, linked against the debug
-/// build's libSoundstageC.so (which carries the AudioToolbox functions), and run: it checks its
-/// own results and ends with "N passed, 0 failed". scripts/test-c.sh --quick runs it too.
+/// Tests/C/audio_format.c and Tests/C/audio_file.c, C programs in the style of the Core Audio books,
+/// compiled as C99 and as C++17 by gcc, g++, clang and clang++ with every warning an error, linked
+/// against the debug build's libSoundstageC.so (which carries the AudioToolbox functions), and run:
+/// each checks its own results and ends with "N passed, 0 failed". scripts/test-c.sh runs them too.
 @Suite struct CProgramTests {
     /// The repository's root, from this file's place in it.
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -51,6 +52,36 @@ import Testing
         #expect(result.output.contains(" passed, 0 failed"), "\(result.output)")
     }
 
+    @Test(arguments: [["gcc", "-std=c99"], ["clang", "-std=c99"], ["g++", "-x", "c++", "-std=c++17"], ["clang++", "-x", "c++", "-std=c++17"]])
+    func theAudioFileProgramPasses(compiler: [String]) throws {
+        let library = try #require(Self.libraryDirectory, "no libSoundstageC.so above \(CommandLine.arguments[0])")
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("audio-file-c-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: work) }
+        let program = work.appendingPathComponent("audio_file").path
+        let compile = try Self.run(compiler + ["-Wall", "-Wextra", "-Werror", "-pedantic",
+                                               "-I", Self.root.appendingPathComponent("Sources/CAudioToolbox/include").path,
+                                               Self.root.appendingPathComponent("Tests/C/audio_file.c").path,
+                                               "-L", library.path, "-l:libSoundstageC.so", "-Wl,-rpath," + library.path, "-o", program])
+        #expect(compile.status == 0, "\(compiler.joined(separator: " ")): \(compile.output)")
+        guard compile.status == 0 else { return }
+        // Files the program did not write itself: Apple Lossless and IMA4 in CAF, by SoundFileWriter.
+        let alac = try AudioFileFixture.write(frames: 10_000, channels: 2, .cafALAC, name: "alac.caf", in: work)
+        let ima4 = try AudioFileFixture.write(frames: 1_000, channels: 1, .cafIMA4, name: "ima4.caf", in: work)
+        let m4a = try AudioFileFixture.write(frames: 10_000, channels: 2, .m4aALAC, name: "alac.m4a", in: work)
+        let mp3 = try AudioFileFixture.write(frames: 10_000, channels: 1, .mp3, name: "mono.mp3", in: work)
+        let result = try Self.run([program, alac.path, ima4.path, m4a.path, mp3.path])
+        #expect(result.status == 0, "\(result.output)")
+        #expect(result.output.contains(" passed, 0 failed"), "\(result.output)")
+        #expect(result.output.contains("alac.caf: 'alac', 44100 Hz, 2 channels, 0 bits, 0 bytes and 4096 frames a packet, 3 packets"),
+                "\(result.output)")
+        #expect(result.output.contains("ima4.caf: 'ima4', 44100 Hz, 1 channels, 0 bits, 34 bytes and 64 frames a packet, 16 packets"),
+                "\(result.output)")
+        #expect(result.output.contains("alac.m4a: 'alac', 44100 Hz, 2 channels"), "\(result.output)")
+        #expect(result.output.contains("mono.mp3: '.mp3', 44100 Hz, 1 channels, 0 bits, 0 bytes and 1152 frames a packet"),
+                "\(result.output)")
+    }
+
     @Test func theHeadersCanBeImportedTwice() throws {
         // #import, as Objective-C-flavoured ports write it: the include guards make it harmless.
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("audio-import-\(UUID().uuidString)")
@@ -63,6 +94,8 @@ import Testing
         #import <CoreAudio/CoreAudioTypes.h>
         #import <MacTypes.h>
         #import <TargetConditionals.h>
+        #import <CoreFoundation/CoreFoundation.h>
+        #import <AudioToolbox/AudioFile.h>
         #if TARGET_OS_IPHONE || TARGET_OS_MAC || !TARGET_OS_LINUX
         #error "this is Linux"
         #endif

@@ -3,7 +3,7 @@
  * Written from Apple's published documentation (no Apple header was copied).
  *
  * The integer types are <stdint.h>'s; Boolean is an unsigned char as on Apple's systems (not C's
- * bool). OSStatus is a signed 32-bit result: noErr (0) or a negative or four-character error code.
+ * bool; Swift imports it as Bool, see below). OSStatus is a signed 32-bit result: noErr (0) or a negative or four-character error code.
  */
 #ifndef __MACTYPES__
 #define __MACTYPES__
@@ -26,7 +26,14 @@ typedef int64_t  SInt64;
 typedef float  Float32;
 typedef double Float64;
 
+#if defined(__swift__) && !defined(__cplusplus)
+/* Swift's importer (which defines __swift__) sees Boolean as C's _Bool, so Swift code passes and
+   gets Bool, as it does on Apple's systems (whose importer maps MacTypes' Boolean to Bool). Same size
+   and calling convention as unsigned char; C callers pass 0 or 1 (false/true, FALSE/TRUE). */
+typedef _Bool Boolean;
+#else
 typedef unsigned char Boolean;
+#endif
 typedef UInt8  Byte;
 typedef SInt8  SignedByte;
 typedef char  *Ptr;

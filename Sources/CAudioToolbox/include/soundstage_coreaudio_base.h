@@ -40,10 +40,13 @@
 #endif
 
 #if defined(__cplusplus)
-/* C++11: a named enum is a type by itself; the typedef before it only keeps the macro's shape. */
+/* C++11: a named enum is a type by itself; the typedef before it only keeps the macro's shape.
+   Options are the integer type itself with anonymous constants, as Apple's CF_OPTIONS does in C++:
+   kAudioFileFlags_EraseFile | kAudioFileFlags_DontPageAlignAudioData is an int, which an enum
+   type would refuse. */
 #  define CA_ENUM(_type) enum : _type
 #  define CA_NAMED_ENUM(_type, _name) _type _name##_CAUnderlyingType; enum CA_ENUM_ATTRIBUTES _name : _type
-#  define CA_OPTIONS(_type, _name) _type _name##_CAUnderlyingType; enum CA_OPTIONS_ATTRIBUTES _name : _type
+#  define CA_OPTIONS(_type, _name) _type _name; enum CA_OPTIONS_ATTRIBUTES : _type
 #elif defined(__clang__)
 /* clang in C (and Swift's importer): Apple's own shape, which Swift imports as an enum or an
    OptionSet named _name. */

@@ -3,9 +3,11 @@
  * Soundstage. Include this as on Apple's systems; docs/audiotoolbox.md says what each part does
  * here and where Linux differs. Written for Soundstage; no Apple header was copied.
  *
- * The parts offered so far: Core Audio's types (CoreAudio/CoreAudioTypes.h), Audio Format
- * Services (AudioFormat.h) and the codec class identifiers it uses (AudioCodec.h). Audio File,
- * Audio File Stream, Extended Audio File and Audio Converter Services follow (issue 46).
+ * The parts offered so far: Core Audio's types (CoreAudio/CoreAudioTypes.h), the Core Foundation
+ * subset audio code touches (CoreFoundation/CoreFoundation.h), Audio Format Services
+ * (AudioFormat.h), the codec class identifiers it uses (AudioCodec.h) and Audio File Services'
+ * read side (AudioFile.h). Audio File Stream, Extended Audio File and Audio Converter Services
+ * follow (issue 46).
  */
 #ifndef AudioToolbox_AudioToolbox_h
 #define AudioToolbox_AudioToolbox_h
@@ -15,5 +17,6 @@
 #include <CoreAudio/CoreAudioTypes.h>
 #include <AudioToolbox/AudioCodec.h>
 #include <AudioToolbox/AudioFormat.h>
+#include <AudioToolbox/AudioFile.h>
 
 #endif /* AudioToolbox_AudioToolbox_h */

@@ -1,0 +1,250 @@
+// Audio File Services' functions, for C (AudioToolbox/AudioFile.h) and Swift at once. Those whose
+// signatures hold no Core Foundation type are `@c @implementation` (the compiler checks them
+// against the header); the two taking a CFURLRef are `@c(Name)` (Swift cannot spell a CF class in
+// a C signature). Nothing here traps on what a caller passes: every bad argument is Apple's code.
+
+/// Opens the file at `path` for reading and stores its new ID.
+func openAudioFile(path: String, permissions: AudioFilePermissions,
+                   _ outAudioFile: UnsafeMutablePointer<AudioFileID?>) throws(FileStatus) {
+    switch permissions {
+    case .readPermission: break
+    case .writePermission, .readWritePermission: throw .permissions   // writing is not offered yet
+    default: throw .parameter
+    }
+    let file = try OpenAudioFile.open(try DescriptorSource(path: path))
+    outAudioFile.pointee = AudioFileTable.insert(file)
+}
+
+/// `AudioFileOpenURL` from C: opens a file URL (CoreFoundation/CFURL.h) for reading.
+@c(AudioFileOpenURL)
+public func _AudioFileOpenURL(_ inFileRef: UnsafeRawPointer?, _ inPermissions: AudioFilePermissions,
+                              _ inFileTypeHint: AudioFileTypeID, _ outAudioFile: UnsafeMutablePointer<AudioFileID?>?) -> OSStatus {
+    fileStatus { () throws(FileStatus) in
+        guard let outAudioFile else { throw .parameter }
+        outAudioFile.pointee = nil
+        guard let url = cfURL(inFileRef) else { throw .parameter }
+        try openAudioFile(path: url.path, permissions: inPermissions, outAudioFile)
+    }
+}
+
+/// `AudioFileCreateWithURL`: not offered yet (`kAudio_UnimplementedError`).
+@c(AudioFileCreateWithURL)
+public func _AudioFileCreateWithURL(_ inFileRef: UnsafeRawPointer?, _ inFileType: AudioFileTypeID,
+                                    _ inFormat: UnsafePointer<AudioStreamBasicDescription>?, _ inFlags: AudioFileFlags,
+                                    _ outAudioFile: UnsafeMutablePointer<AudioFileID?>?) -> OSStatus {
+    outAudioFile?.pointee = nil
+    return kAudio_UnimplementedError
+}
+
+/// Opens a file whose bytes the caller's callbacks serve (`AudioFileOpenWithCallbacks`).
+@c @implementation
+public func AudioFileOpenWithCallbacks(_ inClientData: UnsafeMutableRawPointer?, _ inReadFunc: AudioFile_ReadProc?,
+                                       _ inWriteFunc: AudioFile_WriteProc?, _ inGetSizeFunc: AudioFile_GetSizeProc?,
+                                       _ inSetSizeFunc: AudioFile_SetSizeProc?, _ inFileTypeHint: AudioFileTypeID,
+                                       _ outAudioFile: UnsafeMutablePointer<AudioFileID?>?) -> OSStatus {
+    fileStatus { () throws(FileStatus) in
+        guard let outAudioFile else { throw .parameter }
+        outAudioFile.pointee = nil
+        guard let inReadFunc, let inGetSizeFunc else { throw .parameter }
+        let file = try OpenAudioFile.open(CallbackSource(clientData: inClientData, read: inReadFunc, getSize: inGetSizeFunc))
+        outAudioFile.pointee = AudioFileTable.insert(file)
+    }
+}
+
+/// `AudioFileInitializeWithCallbacks`: not offered yet (`kAudio_UnimplementedError`).
+@c @implementation
+public func AudioFileInitializeWithCallbacks(_ inClientData: UnsafeMutableRawPointer?, _ inReadFunc: AudioFile_ReadProc?,
+                                             _ inWriteFunc: AudioFile_WriteProc?, _ inGetSizeFunc: AudioFile_GetSizeProc?,
+                                             _ inSetSizeFunc: AudioFile_SetSizeProc?, _ inFileType: AudioFileTypeID,
+                                             _ inFormat: UnsafePointer<AudioStreamBasicDescription>?, _ inFlags: AudioFileFlags,
+                                             _ outAudioFile: UnsafeMutablePointer<AudioFileID?>?) -> OSStatus {
+    outAudioFile?.pointee = nil
+    return kAudio_UnimplementedError
+}
+
+/// Closes the file (`AudioFileClose`); its ID is stale from then on.
+@c @implementation
+public func AudioFileClose(_ inAudioFile: AudioFileID?) -> OSStatus {
+    fileStatus { () throws(FileStatus) in try AudioFileTable.remove(inAudioFile) }
+}
+
+/// `AudioFileOptimize`: files are read only here (`kAudioFilePermissionsError`).
+@c @implementation
+public func AudioFileOptimize(_ inAudioFile: AudioFileID?) -> OSStatus {
+    fileStatus { () throws(FileStatus) in
+        _ = try AudioFileTable.file(inAudioFile)
+        throw .permissions
+    }
+}
+
+/// Reads bytes of audio data (`AudioFileReadBytes`), counted from the data's start.
+@c @implementation
+public func AudioFileReadBytes(_ inAudioFile: AudioFileID?, _ inUseCache: Bool, _ inStartingByte: Int64,
+                               _ ioNumBytes: UnsafeMutablePointer<UInt32>?, _ outBuffer: UnsafeMutableRawPointer?) -> OSStatus {
+    fileStatus { () throws(FileStatus) in
+        let file = try AudioFileTable.file(inAudioFile)
+        guard let ioNumBytes else { throw .parameter }
+        let wanted = Int(ioNumBytes.pointee)
+        guard inStartingByte >= 0 else {
+            ioNumBytes.pointee = 0
+            throw .position
+        }
+        guard wanted > 0 else { return }
+        guard let outBuffer else { throw .parameter }
+        let got = try file.readData(at: inStartingByte, count: wanted, into: outBuffer)
+        ioNumBytes.pointee = UInt32(got)
+        if got < wanted { throw .endOfFile }
+    }
+}
+
+/// `AudioFileWriteBytes`: files are read only here (`kAudioFilePermissionsError`).
+@c @implementation
+public func AudioFileWriteBytes(_ inAudioFile: AudioFileID?, _ inUseCache: Bool, _ inStartingByte: Int64,
+                                _ ioNumBytes: UnsafeMutablePointer<UInt32>?, _ inBuffer: UnsafeRawPointer?) -> OSStatus {
+    fileStatus { () throws(FileStatus) in
+        _ = try AudioFileTable.file(inAudioFile)
+        ioNumBytes?.pointee = 0
+        throw .permissions
+    }
+}
+
+/// Reads whole packets that fit in the room given (`AudioFileReadPacketData`).
+@c @implementation
+public func AudioFileReadPacketData(_ inAudioFile: AudioFileID?, _ inUseCache: Bool, _ ioNumBytes: UnsafeMutablePointer<UInt32>?,
+                                    _ outPacketDescriptions: UnsafeMutablePointer<AudioStreamPacketDescription>?,
+                                    _ inStartingPacket: Int64, _ ioNumPackets: UnsafeMutablePointer<UInt32>?,
+                                    _ outBuffer: UnsafeMutableRawPointer?) -> OSStatus {
+    fileStatus { () throws(FileStatus) in
+        let file = try AudioFileTable.file(inAudioFile)
+        guard let ioNumBytes, let ioNumPackets else { throw .parameter }
+        try readPackets(file, room: Int(ioNumBytes.pointee), ioNumBytes: ioNumBytes, outPacketDescriptions,
+                        inStartingPacket, ioNumPackets, outBuffer, endIsError: true)
+    }
+}
+
+/// Reads packets into a buffer sized for them at the maximum packet size (`AudioFileReadPackets`,
+/// deprecated by Apple): at the end of the data, fewer or none with noErr.
+@c @implementation
+public func AudioFileReadPackets(_ inAudioFile: AudioFileID?, _ inUseCache: Bool, _ outNumBytes: UnsafeMutablePointer<UInt32>?,
+                                 _ outPacketDescriptions: UnsafeMutablePointer<AudioStreamPacketDescription>?,
+                                 _ inStartingPacket: Int64, _ ioNumPackets: UnsafeMutablePointer<UInt32>?,
+                                 _ outBuffer: UnsafeMutableRawPointer?) -> OSStatus {
+    fileStatus { () throws(FileStatus) in
+        let file = try AudioFileTable.file(inAudioFile)
+        guard let outNumBytes, let ioNumPackets else { throw .parameter }
+        let room = Int(ioNumPackets.pointee) * Int(max(file.layout.maximumPacketSize, 1))
+        try readPackets(file, room: room, ioNumBytes: outNumBytes, outPacketDescriptions, inStartingPacket, ioNumPackets,
+                        outBuffer, endIsError: false)
+    }
+}
+
+/// The work of both packet reads: whole packets from `start`, as many as asked that fit in `room`.
+private func readPackets(_ file: OpenAudioFile, room: Int, ioNumBytes: UnsafeMutablePointer<UInt32>,
+                         _ descriptions: UnsafeMutablePointer<AudioStreamPacketDescription>?, _ start: Int64,
+                         _ ioNumPackets: UnsafeMutablePointer<UInt32>, _ outBuffer: UnsafeMutableRawPointer?,
+                         endIsError: Bool) throws(FileStatus) {
+    let layout = file.layout
+    let asked = Int64(ioNumPackets.pointee)
+    ioNumPackets.pointee = 0
+    ioNumBytes.pointee = 0
+    guard start >= 0 else { throw .invalidPacketOffset }
+    guard asked > 0 else { return }
+    guard start < layout.packetCount else {
+        if endIsError { throw .endOfFile }
+        return
+    }
+    guard let outBuffer else { throw .parameter }
+    let variable = layout.packets != nil
+    if variable && descriptions == nil { throw .parameter }   // variable packets need their descriptions
+    // Which packets fit.
+    var count: Int64 = 0
+    var bytes = 0
+    while count < asked, start + count < layout.packetCount {
+        let size = layout.packet(start + count).size
+        guard bytes + size <= room else { break }
+        bytes += size
+        count += 1
+    }
+    guard count > 0 else { throw .parameter }   // not room for one packet
+    // Packets follow each other in CAF and WAVE data; in an MPEG-4 file each run of them (a chunk)
+    // is read where it is. Contiguous packets are read in one call.
+    var filled = 0
+    var index: Int64 = 0
+    while index < count {
+        let run = layout.packet(start + index)
+        var runBytes = run.size
+        var next = index + 1
+        while next < count, layout.packet(start + next).offset == run.offset + Int64(runBytes) {
+            runBytes += layout.packet(start + next).size
+            next += 1
+        }
+        let got = try file.readData(at: run.offset, count: runBytes, into: outBuffer + filled)
+        guard got == runBytes else { throw .invalidFile }   // the file shrank under us
+        filled += runBytes
+        index = next
+    }
+    if variable, let descriptions {
+        var offsetInBuffer: Int64 = 0
+        for index in 0..<Int(count) {
+            let packet = layout.packets![Int(start) + index]
+            defer { offsetInBuffer += Int64(packet.mDataByteSize) }
+            descriptions[index] = AudioStreamPacketDescription(mStartOffset: offsetInBuffer,
+                                                               mVariableFramesInPacket: packet.mVariableFramesInPacket,
+                                                               mDataByteSize: packet.mDataByteSize)
+        }
+    }
+    ioNumPackets.pointee = UInt32(count)
+    ioNumBytes.pointee = UInt32(bytes)
+}
+
+/// `AudioFileWritePackets`: files are read only here (`kAudioFilePermissionsError`).
+@c @implementation
+public func AudioFileWritePackets(_ inAudioFile: AudioFileID?, _ inUseCache: Bool, _ inNumBytes: UInt32,
+                                  _ inPacketDescriptions: UnsafePointer<AudioStreamPacketDescription>?, _ inStartingPacket: Int64,
+                                  _ ioNumPackets: UnsafeMutablePointer<UInt32>?, _ inBuffer: UnsafeRawPointer?) -> OSStatus {
+    fileStatus { () throws(FileStatus) in
+        _ = try AudioFileTable.file(inAudioFile)
+        ioNumPackets?.pointee = 0
+        throw .permissions
+    }
+}
+
+/// A property's size, and whether it can be set (never, here) (`AudioFileGetPropertyInfo`).
+@c @implementation
+public func AudioFileGetPropertyInfo(_ inAudioFile: AudioFileID?, _ inPropertyID: AudioFilePropertyID,
+                                     _ outDataSize: UnsafeMutablePointer<UInt32>?, _ isWritable: UnsafeMutablePointer<UInt32>?) -> OSStatus {
+    fileStatus { () throws(FileStatus) in
+        let file = try AudioFileTable.file(inAudioFile)
+        let size = try FileProperty.size(inPropertyID, of: file.layout)
+        outDataSize?.pointee = UInt32(size)
+        isWritable?.pointee = 0
+    }
+}
+
+/// A property's value (`AudioFileGetProperty`): `*ioDataSize` is the room on entry, the bytes written on return.
+@c @implementation
+public func AudioFileGetProperty(_ inAudioFile: AudioFileID?, _ inPropertyID: AudioFilePropertyID,
+                                 _ ioDataSize: UnsafeMutablePointer<UInt32>?, _ outPropertyData: UnsafeMutableRawPointer?) -> OSStatus {
+    fileStatus { () throws(FileStatus) in
+        let file = try AudioFileTable.file(inAudioFile)
+        guard let ioDataSize, let outPropertyData else { throw .parameter }
+        let room = Int(ioDataSize.pointee)
+        let input = UnsafeRawBufferPointer(start: outPropertyData, count: room)
+        let answer = try FileProperty.value(inPropertyID, of: file.layout, question: input)
+        guard room >= answer.count else { throw .badPropertySize }
+        answer.withUnsafeBytes { outPropertyData.copyMemory(from: $0.baseAddress!, byteCount: answer.count) }
+        ioDataSize.pointee = UInt32(answer.count)
+    }
+}
+
+/// `AudioFileSetProperty`: files are read only here (`kAudioFilePermissionsError` for a property
+/// the file has, `kAudioFileUnsupportedPropertyError` for one it has not).
+@c @implementation
+public func AudioFileSetProperty(_ inAudioFile: AudioFileID?, _ inPropertyID: AudioFilePropertyID, _ inDataSize: UInt32,
+                                 _ inPropertyData: UnsafeRawPointer?) -> OSStatus {
+    fileStatus { () throws(FileStatus) in
+        let file = try AudioFileTable.file(inAudioFile)
+        _ = try FileProperty.size(inPropertyID, of: file.layout)
+        throw .permissions
+    }
+}

@@ -1,0 +1,109 @@
+// Where an open audio file's bytes come from: a file descriptor (AudioFileOpenURL) or the caller's
+// callbacks (AudioFileOpenWithCallbacks). Reads are positioned; the open file serializes them.
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A file's bytes, read at positions. An open file calls its source under its own lock only.
+protocol ByteSource: AnyObject, Sendable {
+    /// The size in bytes.
+    func size() throws(FileStatus) -> Int64
+    /// Reads up to `count` bytes at `position` into `buffer`; fewer only at the end.
+    func read(at position: Int64, count: Int, into buffer: UnsafeMutableRawPointer) throws(FileStatus) -> Int
+}
+
+extension ByteSource {
+    /// `count` bytes at `position` (fewer at the end of the file).
+    func bytes(at position: Int64, count: Int) throws(FileStatus) -> [UInt8] {
+        guard count > 0 else { return [] }
+        var out = [UInt8](repeating: 0, count: count)
+        let result = out.withUnsafeMutableBytes { raw in
+            Result { () throws(FileStatus) -> Int in try read(at: position, count: count, into: raw.baseAddress!) }
+        }
+        let got = try result.get()
+        out.removeLast(count - got)
+        return out
+    }
+}
+
+/// A file opened by path, read with pread(2); closed when the last reference goes.
+final class DescriptorSource: ByteSource, @unchecked Sendable {
+    // @unchecked: the descriptor never changes after init, and pread(2) is safe from any thread.
+    private let fd: Int32
+
+    /// Opens `path` for reading: `kAudioFileFileNotFoundError`, `kAudioFilePermissionsError`, or
+    /// `kAudioFileInvalidFileError` (a directory, another failure).
+    init(path: String) throws(FileStatus) {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            switch errno {
+            case ENOENT, ENOTDIR: throw .fileNotFound
+            case EACCES, EPERM: throw .permissions
+            default: throw .invalidFile
+            }
+        }
+        var info = stat()
+        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+            close(fd)
+            throw .invalidFile
+        }
+        self.fd = fd
+    }
+
+    deinit { close(fd) }
+
+    func size() throws(FileStatus) -> Int64 {
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw .invalidFile }
+        return Int64(info.st_size)
+    }
+
+    func read(at position: Int64, count: Int, into buffer: UnsafeMutableRawPointer) throws(FileStatus) -> Int {
+        var done = 0
+        while done < count {
+            let got = pread(fd, buffer + done, count - done, off_t(position) + off_t(done))
+            if got < 0 {
+                if errno == EINTR { continue }
+                throw .invalidFile
+            }
+            if got == 0 { break }
+            done += got
+        }
+        return done
+    }
+}
+
+/// A file whose bytes the caller serves through AudioFile_ReadProc and AudioFile_GetSizeProc.
+final class CallbackSource: ByteSource, @unchecked Sendable {
+    // @unchecked: the caller's pointer and callbacks never change after init; the open file calls
+    // them under its lock, one call at a time, as a caller of Audio File Services expects.
+    private let clientData: UnsafeMutableRawPointer?
+    private let readProc: AudioFile_ReadProc
+    private let getSizeProc: AudioFile_GetSizeProc
+
+    init(clientData: UnsafeMutableRawPointer?, read: @escaping AudioFile_ReadProc, getSize: @escaping AudioFile_GetSizeProc) {
+        self.clientData = clientData
+        self.readProc = read
+        self.getSizeProc = getSize
+    }
+
+    func size() throws(FileStatus) -> Int64 {
+        let size = getSizeProc(clientData)
+        guard size >= 0 else { throw .invalidFile }
+        return size
+    }
+
+    func read(at position: Int64, count: Int, into buffer: UnsafeMutableRawPointer) throws(FileStatus) -> Int {
+        var done = 0
+        while done < count {
+            let request = UInt32(min(count - done, Int(UInt32.max)))
+            var actual: UInt32 = 0
+            let status = readProc(clientData, position + Int64(done), request, buffer + done, &actual)
+            // A callback may say end of file by its status or by reading nothing.
+            if status == kAudioFileEndOfFileError || (status == noErr && actual == 0) { break }
+            guard status == noErr else { throw FileStatus(status: status) }
+            done += Int(min(actual, request))   // a callback claiming more than asked is not believed
+        }
+        return done
+    }
+}

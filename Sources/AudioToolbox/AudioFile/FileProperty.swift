@@ -1,0 +1,156 @@
+// The answer to each property of an open file, as the bytes AudioFileGetProperty copies out.
+
+/// The value as its bytes.
+private func bytes<T: BitwiseCopyable>(_ value: T) -> [UInt8] {
+    withUnsafeBytes(of: value) { Array($0) }
+}
+
+enum FileProperty {
+    /// The size of `id`'s value for `layout`: `kAudioFileUnsupportedPropertyError` for a property the
+    /// file does not have.
+    static func size(_ id: AudioFilePropertyID, of layout: FileLayout) throws(FileStatus) -> Int {
+        switch id {
+        case kAudioFilePropertyFrameToPacket, kAudioFilePropertyPacketToFrame:
+            return MemoryLayout<AudioFramePacketTranslation>.size
+        case kAudioFilePropertyByteToPacket, kAudioFilePropertyPacketToByte:
+            return MemoryLayout<AudioBytePacketTranslation>.size
+        case kAudioFilePropertyPacketRangeByteCountUpperBound:
+            return MemoryLayout<AudioPacketRangeByteCountTranslation>.size
+        default:
+            return try value(id, of: layout, question: UnsafeRawBufferPointer(start: nil, count: 0)).count
+        }
+    }
+
+    /// The value of `id`. The translations read their question from `question` (the caller's buffer).
+    static func value(_ id: AudioFilePropertyID, of layout: FileLayout,
+                      question: UnsafeRawBufferPointer) throws(FileStatus) -> [UInt8] {
+        switch id {
+        case kAudioFilePropertyFileFormat:
+            return bytes(layout.fileType)
+        case kAudioFilePropertyDataFormat:
+            return bytes(layout.format)
+        case kAudioFilePropertyIsOptimized:
+            return bytes(UInt32(1))
+        case kAudioFilePropertyMagicCookieData:
+            guard let cookie = layout.magicCookie else { throw .unsupportedProperty }
+            return cookie
+        case kAudioFilePropertyAudioDataByteCount:
+            return bytes(UInt64(layout.dataByteCount))
+        case kAudioFilePropertyAudioDataPacketCount:
+            return bytes(UInt64(layout.packetCount))
+        case kAudioFilePropertyMaximumPacketSize, kAudioFilePropertyPacketSizeUpperBound:
+            return bytes(layout.maximumPacketSize)
+        case kAudioFilePropertyDataOffset:
+            return bytes(layout.dataOffset)
+        case kAudioFilePropertyChannelLayout:
+            guard let channelLayout = layout.channelLayout else { throw .unsupportedProperty }
+            return channelLayout
+        case kAudioFilePropertyPacketTableInfo:
+            guard let table = layout.packetTable else { throw .unsupportedProperty }
+            return bytes(table)
+        case kAudioFilePropertyFormatList:
+            var tag = kAudioChannelLayoutTag_Unknown | layout.format.mChannelsPerFrame
+            if let channelLayout = layout.channelLayout, channelLayout.count >= 4 {
+                let stated = channelLayout.withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) }
+                if stated != kAudioChannelLayoutTag_UseChannelBitmap && stated != kAudioChannelLayoutTag_UseChannelDescriptions {
+                    tag = stated
+                }
+            }
+            return bytes(AudioFormatListItem(mASBD: layout.format, mChannelLayoutTag: tag))
+        case kAudioFilePropertyEstimatedDuration:
+            return bytes(Float64(layout.duration))
+        case kAudioFilePropertyBitRate:
+            let duration = layout.duration
+            let rate = duration > 0 ? Double(layout.dataByteCount) * 8 / duration : 0
+            return bytes(UInt32(clamping: Int64(rate.rounded())))
+        case kAudioFilePropertySourceBitDepth:
+            guard let depth = layout.sourceBitDepth else { throw .unsupportedProperty }
+            return bytes(depth)
+        case kAudioFilePropertyAudioTrackCount:
+            return bytes(UInt32(1))
+        case kAudioFilePropertyRestrictsRandomAccess:
+            return bytes(UInt32(0))
+        case kAudioFilePropertyFrameToPacket:
+            var translation = try read(AudioFramePacketTranslation.self, from: question)
+            guard translation.mFrame >= 0 else { throw .parameter }
+            (translation.mPacket, translation.mFrameOffsetInPacket) = try packet(forFrame: translation.mFrame, in: layout)
+            return bytes(translation)
+        case kAudioFilePropertyPacketToFrame:
+            var translation = try read(AudioFramePacketTranslation.self, from: question)
+            guard translation.mPacket >= 0 else { throw .invalidPacketOffset }
+            translation.mFrame = try frame(forPacket: translation.mPacket, in: layout)
+            translation.mFrameOffsetInPacket = 0
+            return bytes(translation)
+        case kAudioFilePropertyByteToPacket:
+            var translation = try read(AudioBytePacketTranslation.self, from: question)
+            guard translation.mByte >= 0 else { throw .position }
+            (translation.mPacket, translation.mByteOffsetInPacket) = try packet(forByte: translation.mByte, in: layout)
+            translation.mFlags = []
+            return bytes(translation)
+        case kAudioFilePropertyPacketToByte:
+            var translation = try read(AudioBytePacketTranslation.self, from: question)
+            guard translation.mPacket >= 0 else { throw .invalidPacketOffset }
+            translation.mByte = translation.mPacket < layout.packetCount
+                ? layout.packet(translation.mPacket).offset
+                : layout.dataByteCount + (translation.mPacket - layout.packetCount) * Int64(layout.maximumPacketSize)
+            translation.mByteOffsetInPacket = 0
+            translation.mFlags = translation.mPacket < layout.packetCount ? [] : .isEstimate
+            return bytes(translation)
+        case kAudioFilePropertyPacketRangeByteCountUpperBound:
+            var translation = try read(AudioPacketRangeByteCountTranslation.self, from: question)
+            guard translation.mPacket >= 0, translation.mPacketCount >= 0 else { throw .invalidPacketOffset }
+            let end = min(layout.packetCount, translation.mPacket + min(translation.mPacketCount, layout.packetCount))
+            var total: Int64 = 0
+            if translation.mPacket < end {
+                for index in translation.mPacket..<end { total += Int64(layout.packet(index).size) }
+            }
+            translation.mByteCountUpperBound = total
+            return bytes(translation)
+        default:
+            throw .unsupportedProperty
+        }
+    }
+
+    /// A translation's question from the caller's buffer, which must hold it whole.
+    private static func read<T: BitwiseCopyable>(_ type: T.Type, from question: UnsafeRawBufferPointer) throws(FileStatus) -> T {
+        guard question.count >= MemoryLayout<T>.size, question.baseAddress != nil else { throw .badPropertySize }
+        return question.loadUnaligned(as: T.self)
+    }
+
+    /// The packet holding `frame` (counted from the first packet's first frame, priming included).
+    private static func packet(forFrame frame: Int64, in layout: FileLayout) throws(FileStatus) -> (Int64, UInt32) {
+        if layout.format.mFramesPerPacket > 0 {
+            let per = Int64(layout.format.mFramesPerPacket)
+            return (frame / per, UInt32(frame % per))
+        }
+        var start: Int64 = 0
+        for (index, packet) in (layout.packets ?? []).enumerated() {
+            let frames = Int64(packet.mVariableFramesInPacket)
+            if frame < start + frames { return (Int64(index), UInt32(frame - start)) }
+            start += frames
+        }
+        throw .endOfFile
+    }
+
+    /// The first frame of `packet`.
+    private static func frame(forPacket packet: Int64, in layout: FileLayout) throws(FileStatus) -> Int64 {
+        if layout.format.mFramesPerPacket > 0 { return packet * Int64(layout.format.mFramesPerPacket) }
+        guard let packets = layout.packets, packet <= Int64(packets.count) else { throw .invalidPacketOffset }
+        return packets[..<Int(packet)].reduce(0) { $0 + Int64($1.mVariableFramesInPacket) }
+    }
+
+    /// The packet holding data byte `byte`, and where in it.
+    private static func packet(forByte byte: Int64, in layout: FileLayout) throws(FileStatus) -> (Int64, UInt32) {
+        guard let packets = layout.packets else {
+            let per = Int64(max(layout.format.mBytesPerPacket, 1))
+            return (byte / per, UInt32(byte % per))
+        }
+        guard byte < layout.dataByteCount else { throw .endOfFile }
+        var low = 0, high = packets.count - 1
+        while low < high {   // the last packet starting at or before `byte`
+            let middle = (low + high + 1) / 2
+            if packets[middle].mStartOffset <= byte { low = middle } else { high = middle - 1 }
+        }
+        return (Int64(low), UInt32(byte - packets[low].mStartOffset))
+    }
+}

@@ -1,0 +1,47 @@
+// Audio File Services' failures as the OSStatus codes Apple documents, thrown inside this module
+// and returned at the C boundary (AudioFileServices.swift).
+
+/// An OSStatus on its way out of an Audio File Services call.
+struct FileStatus: Error, Equatable {
+    /// The code the C function returns.
+    let status: OSStatus
+
+    /// `kAudio_ParamError` (−50): a NULL pointer where one is needed, or a value out of range.
+    static let parameter = FileStatus(status: kAudio_ParamError)
+    /// `kAudio_UnimplementedError` (−4): a function Soundstage does not offer yet.
+    static let unimplemented = FileStatus(status: kAudio_UnimplementedError)
+    /// `kAudioFileNotOpenError` (−38): an AudioFileID that was closed, or never opened.
+    static let notOpen = FileStatus(status: kAudioFileNotOpenError)
+    /// `kAudioFileEndOfFileError` (−39).
+    static let endOfFile = FileStatus(status: kAudioFileEndOfFileError)
+    /// `kAudioFilePositionError` (−40): a negative byte position.
+    static let position = FileStatus(status: kAudioFilePositionError)
+    /// `kAudioFileFileNotFoundError` (−43).
+    static let fileNotFound = FileStatus(status: kAudioFileFileNotFoundError)
+    /// `kAudioFileUnsupportedFileTypeError` ('typ?').
+    static let unsupportedFileType = FileStatus(status: kAudioFileUnsupportedFileTypeError)
+    /// `kAudioFileUnsupportedDataFormatError` ('fmt?').
+    static let unsupportedDataFormat = FileStatus(status: kAudioFileUnsupportedDataFormatError)
+    /// `kAudioFileUnsupportedPropertyError` ('pty?').
+    static let unsupportedProperty = FileStatus(status: kAudioFileUnsupportedPropertyError)
+    /// `kAudioFileBadPropertySizeError` ('!siz').
+    static let badPropertySize = FileStatus(status: kAudioFileBadPropertySizeError)
+    /// `kAudioFilePermissionsError` ('prm?').
+    static let permissions = FileStatus(status: kAudioFilePermissionsError)
+    /// `kAudioFileInvalidPacketOffsetError` ('pck?').
+    static let invalidPacketOffset = FileStatus(status: kAudioFileInvalidPacketOffsetError)
+    /// `kAudioFileInvalidFileError` ('dta?'): truncated or malformed.
+    static let invalidFile = FileStatus(status: kAudioFileInvalidFileError)
+    /// `kAudio_BadFilePathError` ('!pth'): a URL that is not a file's.
+    static let badFilePath = FileStatus(status: kAudio_BadFilePathError)
+}
+
+/// Runs `body`, turning what it throws into its OSStatus (noErr when it returns).
+func fileStatus(_ body: () throws(FileStatus) -> Void) -> OSStatus {
+    do {
+        try body()
+        return noErr
+    } catch {
+        return error.status
+    }
+}

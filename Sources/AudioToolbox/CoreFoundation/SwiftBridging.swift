@@ -1,0 +1,53 @@
+// iOS Swift code writes `url as CFURL` with a Foundation URL and `"name" as CFString` with a String:
+// on Apple's systems those casts bridge to Core Foundation objects. Linux's Swift has no such
+// bridging, so here CFURL *is* URL and CFString *is* String, and the functions iOS code calls with
+// them have Swift overloads taking those types. The C functions (which take the C objects, imported
+// as the classes CFURLObject and CFStringObject) are still there for code holding C objects.
+// docs/audiotoolbox.md explains the choice.
+import FoundationEssentials
+
+/// Core Foundation's URL in Swift: Foundation's `URL`, so iOS code's `url as CFURL` compiles
+/// unchanged. The C type `CFURLRef` imports as the class `CFURLObject`.
+public typealias CFURL = URL
+
+/// Core Foundation's string in Swift: `String`, so iOS code's `"name" as CFString` compiles
+/// unchanged. The C type `CFStringRef` imports as the class `CFStringObject`.
+public typealias CFString = String
+
+/// Opens the file at a file URL for reading, as iOS Swift code calls it with `url as CFURL`
+/// (the Swift face of `AudioFileOpenURL`; the same codes). A URL that is not a file's is
+/// `kAudio_BadFilePathError`.
+public func AudioFileOpenURL(_ inFileRef: CFURL, _ inPermissions: AudioFilePermissions, _ inFileTypeHint: AudioFileTypeID,
+                             _ outAudioFile: UnsafeMutablePointer<AudioFileID?>) -> OSStatus {
+    fileStatus { () throws(FileStatus) in
+        outAudioFile.pointee = nil
+        guard inFileRef.isFileURL else { throw .badFilePath }
+        try openAudioFile(path: inFileRef.path(percentEncoded: false), permissions: inPermissions, outAudioFile)
+    }
+}
+
+/// `AudioFileCreateWithURL` with a Foundation URL: not offered yet (`kAudio_UnimplementedError`).
+public func AudioFileCreateWithURL(_ inFileRef: CFURL, _ inFileType: AudioFileTypeID,
+                                   _ inFormat: UnsafePointer<AudioStreamBasicDescription>, _ inFlags: AudioFileFlags,
+                                   _ outAudioFile: UnsafeMutablePointer<AudioFileID?>) -> OSStatus {
+    outAudioFile.pointee = nil
+    return kAudio_UnimplementedError
+}
+
+/// A file URL for a POSIX path, as iOS Swift code calls `CFURLCreateWithFileSystemPath` with
+/// `path as CFString`; nil for another path style or an empty path.
+public func CFURLCreateWithFileSystemPath(_ allocator: CFAllocator?, _ filePath: CFString, _ pathStyle: CFURLPathStyle,
+                                          _ isDirectory: Bool) -> CFURL? {
+    guard pathStyle == .cfurlposixPathStyle, !filePath.isEmpty else { return nil }
+    return URL(fileURLWithPath: absolutePath(filePath), isDirectory: isDirectory)
+}
+
+/// A resource beside the executable (see `CFBundleCopyResourceURL` in CoreFoundation/CFBundle.h),
+/// as iOS Swift code calls it with `"name" as CFString`; nil when the file does not exist.
+public func CFBundleCopyResourceURL(_ bundle: CFBundle?, _ resourceName: CFString?, _ resourceType: CFString?,
+                                    _ subDirName: CFString?) -> CFURL? {
+    guard let bundle, let resourceName,
+          let storage = Unmanaged<AnyObject>.passUnretained(bundle).takeUnretainedValue() as? CFBundleStorage,
+          let path = storage.resource(name: resourceName, type: resourceType, subdirectory: subDirName) else { return nil }
+    return URL(fileURLWithPath: path, isDirectory: false)
+}

@@ -1,0 +1,310 @@
+/*
+ * Audio File Services and the Core Foundation subset from C, written as the Core Audio books write
+ * their command-line programs: a CheckError-style status check, a file opened by path through
+ * CFURLCreateFromFileSystemRepresentation, its description printed, its packets read with
+ * AudioFileReadPacketData until the end, and AudioFileReadPackets as the books' queue player calls
+ * it. The program writes its own WAVE and AIFF files (known samples) and checks every sample it
+ * reads back; given paths, it also prints and reads those files. The same file compiles as C99 and
+ * as C++17 (gcc, g++, clang, clang++) with -Wall -Wextra -Werror -pedantic.
+ *
+ *   cc -std=c99 -Wall -Wextra -Werror -pedantic -ISources/CAudioToolbox/include Tests/C/audio_file.c \
+ *      -L.build/debug -l:libSoundstageC.so -Wl,-rpath,.build/debug
+ *   ./a.out [file ...]
+ *
+ * Prints one line per file and ends with "N passed, N failed"; exits 1 when any failed.
+ */
+#define _XOPEN_SOURCE 700   /* mkstemp */
+#include <AudioToolbox/AudioToolbox.h>
+#include <CoreFoundation/CoreFoundation.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static int failures = 0;
+static int checks = 0;
+
+/* The Core Audio books' helper: a status as its four characters when it has them. */
+static void FormatStatus(OSStatus status, char out[16]) {
+    UInt32 code = CFSwapInt32HostToBig((UInt32)status);
+    char c[4];
+    memcpy(c, &code, 4);
+    if (c[0] >= 0x20 && c[0] < 0x7F && c[1] >= 0x20 && c[1] < 0x7F && c[2] >= 0x20 && c[2] < 0x7F && c[3] >= 0x20 && c[3] < 0x7F) {
+        snprintf(out, 16, "'%c%c%c%c'", c[0], c[1], c[2], c[3]);
+    } else {
+        snprintf(out, 16, "%d", (int)status);
+    }
+}
+
+#define EXPECT(cond)                                                                  \
+    do {                                                                              \
+        checks++;                                                                     \
+        if (!(cond)) {                                                                \
+            fprintf(stderr, "  %s:%d: failed: %s\n", __FILE__, __LINE__, #cond);     \
+            failures++;                                                               \
+        }                                                                             \
+    } while (0)
+
+#define EXPECT_STATUS(call, expected)                                                 \
+    do {                                                                              \
+        OSStatus got_ = (call);                                                       \
+        checks++;                                                                     \
+        if (got_ != (OSStatus)(expected)) {                                           \
+            char a_[16], b_[16];                                                      \
+            FormatStatus(got_, a_);                                                   \
+            FormatStatus((OSStatus)(expected), b_);                                   \
+            fprintf(stderr, "  %s:%d: %s returned %s, not %s\n", __FILE__, __LINE__, #call, a_, b_); \
+            failures++;                                                               \
+        }                                                                             \
+    } while (0)
+
+enum { kFrames = 4410, kChannels = 2 };
+
+/* The sample the test files hold at frame f, channel c. */
+static SInt16 SampleAt(int f, int c) { return (SInt16)((f * 37 + c * 1000) % 30000 - 15000); }
+
+static void Put16(FILE *f, UInt16 v, int big) {
+    UInt16 x = big ? CFSwapInt16HostToBig(v) : CFSwapInt16HostToLittle(v);
+    fwrite(&x, 2, 1, f);
+}
+static void Put32(FILE *f, UInt32 v, int big) {
+    UInt32 x = big ? CFSwapInt32HostToBig(v) : CFSwapInt32HostToLittle(v);
+    fwrite(&x, 4, 1, f);
+}
+
+/* A 16-bit stereo WAVE file (little-endian) or AIFF file (big-endian) at 44.1 kHz. */
+static void WriteTestFile(const char *path, int aiff) {
+    FILE *f = fopen(path, "wb");
+    UInt32 dataBytes = kFrames * kChannels * 2;
+    int i, c;
+    if (!f) { perror(path); exit(1); }
+    if (!aiff) {
+        fwrite("RIFF", 1, 4, f); Put32(f, 36 + dataBytes, 0); fwrite("WAVEfmt ", 1, 8, f);
+        Put32(f, 16, 0); Put16(f, 1, 0); Put16(f, kChannels, 0); Put32(f, 44100, 0);
+        Put32(f, 44100 * kChannels * 2, 0); Put16(f, kChannels * 2, 0); Put16(f, 16, 0);
+        fwrite("data", 1, 4, f); Put32(f, dataBytes, 0);
+    } else {
+        /* 44100 as an 80-bit extended: exponent 0x400E, mantissa 0xAC44 << 48. */
+        static const unsigned char rate[10] = {0x40, 0x0E, 0xAC, 0x44, 0, 0, 0, 0, 0, 0};
+        fwrite("FORM", 1, 4, f); Put32(f, 4 + 26 + 16 + dataBytes, 1); fwrite("AIFFCOMM", 1, 8, f);
+        Put32(f, 18, 1); Put16(f, kChannels, 1); Put32(f, kFrames, 1); Put16(f, 16, 1); fwrite(rate, 1, 10, f);
+        fwrite("SSND", 1, 4, f); Put32(f, 8 + dataBytes, 1); Put32(f, 0, 1); Put32(f, 0, 1);
+    }
+    for (i = 0; i < kFrames; i++)
+        for (c = 0; c < kChannels; c++) Put16(f, (UInt16)SampleAt(i, c), aiff);
+    fclose(f);
+}
+
+/* Opens a file by path as the books do: CFURLCreateFromFileSystemRepresentation, AudioFileOpenURL. */
+static OSStatus OpenByPath(const char *path, AudioFileID *outFile) {
+    CFURLRef url = CFURLCreateFromFileSystemRepresentation(kCFAllocatorDefault, (const UInt8 *)path, (CFIndex)strlen(path), false);
+    OSStatus status;
+    if (!url) return kAudio_ParamError;
+    status = AudioFileOpenURL(url, kAudioFileReadPermission, 0, outFile);
+    CFRelease(url);
+    return status;
+}
+
+/* Prints a file's description and packet count; reads every packet; returns the packets' bytes. */
+static UInt8 *ReadWholeFile(const char *path, AudioStreamBasicDescription *asbd, UInt64 *outPackets, UInt32 *outBytes) {
+    AudioFileID file = NULL;
+    UInt32 size = sizeof(*asbd), maxPacket = 0, room, total = 0;
+    UInt64 packetCount = 0, read = 0;
+    UInt8 *all, *buffer;
+    AudioStreamPacketDescription *descriptions;
+    char format[16];
+    OSStatus status = OpenByPath(path, &file);
+    EXPECT_STATUS(status, noErr);
+    if (status != noErr) return NULL;
+    EXPECT_STATUS(AudioFileGetProperty(file, kAudioFilePropertyDataFormat, &size, asbd), noErr);
+    size = sizeof(packetCount);
+    EXPECT_STATUS(AudioFileGetProperty(file, kAudioFilePropertyAudioDataPacketCount, &size, &packetCount), noErr);
+    size = sizeof(maxPacket);
+    EXPECT_STATUS(AudioFileGetProperty(file, kAudioFilePropertyPacketSizeUpperBound, &size, &maxPacket), noErr);
+    FormatStatus((OSStatus)asbd->mFormatID, format);
+    printf("%s: %s, %.0f Hz, %u channels, %u bits, %u bytes and %u frames a packet, %llu packets\n", path, format,
+           asbd->mSampleRate, (unsigned)asbd->mChannelsPerFrame, (unsigned)asbd->mBitsPerChannel,
+           (unsigned)asbd->mBytesPerPacket, (unsigned)asbd->mFramesPerPacket, (unsigned long long)packetCount);
+
+    room = maxPacket * 100;
+    buffer = (UInt8 *)malloc(room);
+    descriptions = (AudioStreamPacketDescription *)malloc(100 * sizeof(AudioStreamPacketDescription));
+    all = (UInt8 *)malloc(packetCount * maxPacket + 1);
+    for (;;) {
+        UInt32 numBytes = room, numPackets = 100;
+        status = AudioFileReadPacketData(file, false, &numBytes, descriptions, (SInt64)read, &numPackets, buffer);
+        if (status == kAudioFileEndOfFileError || numPackets == 0) break;
+        EXPECT_STATUS(status, noErr);
+        if (status != noErr) break;
+        memcpy(all + total, buffer, numBytes);
+        total += numBytes;
+        read += numPackets;
+    }
+    EXPECT(read == packetCount);
+    EXPECT_STATUS(AudioFileClose(file), noErr);
+    EXPECT_STATUS(AudioFileClose(file), kAudioFileNotOpenError);
+    free(buffer);
+    free(descriptions);
+    *outPackets = read;
+    *outBytes = total;
+    return all;
+}
+
+static void KnownSamples(const char *path, int aiff) {
+    AudioStreamBasicDescription asbd;
+    UInt64 packets = 0;
+    UInt32 bytes = 0;
+    UInt8 *data;
+    int i, c, wrong = 0;
+    WriteTestFile(path, aiff);
+    data = ReadWholeFile(path, &asbd, &packets, &bytes);
+    if (!data) return;
+    EXPECT(asbd.mFormatID == kAudioFormatLinearPCM && asbd.mSampleRate == 44100.0 && asbd.mChannelsPerFrame == kChannels);
+    EXPECT(asbd.mBitsPerChannel == 16 && asbd.mBytesPerPacket == 4 && asbd.mFramesPerPacket == 1);
+    EXPECT(((asbd.mFormatFlags & kAudioFormatFlagIsBigEndian) != 0) == (aiff != 0));
+    EXPECT(packets == kFrames && bytes == kFrames * kChannels * 2);
+    for (i = 0; i < kFrames; i++) {
+        for (c = 0; c < kChannels; c++) {
+            UInt16 raw;
+            memcpy(&raw, data + (i * kChannels + c) * 2, 2);
+            raw = aiff ? CFSwapInt16BigToHost(raw) : CFSwapInt16LittleToHost(raw);
+            if ((SInt16)raw != SampleAt(i, c)) wrong++;
+        }
+    }
+    EXPECT(wrong == 0);
+    free(data);
+}
+
+/* The books' queue player fills its buffers with AudioFileReadPackets until it reads none. */
+static void QueuePlayerStyle(const char *path) {
+    AudioFileID file = NULL;
+    UInt32 maxPacket = 0, size = sizeof(maxPacket);
+    SInt64 packetIndex = 0;
+    UInt8 *buffer;
+    int calls = 0;
+    EXPECT_STATUS(OpenByPath(path, &file), noErr);
+    EXPECT_STATUS(AudioFileGetProperty(file, kAudioFilePropertyMaximumPacketSize, &size, &maxPacket), noErr);
+    buffer = (UInt8 *)malloc(1000 * maxPacket);
+    for (;;) {
+        UInt32 numBytes = 0, numPackets = 1000;
+        EXPECT_STATUS(AudioFileReadPackets(file, false, &numBytes, NULL, packetIndex, &numPackets, buffer), noErr);
+        calls++;
+        if (numPackets == 0) break;
+        packetIndex += numPackets;
+    }
+    EXPECT(packetIndex == kFrames && calls == 6);
+    free(buffer);
+    EXPECT_STATUS(AudioFileClose(file), noErr);
+}
+
+static void ErrorPaths(const char *wavPath) {
+    AudioFileID file = NULL;
+    UInt32 size = 4, numBytes = 16, numPackets = 4;
+    AudioStreamBasicDescription asbd;
+    UInt8 buffer[64];
+    CFURLRef missing = CFURLCreateWithFileSystemPath(NULL, CFSTR("/nonexistent/soundstage.wav"), kCFURLPOSIXPathStyle, false);
+    EXPECT_STATUS(AudioFileOpenURL(missing, kAudioFileReadPermission, 0, &file), kAudioFileFileNotFoundError);
+    CFRelease(missing);
+    EXPECT_STATUS(AudioFileOpenURL(NULL, kAudioFileReadPermission, 0, &file), kAudio_ParamError);
+    EXPECT_STATUS(OpenByPath(wavPath, &file), noErr);
+    EXPECT_STATUS(AudioFileGetProperty(file, kAudioFilePropertyDataFormat, &size, &asbd), kAudioFileBadPropertySizeError);
+    size = sizeof(asbd);
+    EXPECT_STATUS(AudioFileGetProperty(file, CA_FOURCC('z', 'z', 'z', 'z'), &size, &asbd), kAudioFileUnsupportedPropertyError);
+    EXPECT_STATUS(AudioFileReadPacketData(file, false, &numBytes, NULL, kFrames, &numPackets, buffer), kAudioFileEndOfFileError);
+    numBytes = 16;
+    numPackets = 4;
+    EXPECT_STATUS(AudioFileReadPacketData(file, false, &numBytes, NULL, -1, &numPackets, buffer), kAudioFileInvalidPacketOffsetError);
+    EXPECT_STATUS(AudioFileReadPacketData(file, false, NULL, NULL, 0, &numPackets, buffer), kAudio_ParamError);
+    EXPECT_STATUS(AudioFileClose(file), noErr);
+    size = sizeof(asbd);
+    EXPECT_STATUS(AudioFileGetProperty(file, kAudioFilePropertyDataFormat, &size, &asbd), kAudioFileNotOpenError);
+    EXPECT_STATUS(AudioFileClose(NULL), kAudio_ParamError);
+}
+
+static void CoreFoundation(void) {
+    char text[64];
+    UInt8 path[256];
+    CFStringRef hello = CFStringCreateWithCString(kCFAllocatorDefault, "h\xC3\xA9llo", kCFStringEncodingUTF8);
+    CFURLRef url;
+    CFStringRef ext;
+    CFAbsoluteTime now = CFAbsoluteTimeGetCurrent();
+    EXPECT(hello != NULL && CFStringGetLength(hello) == 5);
+    EXPECT(CFGetRetainCount(hello) == 1);
+    EXPECT(CFRetain(hello) == hello && CFGetRetainCount(hello) == 2);
+    CFRelease(hello);
+    EXPECT(CFGetRetainCount(hello) == 1);
+    EXPECT(CFStringGetCString(hello, text, sizeof(text), kCFStringEncodingUTF8) && strcmp(text, "h\xC3\xA9llo") == 0);
+    EXPECT(!CFStringGetCString(hello, text, sizeof(text), kCFStringEncodingASCII));
+    EXPECT(CFStringGetCString(hello, text, sizeof(text), kCFStringEncodingISOLatin1) && (unsigned char)text[1] == 0xE9);
+    EXPECT(CFStringCompare(hello, CFSTR("h\xC3\xA9llo"), 0) == kCFCompareEqualTo && CFEqual(hello, CFSTR("h\xC3\xA9llo")));
+    CFRelease(hello);
+    EXPECT(CFSTR("Soundstage") == CFSTR("Soundstage"));
+    CFRelease(CFSTR("Soundstage"));   /* harmless: CFSTR's strings are never freed */
+    EXPECT(CFStringGetLength(CFSTR("Soundstage")) == 10);
+
+    url = CFURLCreateWithFileSystemPath(kCFAllocatorDefault, CFSTR("/tmp/sounds/boom.caf"), kCFURLPOSIXPathStyle, false);
+    EXPECT(url != NULL && CFURLGetFileSystemRepresentation(url, true, path, sizeof(path)));
+    EXPECT(strcmp((const char *)path, "/tmp/sounds/boom.caf") == 0);
+    ext = CFURLCopyPathExtension(url);
+    EXPECT(ext != NULL && CFStringGetCString(ext, text, sizeof(text), kCFStringEncodingUTF8) && strcmp(text, "caf") == 0);
+    CFShow(url);
+    CFRelease(ext);
+    CFRelease(url);
+    EXPECT(CFURLCreateWithFileSystemPath(NULL, CFSTR("C:\\x"), kCFURLWindowsPathStyle, false) == NULL);
+
+    EXPECT(CFBundleGetMainBundle() != NULL);
+    EXPECT(CFBundleCopyResourceURL(CFBundleGetMainBundle(), CFSTR("no-such-resource"), CFSTR("caf"), NULL) == NULL);
+    EXPECT(CFSwapInt32(0x01020304u) == 0x04030201u && CFSwapInt16BigToHost(CFSwapInt16HostToBig(0x1234)) == 0x1234);
+    EXPECT(CFSwapInt64(1) == ((UInt64)1 << 56));
+    EXPECT(now > 8.0e8 && now < 4.0e9);   /* between 2026 and 2127 */
+}
+
+static void GlobalInfo(void) {
+    UInt32 size = 0, type = kAudioFileWAVEType;
+    AudioFileTypeID types[16];
+    CFStringRef name = NULL;
+    CFArrayRef extensions = NULL;
+    char text[32];
+    EXPECT_STATUS(AudioFileGetGlobalInfoSize(kAudioFileGlobalInfo_ReadableTypes, 0, NULL, &size), noErr);
+    EXPECT(size >= 4 * sizeof(AudioFileTypeID));
+    size = sizeof(types);
+    EXPECT_STATUS(AudioFileGetGlobalInfo(kAudioFileGlobalInfo_ReadableTypes, 0, NULL, &size, types), noErr);
+    size = sizeof(name);
+    EXPECT_STATUS(AudioFileGetGlobalInfo(kAudioFileGlobalInfo_FileTypeName, sizeof(type), &type, &size, &name), noErr);
+    EXPECT(name && CFStringGetCString(name, text, sizeof(text), kCFStringEncodingUTF8) && strcmp(text, "WAVE") == 0);
+    if (name) CFRelease(name);
+    size = sizeof(extensions);
+    EXPECT_STATUS(AudioFileGetGlobalInfo(kAudioFileGlobalInfo_ExtensionsForType, sizeof(type), &type, &size, &extensions), noErr);
+    EXPECT(extensions && CFArrayGetCount(extensions) == 2);
+    EXPECT(extensions && CFEqual(CFArrayGetValueAtIndex(extensions, 0), CFSTR("wav")));
+    if (extensions) CFRelease(extensions);
+}
+
+int main(int argc, char **argv) {
+    char wav[] = "/tmp/soundstage-audio-file-XXXXXX";
+    char aiff[64];
+    int fd = mkstemp(wav), i;
+    if (fd < 0) { perror("mkstemp"); return 1; }
+    close(fd);
+    snprintf(aiff, sizeof(aiff), "%s.aiff", wav);
+
+    KnownSamples(wav, 0);
+    KnownSamples(aiff, 1);
+    QueuePlayerStyle(wav);
+    ErrorPaths(wav);
+    CoreFoundation();
+    GlobalInfo();
+    for (i = 1; i < argc; i++) {
+        AudioStreamBasicDescription asbd;
+        UInt64 packets = 0;
+        UInt32 bytes = 0;
+        UInt8 *data = ReadWholeFile(argv[i], &asbd, &packets, &bytes);
+        EXPECT(data != NULL && packets > 0 && bytes > 0);
+        free(data);
+    }
+    unlink(wav);
+    unlink(aiff);
+    printf("%d passed, %d failed\n", checks - failures, failures);
+    return failures == 0 ? 0 : 1;
+}
