@@ -1,6 +1,6 @@
 // CFString: an immutable Swift string with its UTF-8 bytes kept NUL-terminated beside it, so
 // CFStringGetCStringPtr can hand them out for as long as the string lives.
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// The object behind a CFStringRef.
 final class CFStringStorage: CFObject, @unchecked Sendable {
@@ -35,7 +35,7 @@ final class CFStringStorage: CFObject, @unchecked Sendable {
 }
 
 /// The strings CFSTR made: one per text, never freed.
-private let constantStrings = Mutex<[String: CFStringStorage]>([:])
+private let constantStrings = NIOLockedValueBox<[String: CFStringStorage]>([:])   // not Mutex: see OpenAudioFile
 
 /// The string behind a CFStringRef, or nil.
 func cfString(_ pointer: UnsafeRawPointer?) -> String? {
@@ -91,7 +91,7 @@ func encodeCFString(_ value: String, encoding: CFStringEncoding) -> [UInt8]? {
 public func _CFStringMakeConstantString(_ cStr: UnsafePointer<CChar>?) -> UnsafeRawPointer? {
     guard let cStr else { return nil }
     let text = String(decoding: UnsafeRawBufferPointer(start: cStr, count: strlen(cStr)).bindMemory(to: UInt8.self), as: UTF8.self)
-    let storage = constantStrings.withLock { table in
+    let storage = constantStrings.withLockedValue { table in
         if let existing = table[text] { return existing }
         let made = CFStringStorage(text, constant: true)
         table[text] = made
