@@ -22,42 +22,7 @@
 #include <string.h>
 #include <unistd.h>
 
-static int failures = 0;
-static int checks = 0;
-
-/* The Core Audio books' helper: a status as its four characters when it has them. */
-static void FormatStatus(OSStatus status, char out[16]) {
-    UInt32 code = CFSwapInt32HostToBig((UInt32)status);
-    char c[4];
-    memcpy(c, &code, 4);
-    if (c[0] >= 0x20 && c[0] < 0x7F && c[1] >= 0x20 && c[1] < 0x7F && c[2] >= 0x20 && c[2] < 0x7F && c[3] >= 0x20 && c[3] < 0x7F) {
-        snprintf(out, 16, "'%c%c%c%c'", c[0], c[1], c[2], c[3]);
-    } else {
-        snprintf(out, 16, "%d", (int)status);
-    }
-}
-
-#define EXPECT(cond)                                                                  \
-    do {                                                                              \
-        checks++;                                                                     \
-        if (!(cond)) {                                                                \
-            fprintf(stderr, "  %s:%d: failed: %s\n", __FILE__, __LINE__, #cond);     \
-            failures++;                                                               \
-        }                                                                             \
-    } while (0)
-
-#define EXPECT_STATUS(call, expected)                                                 \
-    do {                                                                              \
-        OSStatus got_ = (call);                                                       \
-        checks++;                                                                     \
-        if (got_ != (OSStatus)(expected)) {                                           \
-            char a_[16], b_[16];                                                      \
-            FormatStatus(got_, a_);                                                   \
-            FormatStatus((OSStatus)(expected), b_);                                   \
-            fprintf(stderr, "  %s:%d: %s returned %s, not %s\n", __FILE__, __LINE__, #call, a_, b_); \
-            failures++;                                                               \
-        }                                                                             \
-    } while (0)
+#include "coreaudio_checks.h"
 
 enum { kFrames = 4410, kChannels = 2 };
 
