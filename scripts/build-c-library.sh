@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # Builds libsoundstage, the C API, as one self-contained shared library: the Swift runtime and
 # FoundationEssentials linked in statically (-static-stdlib), soname libsoundstage.so.0, only the ss_
-# functions exported (scripts/libsoundstage.map). Stages it in .build-c/prefix like an install:
+# functions and the Apple-named Core Audio functions exported (scripts/libsoundstage.map). Stages it
+# in .build-c/prefix like an install:
 #   lib/libsoundstage.so.X.Y.Z, lib/libsoundstage.so.0, lib/libsoundstage.so,
-#   include/soundstage.h, lib/pkgconfig/soundstage.pc
+#   include/soundstage.h, lib/pkgconfig/soundstage.pc,
+#   include/soundstage/apple/ (AudioToolbox/, CoreAudio/, CoreFoundation/, MacTypes.h, ...: the
+#   Apple-named headers, docs/audiotoolbox.md), lib/pkgconfig/soundstage-audiotoolbox.pc
 # With --cli, also builds the soundstage command with the Swift runtime linked statically.
 # Prints the staging directory. Used by scripts/install.sh and scripts/test-c.sh.
 # With --cli-only, builds only that command, the same way, and prints its path: scripts/demo.sh
@@ -55,4 +58,11 @@ ln -s "libsoundstage.so.$VERSION" "$stage/lib/libsoundstage.so.$MAJOR"
 ln -s "libsoundstage.so.$MAJOR" "$stage/lib/libsoundstage.so"
 cp include/soundstage.h "$stage/include/"
 sed -e "s|@PREFIX@|$stage|" -e "s|@VERSION@|$VERSION|" scripts/soundstage.pc.in > "$stage/lib/pkgconfig/soundstage.pc"
+# The Apple-named headers, at Apple's paths under include/soundstage/apple (never at the top of
+# include/, where MacTypes.h and CoreFoundation/ would be generic names in a system directory).
+(cd Sources/CAudioToolbox/include && find . -name '*.h' | sort) | while IFS= read -r header; do
+    install -D -m 644 "Sources/CAudioToolbox/include/$header" "$stage/include/soundstage/apple/$header"
+done
+sed -e "s|@PREFIX@|$stage|" -e "s|@VERSION@|$VERSION|" scripts/soundstage-audiotoolbox.pc.in \
+    > "$stage/lib/pkgconfig/soundstage-audiotoolbox.pc"
 echo "$stage"

@@ -3,6 +3,8 @@
 #   PREFIX/lib/libsoundstage.so.X.Y.Z (+ .so.0 and .so links)   the C API, self-contained
 #   PREFIX/include/soundstage.h                                  its header
 #   PREFIX/lib/pkgconfig/soundstage.pc                           for pkg-config
+#   PREFIX/include/soundstage/apple/                             Core Audio's headers by Apple's
+#   PREFIX/lib/pkgconfig/soundstage-audiotoolbox.pc              names, for ported iOS code
 #   PREFIX/bin/soundstage                                        the command and daemon
 #   PREFIX/lib/systemd/user/soundstage.service                   the daemon as a user service
 #   PREFIX/share/soundstage/sound-theme, PREFIX/share/doc/soundstage
@@ -33,20 +35,15 @@ manifest="$root/share/soundstage/install-manifest"
 
 if $uninstall; then
     [ -f "$manifest" ] || { echo "install.sh: nothing installed in $prefix (no $manifest)" >&2; exit 1; }
-    # Files first, then the directories they were in, deepest first, when empty.
+    # Files first, then the directories they were in and those directories' parents, deepest
+    # first, when empty (never PREFIX's own bin, lib, include or share).
     while IFS= read -r path; do rm -f "${DESTDIR:-}$path"; done < "$manifest"
+    while IFS= read -r path; do
+        dir=$(dirname "$path")
+        while [ "${dir#"$prefix"/*/}" != "$dir" ]; do echo "$dir"; dir=$(dirname "$dir"); done
+    done < "$manifest" | sort -ru | while IFS= read -r dir; do rmdir "${DESTDIR:-}$dir" 2>/dev/null || true; done
     rm -f "$manifest"
-    { cat <<DIRS
-$prefix/share/soundstage/sound-theme/soundstage-fallback/stereo
-$prefix/share/soundstage/sound-theme/soundstage-fallback
-$prefix/share/soundstage/sound-theme
-$prefix/share/soundstage
-$prefix/share/doc/soundstage
-$prefix/lib/systemd/user
-$prefix/lib/systemd
-$prefix/lib/pkgconfig
-DIRS
-    } | while IFS= read -r dir; do rmdir "${DESTDIR:-}$dir" 2>/dev/null || true; done
+    rmdir "$(dirname "$manifest")" 2>/dev/null || true
     echo "install.sh: removed Soundstage from $prefix"
     exit 0
 fi
@@ -71,6 +68,11 @@ link "libsoundstage.so.$major" "lib/libsoundstage.so"
 put 644 include/soundstage.h include/soundstage.h
 sed -e "s|@PREFIX@|$prefix|" -e "s|@VERSION@|$version|" scripts/soundstage.pc.in > "$stage/soundstage.pc"
 put 644 "$stage/soundstage.pc" lib/pkgconfig/soundstage.pc
+while IFS= read -r header; do
+    put 644 "$stage/include/soundstage/apple/$header" "include/soundstage/apple/$header"
+done < <(cd "$stage/include/soundstage/apple" && find . -name '*.h' | sed 's|^\./||' | sort)
+sed -e "s|@PREFIX@|$prefix|" -e "s|@VERSION@|$version|" scripts/soundstage-audiotoolbox.pc.in > "$stage/soundstage-audiotoolbox.pc"
+put 644 "$stage/soundstage-audiotoolbox.pc" lib/pkgconfig/soundstage-audiotoolbox.pc
 put 755 .build-capi/release/soundstage bin/soundstage
 sed -e "s|/usr/local/bin/soundstage|$prefix/bin/soundstage|" \
     -e "s|file:///usr/local/share/doc|file://$prefix/share/doc|" \
@@ -80,7 +82,7 @@ put 644 "$stage/soundstage.service" lib/systemd/user/soundstage.service
 while IFS= read -r file; do
     put 644 "assets/$file" "share/soundstage/$file"
 done < <(cd assets && find sound-theme -type f | sort)
-for doc in c-api.md protocol.md api-guide.md; do put 644 "docs/$doc" "share/doc/soundstage/$doc"; done
+for doc in c-api.md audiotoolbox.md protocol.md api-guide.md; do put 644 "docs/$doc" "share/doc/soundstage/$doc"; done
 
 mkdir -p "$(dirname "$manifest")"
 printf '%s\n' "${installed[@]}" > "$manifest"

@@ -84,15 +84,23 @@ ln -s "libsoundstage.so.0" "$dev/usr/lib/$multiarch/libsoundstage.so"
 sed -e "s|@PREFIX@|/usr|" -e "s|@VERSION@|$version|" -e "s|^libdir=.*|libdir=\${prefix}/lib/$multiarch|" \
     scripts/soundstage.pc.in > "$dev/usr/lib/$multiarch/pkgconfig/soundstage.pc"
 chmod 644 "$dev/usr/lib/$multiarch/pkgconfig/soundstage.pc"
+cp -r "$stage/include/soundstage" "$dev/usr/include/"
+find "$dev/usr/include/soundstage" -type f -exec chmod 644 {} +
+sed -e "s|@PREFIX@|/usr|" -e "s|@VERSION@|$version|" -e "s|^libdir=.*|libdir=\${prefix}/lib/$multiarch|" \
+    scripts/soundstage-audiotoolbox.pc.in > "$dev/usr/lib/$multiarch/pkgconfig/soundstage-audiotoolbox.pc"
+chmod 644 "$dev/usr/lib/$multiarch/pkgconfig/soundstage-audiotoolbox.pc"
 docs_of libsoundstage-dev
-install -m 644 docs/c-api.md "$dev/usr/share/doc/libsoundstage-dev/"
+install -m 644 docs/c-api.md docs/audiotoolbox.md "$dev/usr/share/doc/libsoundstage-dev/"
 control libsoundstage-dev "libsoundstage0 (= $debian_version), libopenal-dev, libsndfile1-dev, libpulse-dev" libdevel \
     "Description: positional audio for Linux games (development files)" \
     " Soundstage maps a game's scene (a listener, sources, buffers) onto OpenAL" \
     " Soft and plays on PulseAudio or PipeWire." \
     " ." \
-    " This package holds the C header, the pkg-config file and the C API's" \
-    " documentation: cc game.c \$(pkg-config --cflags --libs soundstage)."
+    " This package holds the C header, the pkg-config files and the C API's" \
+    " documentation: cc game.c \$(pkg-config --cflags --libs soundstage)." \
+    " Ported iOS and macOS code finds Core Audio's headers by Apple's names" \
+    " (AudioToolbox/AudioToolbox.h) through" \
+    " \$(pkg-config --cflags --libs soundstage-audiotoolbox)."
 
 # --- soundstage -------------------------------------------------------------------------------
 cli="$work/soundstage"

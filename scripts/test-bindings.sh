@@ -98,6 +98,10 @@ packages_installed() {
     # A game built with pkg-config alone, run with the loader's own path.
     (cd "$work" && env -u PKG_CONFIG_PATH -u LD_LIBRARY_PATH sh -c 'cc game.c $(pkg-config --cflags --libs soundstage) -o game && ./game') |
         grep "game: soundstage" || return 1
+    # A port's Core Audio code, with Apple's headers from libsoundstage-dev.
+    env -u PKG_CONFIG_PATH -u LD_LIBRARY_PATH sh -c \
+        "cc -std=c99 -Wall -Wextra -Werror Tests/C/audio_format.c \$(pkg-config --cflags --libs soundstage-audiotoolbox) -o '$work/port' && '$work/port'" |
+        grep -q ", 0 failed" || return 1
     env -u LD_LIBRARY_PATH soundstage --version && test -f /usr/share/man/man1/soundstage.1.gz &&
         grep -q "^ExecStart=/usr/bin/soundstage serve" /usr/lib/systemd/user/soundstage.service &&
         test -f /usr/share/soundstage/sound-theme/soundstage-fallback/index.theme || return 1
@@ -153,10 +157,13 @@ packages_unpacked() {
     for deb in dist/*.deb; do dpkg-deb -x "$deb" "$tree"; done
     libdir=$(dirname "$(find "$tree" -name soundstage.pc)")
     (cd "$work" && PKG_CONFIG_SYSROOT_DIR="$tree" PKG_CONFIG_PATH="$libdir" sh -c 'cc game.c $(pkg-config --cflags --libs soundstage) -o game') &&
-        LD_LIBRARY_PATH="$(dirname "$libdir")" "$work/game" | grep -q "game: soundstage"
+        LD_LIBRARY_PATH="$(dirname "$libdir")" "$work/game" | grep -q "game: soundstage" &&
+        PKG_CONFIG_SYSROOT_DIR="$tree" PKG_CONFIG_PATH="$libdir" sh -c \
+            "cc -std=c99 -Wall -Wextra -Werror Tests/C/audio_format.c \$(pkg-config --cflags --libs soundstage-audiotoolbox) -o '$work/port'" &&
+        LD_LIBRARY_PATH="$(dirname "$libdir")" "$work/port" | grep -q ", 0 failed"
 }
 if [ "$(id -u)" -eq 0 ] && command -v apt-get > /dev/null; then
-    check "Debian: apt-get install ./dist/*.deb; a C game builds with pkg-config alone and runs; the command, man page, unit and theme are there" packages_installed
+    check "Debian: apt-get install ./dist/*.deb; a C game and a port's Core Audio program build with pkg-config alone and run; the command, man page, unit and theme are there" packages_installed
     check "Debian: systemctl --user enable --now soundstage starts the daemon, a client plays through it, disable stops it" systemd_starts_the_daemon
 else
     check "Debian: the packages unpacked into a throw-away root build and run a C game" packages_unpacked

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The C API's tests, from where a C or C++ game stands: builds libsoundstage as it ships
-# (scripts/build-c-library.sh), checks that it is self-contained and exports exactly the header's
-# functions and carries no ICU, compiles the C tests with -std=c99 -Wall -Wextra -Werror -pedantic and the header as
+# (scripts/build-c-library.sh), checks that it is self-contained and exports exactly the headers'
+# functions (soundstage.h's and Core Audio's by Apple's names) and carries no ICU, compiles the C tests with -std=c99 -Wall -Wextra -Werror -pedantic and the header as
 # C++17, runs the tests (once plainly, once under AddressSanitizer's leak checker), then runs the
 # examples: orbit in C, C++ and Python must render the same samples as the Swift orbit, and
 # ui-sound must play through a daemon started here; and the C code blocks of README.md and
@@ -48,39 +48,28 @@ doc_blocks() {   # doc_blocks LINK-FLAGS...
 }
 doc_blocks_name="the C blocks of README.md and docs/getting-started.md compile as C99 with every warning an error, and run"
 
-# Audio Format Services from C (Tests/C/audio_format.c, AudioToolbox's headers at Apple's paths),
-# compiled as C99 and C++17 by gcc and g++, and run. Against the debug build's libSoundstageC.so:
-# the shipped libsoundstage.so exports only the ss_ functions until the Apple names join its
-# version script and install (docs/audiotoolbox.md).
-audio_format_c() {
-    local debug=$root/.build/debug compiler
-    [ -f "$debug/libSoundstageC.so" ] || { echo "no $debug/libSoundstageC.so; run swift build first"; return 1; }
+# The Core Audio programs (Tests/C/audio_*.c: Apple's interfaces called as iOS and macOS developers
+# write them, each checking its own results), compiled as C99 and as C++17 by gcc and g++ with
+# every warning an error, run, then once more under LeakSanitizer (every CF object, AudioFileID and
+# converter made is released). `apple_programs LINK-FLAGS...` builds them against a library: the
+# shipped one through pkg-config soundstage-audiotoolbox (the headers from include/soundstage/apple,
+# as a port builds), or in --quick the debug build's libSoundstageC.so with the source headers.
+apple_programs=(audio_format audio_file)
+apple_program() {   # apple_program NAME LINK-FLAGS...
+    local name=$1 compiler
+    shift
     for compiler in "gcc -std=c99" "g++ -x c++ -std=c++17"; do
         # shellcheck disable=SC2086
-        $compiler -Wall -Wextra -Werror -pedantic -ISources/CAudioToolbox/include Tests/C/audio_format.c \
-            -L"$debug" -l:libSoundstageC.so -Wl,-rpath,"$debug" -o "$work/audio_format" || return 1
-        "$work/audio_format" || return 1
+        $compiler -Wall -Wextra -Werror -pedantic "Tests/C/$name.c" "$@" -o "$work/$name" || return 1
+        "$work/$name" || return 1
     done
+    gcc -std=c99 -g -fsanitize=address "Tests/C/$name.c" "$@" -o "$work/${name}_asan" &&
+        ASAN_OPTIONS=detect_leaks=1 "$work/${name}_asan" > /dev/null
 }
-audio_format_name="Audio Format Services from C: Tests/C/audio_format.c as C99 and C++17 with every warning an error, run"
-
-# Audio File Services and the Core Foundation subset from C (Tests/C/audio_file.c: it writes its own
-# WAVE and AIFF files and checks every sample it reads back), the same way.
-audio_file_c() {
-    local debug=$root/.build/debug compiler
-    [ -f "$debug/libSoundstageC.so" ] || { echo "no $debug/libSoundstageC.so; run swift build first"; return 1; }
-    for compiler in "gcc -std=c99" "g++ -x c++ -std=c++17"; do
-        # shellcheck disable=SC2086
-        $compiler -Wall -Wextra -Werror -pedantic -ISources/CAudioToolbox/include Tests/C/audio_file.c \
-            -L"$debug" -l:libSoundstageC.so -Wl,-rpath,"$debug" -o "$work/audio_file" || return 1
-        "$work/audio_file" || return 1
-    done
-    # Every CF object and AudioFileID made is released: LeakSanitizer finds nothing left.
-    gcc -std=c99 -g -fsanitize=address -ISources/CAudioToolbox/include Tests/C/audio_file.c \
-        -L"$debug" -l:libSoundstageC.so -Wl,-rpath,"$debug" -o "$work/audio_file_asan" &&
-        ASAN_OPTIONS=detect_leaks=1 "$work/audio_file_asan" > /dev/null
+apple_program_name() {   # apple_program_name NAME: the check's name
+    echo "Tests/C/$1.c (Core Audio's C interfaces) as C99 and C++17 with every warning an error, run, and under LeakSanitizer"
 }
-audio_file_name="Audio File Services from C: Tests/C/audio_file.c as C99 and C++17 with every warning an error, run, and under LeakSanitizer"
+debug_apple=(-ISources/CAudioToolbox/include -L"$root/.build/debug" -l:libSoundstageC.so -Wl,-rpath,"$root/.build/debug")
 
 if [ "${1:-}" = "--quick" ]; then
     debug=$root/.build/debug
@@ -89,8 +78,9 @@ if [ "${1:-}" = "--quick" ]; then
         gcc "${strict[@]}" -Iinclude Tests/C/capi_tests.c -L"$debug" -l:libSoundstageC.so -Wl,-rpath,"$debug" \
             -lm -lpthread -o "$work/capi_tests"
     if "$work/capi_tests"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL the C tests"; fi
-    check "$audio_format_name (against the debug build)" audio_format_c
-    check "$audio_file_name (against the debug build)" audio_file_c
+    for name in "${apple_programs[@]}"; do
+        check "$(apple_program_name "$name") (against the debug build)" apple_program "$name" "${debug_apple[@]}"
+    done
     check "$doc_blocks_name (against the debug build)" \
         doc_blocks -Iinclude -L"$debug" -l:libSoundstageC.so -Wl,-rpath,"$debug" -lm -lpthread
     echo "C API (quick): $passed passed, $failed failed"
@@ -118,12 +108,12 @@ self_contained() {
 check "the library is self-contained (soname, NEEDED, no Swift runtime)" self_contained
 
 exports_match_header() {
-    grep -oE '\bss_[a-z0-9_]+\(' include/soundstage.h | tr -d '(' | sort -u > "$work/header"
+    { grep -oE '\bss_[a-z0-9_]+\(' include/soundstage.h | tr -d '(' && scripts/apple-symbols.py; } | sort -u > "$work/header"
     nm -D --defined-only --extern-only "$lib" | awk '{print $3}' | sort -u > "$work/exports"
     echo "header: $(wc -l < "$work/header") functions, exports: $(wc -l < "$work/exports") symbols"
     diff "$work/header" "$work/exports"
 }
-check "the library exports exactly the header's functions" exports_match_header
+check "the library exports exactly the headers' functions (soundstage.h's and the Apple-named ones)" exports_match_header
 
 # ICU's 34 MB data table comes with Foundation's internationalization (String(format:), a
 # formatter, Locale); the library carries FoundationEssentials at most (docs/c-api.md). Strings
@@ -186,8 +176,10 @@ exits_cleanly() {
 }
 check "a game exiting while its threads render and change scenes exits cleanly (20 runs)" exits_cleanly
 
-check "$audio_format_name (against the debug build)" audio_format_c
-check "$audio_file_name (against the debug build)" audio_file_c
+# shellcheck disable=SC2046
+for name in "${apple_programs[@]}"; do
+    check "$(apple_program_name "$name")" apple_program "$name" $(pkg-config --cflags --libs soundstage-audiotoolbox)
+done
 
 check "orbit.c compiles" gcc "${strict[@]}" Examples/C/orbit.c $(pkg-config --cflags --libs soundstage) -lm -o "$work/orbit"
 check "orbit.cpp compiles as C++17" \
@@ -230,6 +222,10 @@ install_and_uninstall() {
     # shellcheck disable=SC2046
     cc Tests/C/game.c $(PKG_CONFIG_PATH="$prefix/lib/pkgconfig" pkg-config --cflags --libs soundstage) -o "$work/game" &&
         LD_LIBRARY_PATH="$prefix/lib" "$work/game" &&
+        # A port's Core Audio code, with Apple's headers from the prefix and nothing else.
+        cc -std=c99 -Wall -Wextra -Werror Tests/C/audio_format.c \
+            $(PKG_CONFIG_PATH="$prefix/lib/pkgconfig" pkg-config --cflags --libs soundstage-audiotoolbox) -o "$work/port" &&
+        LD_LIBRARY_PATH="$prefix/lib" "$work/port" > /dev/null &&
         test -x "$prefix/bin/soundstage" && ! ldd "$prefix/bin/soundstage" | grep -qi swift &&
         ! strings -n 8 "$prefix/bin/soundstage" | grep -qE 'icudt[0-9]+|FoundationInternationalization' &&
         "$prefix/bin/soundstage" --help > /dev/null &&
@@ -240,7 +236,7 @@ install_and_uninstall() {
     left=$(find "$prefix" -mindepth 1 -not -type d | head -5)
     [ -z "$left" ] || { echo "left after --uninstall: $left"; return 1; }
 }
-check "install.sh installs a library, header and pkg-config a game builds with; --uninstall removes it" install_and_uninstall
+check "install.sh installs a library, headers and pkg-config files a game and a port build with; --uninstall removes it" install_and_uninstall
 
 echo "C API: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
