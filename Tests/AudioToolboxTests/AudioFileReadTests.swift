@@ -370,7 +370,11 @@ import Testing
         #expect(Set(types) == [kAudioFileWAVEType, kAudioFileAIFFType, kAudioFileAIFCType, kAudioFileCAFType, kAudioFileM4AType,
                                kAudioFileMPEG4Type, kAudioFileM4BType, kAudioFile3GPType, kAudioFile3GP2Type, kAudioFileMP3Type,
                                kAudioFileMP2Type, kAudioFileMP1Type, kAudioFileAAC_ADTSType])
-        #expect(AudioFileGetGlobalInfoSize(kAudioFileGlobalInfo_WritableTypes, 0, nil, &size) == noErr && size == 0)
+        #expect(AudioFileGetGlobalInfoSize(kAudioFileGlobalInfo_WritableTypes, 0, nil, &size) == noErr)
+        types = [AudioFileTypeID](repeating: 0, count: Int(size) / 4)
+        #expect(AudioFileGetGlobalInfo(kAudioFileGlobalInfo_WritableTypes, 0, nil, &size, &types) == noErr)
+        #expect(Set(types) == [kAudioFileWAVEType, kAudioFileAIFFType, kAudioFileAIFCType, kAudioFileCAFType, kAudioFileM4AType,
+                               kAudioFileMPEG4Type, kAudioFileM4BType, kAudioFileAAC_ADTSType])
 
         var type = kAudioFileCAFType
         var formats = [AudioFormatID](repeating: 0, count: 16)

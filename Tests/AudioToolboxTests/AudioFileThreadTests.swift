@@ -35,4 +35,63 @@ import Testing
         guard status == noErr, let fileID else { throw CancellationError() }
         return fileID
     }
+
+    /// Four threads append packets to one file being written while four others read it back: each
+    /// write is whole (an append that lost the race to the end is refused, and tried again), and the
+    /// file holds every packet once, each thread's in its order.
+    @Test func threadsWriteOneFileAtOnce() async throws {
+        let directory = try AudioFileFixture.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var format = AudioStreamBasicDescription(mSampleRate: 44_100, mFormatID: kAudioFormatAppleLossless, mFormatFlags: 0,
+                                                 mBytesPerPacket: 0, mFramesPerPacket: 4096, mBytesPerFrame: 0,
+                                                 mChannelsPerFrame: 1, mBitsPerChannel: 0, mReserved: 0)
+        var fileID: AudioFileID?
+        let url = directory.appendingPathComponent("shared.caf")
+        try #require(AudioFileCreateWithURL(url as CFURL, kAudioFileCAFType, &format, .eraseFile, &fileID) == noErr)
+        let file = try #require(fileID)
+        let handle = UInt(bitPattern: file)   // an AudioFileID is a number here; tasks share it as one
+        let perWriter = 50
+        let results = await withTaskGroup(of: Bool.self) { group in
+            for worker in 0..<8 {
+                group.addTask {
+                    let file = AudioFileID(bitPattern: handle)!
+                    if worker >= 4 {   // readers: whatever is there reads whole
+                        for _ in 0..<perWriter { guard readAllPackets(file).status == noErr else { return false } }
+                        return true
+                    }
+                    for index in 0..<perWriter {
+                        // A packet saying who wrote it and which it is: [worker, index, index...].
+                        var packet = [UInt8](repeating: UInt8(index), count: 8 + worker)
+                        packet[0] = UInt8(worker)
+                        var description = AudioStreamPacketDescription(mStartOffset: 0, mVariableFramesInPacket: 0,
+                                                                       mDataByteSize: UInt32(packet.count))
+                        while true {
+                            let (_, count) = property(file, kAudioFilePropertyAudioDataPacketCount, UInt64(0))
+                            var packets: UInt32 = 1
+                            let status = AudioFileWritePackets(file, false, UInt32(packet.count), &description, Int64(count),
+                                                               &packets, packet)
+                            if status == noErr { break }
+                            guard status == kAudioFileInvalidPacketOffsetError else { return false }
+                        }
+                    }
+                    return true
+                }
+            }
+            return await group.reduce(into: [Bool]()) { $0.append($1) }
+        }
+        #expect(results == Array(repeating: true, count: 8))
+        #expect(AudioFileClose(file) == noErr)
+        let reopened = try open(url)
+        defer { #expect(AudioFileClose(reopened) == noErr) }
+        let all = readAllPackets(reopened)
+        #expect(all.descriptions.count == 4 * perWriter)
+        var next = [Int](repeating: 0, count: 4)
+        for description in all.descriptions {
+            let worker = Int(all.bytes[Int(description.mStartOffset)])
+            #expect(Int(description.mDataByteSize) == 8 + worker)
+            #expect(Int(all.bytes[Int(description.mStartOffset) + 1]) == next[worker])
+            next[worker] += 1
+        }
+        #expect(next == [perWriter, perWriter, perWriter, perWriter])
+    }
 }

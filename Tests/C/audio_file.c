@@ -4,7 +4,9 @@
  * CFURLCreateFromFileSystemRepresentation, its description printed, its packets read with
  * AudioFileReadPacketData until the end, and AudioFileReadPackets as the books' queue player calls
  * it. The program writes its own WAVE and AIFF files (known samples) and checks every sample it
- * reads back; given paths, it also prints and reads those files. The same file compiles as C99 and
+ * reads back, then writes a CAF file through Audio File Services itself (AudioFileCreateWithURL,
+ * a channel layout, AudioFileWritePackets) and reads that back; given paths, it also prints and
+ * reads those files. The same file compiles as C99 and
  * as C++17 (gcc, g++, clang, clang++) with -Wall -Wextra -Werror -pedantic.
  *
  *   cc -std=c99 -Wall -Wextra -Werror -pedantic -ISources/CAudioToolbox/include Tests/C/audio_file.c \
@@ -246,6 +248,71 @@ static void GlobalInfo(void) {
     if (extensions) CFRelease(extensions);
 }
 
+/* A recorder's file, written as the Core Audio books write one: AudioFileCreateWithURL with a
+ * CFURL, a channel layout set, 16-bit big-endian PCM in CAF written in blocks with
+ * AudioFileWritePackets, closed, then read back sample by sample; and what a writer gets wrong. */
+static void WriteAndReadBack(const char *dir) {
+    char path[256];
+    CFURLRef url;
+    AudioFileID file = NULL;
+    AudioStreamBasicDescription asbd, read;
+    AudioChannelLayout layout;
+    SInt16 block[2 * 512];
+    UInt32 size, packets, writable = 0;
+    UInt64 count = 0;
+    UInt8 *data;
+    UInt32 bytes = 0;
+    int f, c, start, errors = 0;
+
+    snprintf(path, sizeof(path), "%s-written.caf", dir);
+    url = CFURLCreateFromFileSystemRepresentation(kCFAllocatorDefault, (const UInt8 *)path, (CFIndex)strlen(path), false);
+    FillOutASBDForLPCM(&asbd, 48000, 2, 16, 16, false, true, false);
+    EXPECT_STATUS(AudioFileCreateWithURL(url, kAudioFileCAFType, &asbd, kAudioFileFlags_EraseFile, &file), noErr);
+    /* Without kAudioFileFlags_EraseFile an existing file is left alone (dupFNErr, -48). */
+    {
+        AudioFileID again = NULL;
+        EXPECT_STATUS(AudioFileCreateWithURL(url, kAudioFileCAFType, &asbd, 0, &again), -48);
+        EXPECT(again == NULL);
+    }
+    memset(&layout, 0, sizeof(layout));
+    layout.mChannelLayoutTag = kAudioChannelLayoutTag_Stereo;
+    EXPECT_STATUS(AudioFileGetPropertyInfo(file, kAudioFilePropertyChannelLayout, NULL, &writable), noErr);
+    EXPECT(writable == 1);
+    EXPECT_STATUS(AudioFileSetProperty(file, kAudioFilePropertyChannelLayout, sizeof(layout), &layout), noErr);
+    for (start = 0; start < 4000; start += 512) {
+        packets = (UInt32)(4000 - start < 512 ? 4000 - start : 512);
+        for (f = 0; f < (int)packets; f++)
+            for (c = 0; c < 2; c++) block[f * 2 + c] = (SInt16)CFSwapInt16HostToBig((UInt16)SampleAt(start + f, c));
+        EXPECT_STATUS(AudioFileWritePackets(file, false, packets * 4, NULL, start, &packets, block), noErr);
+    }
+    /* Packets past the end, a format change after data: refused. */
+    packets = 1;
+    EXPECT_STATUS(AudioFileWritePackets(file, false, 4, NULL, 5000, &packets, block), kAudioFileInvalidPacketOffsetError);
+    EXPECT_STATUS(AudioFileSetProperty(file, kAudioFilePropertyDataFormat, sizeof(asbd), &asbd), kAudioFileOperationNotSupportedError);
+    EXPECT_STATUS(AudioFileClose(file), noErr);
+    CFRelease(url);
+
+    data = ReadWholeFile(path, &read, &count, &bytes);
+    EXPECT(data != NULL && count == 4000 && bytes == 16000);
+    EXPECT(read.mSampleRate == 48000 && read.mChannelsPerFrame == 2 && read.mBitsPerChannel == 16);
+    EXPECT(read.mFormatFlags & kAudioFormatFlagIsBigEndian);
+    for (f = 0; data && f < 4000; f++)
+        for (c = 0; c < 2; c++) {
+            SInt16 sample = (SInt16)((data[(f * 2 + c) * 2] << 8) | data[(f * 2 + c) * 2 + 1]);
+            if (sample != SampleAt(f, c)) errors++;
+        }
+    EXPECT(errors == 0);
+    free(data);
+    if (OpenByPath(path, &file) == noErr) {
+        size = sizeof(layout);
+        memset(&layout, 0, sizeof(layout));
+        EXPECT_STATUS(AudioFileGetProperty(file, kAudioFilePropertyChannelLayout, &size, &layout), noErr);
+        EXPECT(layout.mChannelLayoutTag == kAudioChannelLayoutTag_Stereo);
+        AudioFileClose(file);
+    }
+    unlink(path);
+}
+
 int main(int argc, char **argv) {
     char wav[] = "/tmp/soundstage-audio-file-XXXXXX";
     char aiff[64];
@@ -258,6 +325,7 @@ int main(int argc, char **argv) {
     KnownSamples(aiff, 1);
     QueuePlayerStyle(wav);
     ErrorPaths(wav);
+    WriteAndReadBack(wav);
     CoreFoundation();
     GlobalInfo();
     for (i = 1; i < argc; i++) {

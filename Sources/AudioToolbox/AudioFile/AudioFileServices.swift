@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 // Audio File Services' functions, for C (AudioToolbox/AudioFile.h) and Swift at once. Those whose
 // signatures hold no Core Foundation type are `@c @implementation` (the compiler checks them
 // against the header); the two taking a CFURLRef are `@c(Name)` (Swift cannot spell a CF class in
@@ -8,7 +11,8 @@ func openAudioFile(path: String, permissions: AudioFilePermissions,
                    _ outAudioFile: UnsafeMutablePointer<AudioFileID?>) throws(FileStatus) {
     switch permissions {
     case .readPermission: break
-    case .writePermission, .readWritePermission: throw .permissions   // writing is not offered yet
+    // Rewriting an existing file in place is not offered yet: create a new one.
+    case .writePermission, .readWritePermission: throw .operationNotSupported
     default: throw .parameter
     }
     let file = try OpenAudioFile.open(try DescriptorSource(path: path))
@@ -27,13 +31,34 @@ public func _AudioFileOpenURL(_ inFileRef: UnsafeRawPointer?, _ inPermissions: A
     }
 }
 
-/// `AudioFileCreateWithURL`: not offered yet (`kAudio_UnimplementedError`).
+/// Creates the file at `path` (erasing one there when `flags` say so, else `dupFNErr`) for
+/// `format` in a file of `type`, open to write and read back, and stores its new ID.
+func createAudioFile(path: String, type: AudioFileTypeID, format: UnsafePointer<AudioStreamBasicDescription>?,
+                     flags: AudioFileFlags, _ outAudioFile: UnsafeMutablePointer<AudioFileID?>) throws(FileStatus) {
+    guard let format = format?.pointee else { throw .parameter }
+    guard let container = containerWriter(for: type) else { throw .unsupportedFileType }
+    try container.check(format)   // before the file is touched
+    let erase = flags.contains(.eraseFile)
+    let file = try DescriptorSource(path: path, flags: O_RDWR | O_CREAT | (erase ? O_TRUNC : O_EXCL))
+    do {
+        outAudioFile.pointee = AudioFileTable.insert(try OpenAudioFile.create(type: type, format: format, sink: file, source: file))
+    } catch {
+        if !erase { unlink(path) }   // the file this call made
+        throw error
+    }
+}
+
+/// `AudioFileCreateWithURL` from C: creates a file at a file URL (CoreFoundation/CFURL.h).
 @c(AudioFileCreateWithURL)
 public func _AudioFileCreateWithURL(_ inFileRef: UnsafeRawPointer?, _ inFileType: AudioFileTypeID,
                                     _ inFormat: UnsafePointer<AudioStreamBasicDescription>?, _ inFlags: AudioFileFlags,
                                     _ outAudioFile: UnsafeMutablePointer<AudioFileID?>?) -> OSStatus {
-    outAudioFile?.pointee = nil
-    return kAudio_UnimplementedError
+    fileStatus { () throws(FileStatus) in
+        guard let outAudioFile else { throw .parameter }
+        outAudioFile.pointee = nil
+        guard let url = cfURL(inFileRef) else { throw .parameter }
+        try createAudioFile(path: url.path, type: inFileType, format: inFormat, flags: inFlags, outAudioFile)
+    }
 }
 
 /// Opens a file whose bytes the caller's callbacks serve (`AudioFileOpenWithCallbacks`).
@@ -51,29 +76,43 @@ public func AudioFileOpenWithCallbacks(_ inClientData: UnsafeMutableRawPointer?,
     }
 }
 
-/// `AudioFileInitializeWithCallbacks`: not offered yet (`kAudio_UnimplementedError`).
+/// Starts a new file in storage the caller's callbacks keep (`AudioFileInitializeWithCallbacks`):
+/// the write and set-size callbacks are required, the read ones let the file be read back.
 @c @implementation
 public func AudioFileInitializeWithCallbacks(_ inClientData: UnsafeMutableRawPointer?, _ inReadFunc: AudioFile_ReadProc?,
                                              _ inWriteFunc: AudioFile_WriteProc?, _ inGetSizeFunc: AudioFile_GetSizeProc?,
                                              _ inSetSizeFunc: AudioFile_SetSizeProc?, _ inFileType: AudioFileTypeID,
                                              _ inFormat: UnsafePointer<AudioStreamBasicDescription>?, _ inFlags: AudioFileFlags,
                                              _ outAudioFile: UnsafeMutablePointer<AudioFileID?>?) -> OSStatus {
-    outAudioFile?.pointee = nil
-    return kAudio_UnimplementedError
+    fileStatus { () throws(FileStatus) in
+        guard let outAudioFile else { throw .parameter }
+        outAudioFile.pointee = nil
+        guard let inWriteFunc, let inSetSizeFunc, let format = inFormat?.pointee else { throw .parameter }
+        let source = inReadFunc.flatMap { read in
+            inGetSizeFunc.map { CallbackSource(clientData: inClientData, read: read, getSize: $0) }
+        }
+        let sink = CallbackSink(clientData: inClientData, write: inWriteFunc, setSize: inSetSizeFunc)
+        outAudioFile.pointee = AudioFileTable.insert(try OpenAudioFile.create(type: inFileType, format: format, sink: sink,
+                                                                              source: source))
+    }
 }
 
-/// Closes the file (`AudioFileClose`); its ID is stale from then on.
+/// Closes the file (`AudioFileClose`); its ID is stale from then on. A file being written gets its
+/// header's sizes and its trailer (CAF's packet table, MPEG-4's movie box) first; their write's
+/// error is returned, and the ID is closed all the same.
 @c @implementation
 public func AudioFileClose(_ inAudioFile: AudioFileID?) -> OSStatus {
-    fileStatus { () throws(FileStatus) in try AudioFileTable.remove(inAudioFile) }
+    fileStatus { () throws(FileStatus) in try AudioFileTable.remove(inAudioFile).finish() }
 }
 
-/// `AudioFileOptimize`: files are read only here (`kAudioFilePermissionsError`).
+/// Brings a file being written up to date on disk: its header's sizes and its trailer
+/// (`AudioFileOptimize`); `kAudioFilePermissionsError` for a file opened to read.
 @c @implementation
 public func AudioFileOptimize(_ inAudioFile: AudioFileID?) -> OSStatus {
     fileStatus { () throws(FileStatus) in
-        _ = try AudioFileTable.file(inAudioFile)
-        throw .permissions
+        let file = try AudioFileTable.file(inAudioFile)
+        guard file.isWritable else { throw .permissions }
+        try file.finish()
     }
 }
 
@@ -97,14 +136,23 @@ public func AudioFileReadBytes(_ inAudioFile: AudioFileID?, _ inUseCache: Bool, 
     }
 }
 
-/// `AudioFileWriteBytes`: files are read only here (`kAudioFilePermissionsError`).
+/// Writes bytes of audio data at a place in the data (`AudioFileWriteBytes`): formats of
+/// constant-size packets, at or before the data's end (`kAudioFilePositionError` past it).
 @c @implementation
 public func AudioFileWriteBytes(_ inAudioFile: AudioFileID?, _ inUseCache: Bool, _ inStartingByte: Int64,
                                 _ ioNumBytes: UnsafeMutablePointer<UInt32>?, _ inBuffer: UnsafeRawPointer?) -> OSStatus {
     fileStatus { () throws(FileStatus) in
-        _ = try AudioFileTable.file(inAudioFile)
-        ioNumBytes?.pointee = 0
-        throw .permissions
+        let file = try AudioFileTable.file(inAudioFile)
+        guard let ioNumBytes else { throw .parameter }
+        let count = Int(ioNumBytes.pointee)
+        ioNumBytes.pointee = 0
+        guard file.isWritable else { throw .permissions }
+        guard count > 0 else { return }
+        guard let inBuffer else { throw .parameter }
+        try file.write { (writer, layout) throws(FileStatus) in
+            try writer.writeBytes(&layout, buffer: inBuffer, start: inStartingByte, count: count)
+        }
+        ioNumBytes.pointee = UInt32(count)
     }
 }
 
@@ -197,27 +245,45 @@ private func readPackets(_ file: OpenAudioFile, room: Int, ioNumBytes: UnsafeMut
     ioNumBytes.pointee = UInt32(bytes)
 }
 
-/// `AudioFileWritePackets`: files are read only here (`kAudioFilePermissionsError`).
+/// Writes packets (`AudioFileWritePackets`): constant-size ones at any packet up to the end,
+/// variable ones (which need their descriptions) appended at the end.
 @c @implementation
 public func AudioFileWritePackets(_ inAudioFile: AudioFileID?, _ inUseCache: Bool, _ inNumBytes: UInt32,
                                   _ inPacketDescriptions: UnsafePointer<AudioStreamPacketDescription>?, _ inStartingPacket: Int64,
                                   _ ioNumPackets: UnsafeMutablePointer<UInt32>?, _ inBuffer: UnsafeRawPointer?) -> OSStatus {
     fileStatus { () throws(FileStatus) in
-        _ = try AudioFileTable.file(inAudioFile)
-        ioNumPackets?.pointee = 0
-        throw .permissions
+        let file = try AudioFileTable.file(inAudioFile)
+        guard let ioNumPackets else { throw .parameter }
+        let count = Int(ioNumPackets.pointee)
+        ioNumPackets.pointee = 0
+        guard file.isWritable else { throw .permissions }
+        guard count > 0 else { return }
+        guard let inBuffer else { throw .parameter }
+        let written = try file.write { (writer, layout) throws(FileStatus) -> Int in
+            try writer.writePackets(&layout, buffer: inBuffer, byteCount: Int(inNumBytes), descriptions: inPacketDescriptions,
+                                    start: inStartingPacket, count: count)
+        }
+        ioNumPackets.pointee = UInt32(written)
     }
 }
 
-/// A property's size, and whether it can be set (never, here) (`AudioFileGetPropertyInfo`).
+/// A property's size, and whether it can be set (`AudioFileGetPropertyInfo`): a file being written
+/// takes its magic cookie, channel layout, packet table (CAF, MPEG-4) and, before any data, its
+/// data format.
 @c @implementation
 public func AudioFileGetPropertyInfo(_ inAudioFile: AudioFileID?, _ inPropertyID: AudioFilePropertyID,
                                      _ outDataSize: UnsafeMutablePointer<UInt32>?, _ isWritable: UnsafeMutablePointer<UInt32>?) -> OSStatus {
     fileStatus { () throws(FileStatus) in
         let file = try AudioFileTable.file(inAudioFile)
-        let size = try FileProperty.size(inPropertyID, of: file.layout)
+        let settable = file.isWritable && (try? file.write { (writer, _) in writer.canSet(inPropertyID) }) == true
+        let size: Int
+        do throws(FileStatus) {
+            size = try FileProperty.size(inPropertyID, of: file.layout, optimized: file.isOptimized)
+        } catch where error == .unsupportedProperty && settable {
+            size = 0   // settable, not set yet (a cookie, a channel layout)
+        }
         outDataSize?.pointee = UInt32(size)
-        isWritable?.pointee = 0
+        isWritable?.pointee = settable ? 1 : 0
     }
 }
 
@@ -230,21 +296,28 @@ public func AudioFileGetProperty(_ inAudioFile: AudioFileID?, _ inPropertyID: Au
         guard let ioDataSize, let outPropertyData else { throw .parameter }
         let room = Int(ioDataSize.pointee)
         let input = UnsafeRawBufferPointer(start: outPropertyData, count: room)
-        let answer = try FileProperty.value(inPropertyID, of: file.layout, question: input)
+        let answer = try FileProperty.value(inPropertyID, of: file.layout, optimized: file.isOptimized, question: input)
         guard room >= answer.count else { throw .badPropertySize }
         answer.withUnsafeBytes { outPropertyData.copyMemory(from: $0.baseAddress!, byteCount: answer.count) }
         ioDataSize.pointee = UInt32(answer.count)
     }
 }
 
-/// `AudioFileSetProperty`: files are read only here (`kAudioFilePermissionsError` for a property
-/// the file has, `kAudioFileUnsupportedPropertyError` for one it has not).
+/// Sets a property of a file being written (`AudioFileSetProperty`): its magic cookie, channel
+/// layout, packet table (CAF, MPEG-4) and, before any data, its data format. A file opened for
+/// reading: `kAudioFilePermissionsError` for a property it has, `kAudioFileUnsupportedPropertyError`
+/// for one it has not.
 @c @implementation
 public func AudioFileSetProperty(_ inAudioFile: AudioFileID?, _ inPropertyID: AudioFilePropertyID, _ inDataSize: UInt32,
                                  _ inPropertyData: UnsafeRawPointer?) -> OSStatus {
     fileStatus { () throws(FileStatus) in
         let file = try AudioFileTable.file(inAudioFile)
-        _ = try FileProperty.size(inPropertyID, of: file.layout)
-        throw .permissions
+        guard file.isWritable else {
+            _ = try FileProperty.size(inPropertyID, of: file.layout, optimized: true)
+            throw .permissions
+        }
+        guard inDataSize == 0 || inPropertyData != nil else { throw .parameter }
+        let data = UnsafeRawBufferPointer(start: inDataSize == 0 ? nil : inPropertyData, count: Int(inDataSize))
+        try file.write { (writer, layout) throws(FileStatus) in try writer.setProperty(&layout, inPropertyID, data) }
     }
 }

@@ -29,16 +29,24 @@ extension ByteSource {
 /// A file opened by path, read with pread(2); closed when the last reference goes.
 final class DescriptorSource: ByteSource, @unchecked Sendable {
     // @unchecked: the descriptor never changes after init, and pread(2) is safe from any thread.
-    private let fd: Int32
+    let fd: Int32
 
     /// Opens `path` for reading: `kAudioFileFileNotFoundError`, `kAudioFilePermissionsError`, or
     /// `kAudioFileInvalidFileError` (a directory, another failure).
-    init(path: String) throws(FileStatus) {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+    convenience init(path: String) throws(FileStatus) {
+        try self.init(path: path, flags: O_RDONLY)
+    }
+
+    /// Opens `path` with open(2)'s `flags` (and mode 0666 less the umask when they create it):
+    /// `kAudioFileFileNotFoundError`, `kAudioFilePermissionsError`, `dupFNErr` (−48, the file
+    /// exists and O_EXCL was asked), or `kAudioFileInvalidFileError` (a directory, another failure).
+    init(path: String, flags: Int32) throws(FileStatus) {
+        let fd = open(path, flags | O_CLOEXEC, 0o666)
         guard fd >= 0 else {
             switch errno {
             case ENOENT, ENOTDIR: throw .fileNotFound
-            case EACCES, EPERM: throw .permissions
+            case EACCES, EPERM, EROFS: throw .permissions
+            case EEXIST: throw .fileExists
             default: throw .invalidFile
             }
         }

@@ -8,7 +8,7 @@ private func bytes<T: BitwiseCopyable>(_ value: T) -> [UInt8] {
 enum FileProperty {
     /// The size of `id`'s value for `layout`: `kAudioFileUnsupportedPropertyError` for a property the
     /// file does not have.
-    static func size(_ id: AudioFilePropertyID, of layout: FileLayout) throws(FileStatus) -> Int {
+    static func size(_ id: AudioFilePropertyID, of layout: FileLayout, optimized: Bool) throws(FileStatus) -> Int {
         switch id {
         case kAudioFilePropertyFrameToPacket, kAudioFilePropertyPacketToFrame:
             return MemoryLayout<AudioFramePacketTranslation>.size
@@ -17,12 +17,13 @@ enum FileProperty {
         case kAudioFilePropertyPacketRangeByteCountUpperBound:
             return MemoryLayout<AudioPacketRangeByteCountTranslation>.size
         default:
-            return try value(id, of: layout, question: UnsafeRawBufferPointer(start: nil, count: 0)).count
+            return try value(id, of: layout, optimized: optimized, question: UnsafeRawBufferPointer(start: nil, count: 0)).count
         }
     }
 
-    /// The value of `id`. The translations read their question from `question` (the caller's buffer).
-    static func value(_ id: AudioFilePropertyID, of layout: FileLayout,
+    /// The value of `id`. The translations read their question from `question` (the caller's buffer);
+    /// `optimized` says whether a file being written is up to date on disk.
+    static func value(_ id: AudioFilePropertyID, of layout: FileLayout, optimized: Bool,
                       question: UnsafeRawBufferPointer) throws(FileStatus) -> [UInt8] {
         switch id {
         case kAudioFilePropertyFileFormat:
@@ -30,7 +31,7 @@ enum FileProperty {
         case kAudioFilePropertyDataFormat:
             return bytes(layout.format)
         case kAudioFilePropertyIsOptimized:
-            return bytes(UInt32(1))
+            return bytes(UInt32(optimized ? 1 : 0))
         case kAudioFilePropertyMagicCookieData:
             guard let cookie = layout.magicCookie else { throw .unsupportedProperty }
             return cookie

@@ -32,6 +32,13 @@ struct FileStatus: Error, Equatable {
     static let invalidPacketOffset = FileStatus(status: kAudioFileInvalidPacketOffsetError)
     /// `kAudioFileInvalidFileError` ('dta?'): truncated or malformed.
     static let invalidFile = FileStatus(status: kAudioFileInvalidFileError)
+    /// `dupFNErr` (−48): AudioFileCreateWithURL without kAudioFileFlags_EraseFile, and the file
+    /// exists (what iOS answers; the constant is Carbon's, not in Core Audio's headers).
+    static let fileExists = FileStatus(status: -48)
+    /// `kAudioFileOperationNotSupportedError` ('op??').
+    static let operationNotSupported = FileStatus(status: kAudioFileOperationNotSupportedError)
+    /// `kAudioFileDoesNotAllow64BitDataSizeError` ('off?'): more data than the container can state.
+    static let dataTooLarge = FileStatus(status: kAudioFileDoesNotAllow64BitDataSizeError)
     /// `kAudio_BadFilePathError` ('!pth'): a URL that is not a file's.
     static let badFilePath = FileStatus(status: kAudio_BadFilePathError)
 }

@@ -10,6 +10,18 @@ struct KnownFileType {
     /// The data formats Soundstage reads in this type (empty: the type is not read yet).
     let readFormats: [AudioFormatID]
 
+    /// The data formats Soundstage writes in this type (empty: the type is not written).
+    var writeFormats: [AudioFormatID] {
+        switch id {
+        case kAudioFileCAFType: readFormats
+        case kAudioFileWAVEType, kAudioFileAIFCType: readFormats
+        case kAudioFileAIFFType: [kAudioFormatLinearPCM]
+        case kAudioFileM4AType, kAudioFileMPEG4Type, kAudioFileM4BType: [kAudioFormatMPEG4AAC, kAudioFormatAppleLossless]
+        case kAudioFileAAC_ADTSType: [kAudioFormatMPEG4AAC]
+        default: []
+        }
+    }
+
     static let all: [KnownFileType] = [
         KnownFileType(id: kAudioFileAIFFType, name: "AIFF", extensions: ["aiff", "aif"], readFormats: [kAudioFormatLinearPCM]),
         KnownFileType(id: kAudioFileAIFCType, name: "AIFC", extensions: ["aifc", "aiff", "aif"],
@@ -79,14 +91,15 @@ enum GlobalInfo {
         case kAudioFileGlobalInfo_ReadableTypes:
             return ids(KnownFileType.readable.map(\.id))
         case kAudioFileGlobalInfo_WritableTypes:
-            return ids([])
+            return ids(KnownFileType.all.filter { !$0.writeFormats.isEmpty }.map(\.id))
         case kAudioFileGlobalInfo_FileTypeName:
             let name = try typeSpecifier().name
             return .object { cfNewString(name) }
         case kAudioFileGlobalInfo_AvailableFormatIDs:
             let type = try typeSpecifier()
+            // Apple's answer: what can be written in the type; for a type only read (MP3), what is read.
             guard !type.readFormats.isEmpty else { throw .unsupportedFileType }
-            return ids(type.readFormats)
+            return ids(type.writeFormats.isEmpty ? type.readFormats : type.writeFormats)
         case kAudioFileGlobalInfo_ExtensionsForType:
             return strings(try typeSpecifier().extensions)
         case kAudioFileGlobalInfo_AllExtensions:

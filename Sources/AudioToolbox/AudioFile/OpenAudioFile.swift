@@ -3,55 +3,99 @@
 // ID is kAudioFileNotOpenError, never a use after free.
 import NIOConcurrencyHelpers
 
-/// An open audio file: its layout and its bytes. Reads are serialized by `readLock`.
-final class OpenAudioFile: Sendable {
-    /// What the header states.
-    let layout: FileLayout
-    /// Where the bytes come from.
-    private let source: any ByteSource
-    /// Held around every read: a caller's callbacks are not assumed reentrant. (NIO's locks, not
-    /// `Mutex`, here and for the table: ThreadSanitizer does not see `Mutex`'s contended path on
-    /// Linux and reported a race between two bodies of one `withLock`, 8 threads on the table.)
-    private let readLock = NIOLock()
+/// An open audio file: its layout, its bytes, and for a file opened to write, its writer. Every
+/// read and write holds `lock`: a caller's callbacks are not assumed reentrant, and a write
+/// changes the layout a read uses.
+final class OpenAudioFile: @unchecked Sendable {
+    // @unchecked: `state` and the writer are touched under `lock` only. (NIO's locks, not `Mutex`,
+    // here and for the table: ThreadSanitizer does not see `Mutex`'s contended path on Linux and
+    // reported a race between two bodies of one `withLock`, 8 threads on the table.)
+    private var state: FileLayout
+    /// Where the bytes come from (nil: a file created through callbacks without a read callback).
+    private let source: (any ByteSource)?
+    /// How the file is written (nil: opened for reading).
+    private let writer: FileWriter?
+    private let lock = NIOLock()
 
-    init(layout: FileLayout, source: any ByteSource) {
-        self.layout = layout
+    init(layout: FileLayout, source: (any ByteSource)?, writer: FileWriter? = nil) {
+        self.state = layout
         self.source = source
+        self.writer = writer
     }
+
+    /// What the header states, with what was written since.
+    var layout: FileLayout { locked { state } }
+
+    /// Whether the file can be written.
+    var isWritable: Bool { writer != nil }
+
+    /// Whether the file's header and trailer are up to date (always, for a file being read).
+    var isOptimized: Bool { locked { writer?.isOptimized ?? true } }
 
     /// Opens the file `source` serves: finds its type from its first bytes and reads its header.
     static func open(_ source: any ByteSource) throws(FileStatus) -> OpenAudioFile {
+        OpenAudioFile(layout: try parse(source), source: source)
+    }
+
+    /// Creates a file of `type` holding `format` in `sink` (read back through `source`).
+    static func create(type: AudioFileTypeID, format: AudioStreamBasicDescription, sink: any ByteSink,
+                       source: (any ByteSource)?) throws(FileStatus) -> OpenAudioFile {
+        guard let container = containerWriter(for: type) else { throw .unsupportedFileType }
+        var layout = FileLayout(fileType: type, format: format, dataOffset: 0, dataByteCount: 0, packetCount: 0, packets: nil,
+                                magicCookie: nil, channelLayout: nil, packetTable: nil,
+                                sourceBitDepth: format.mFormatID == kAudioFormatLinearPCM ? Int32(format.mBitsPerChannel) : nil)
+        let writer = try FileWriter(container: container, sink: sink, layout: &layout)
+        return OpenAudioFile(layout: layout, source: source, writer: writer)
+    }
+
+    /// The layout of the file `source` serves, from its type's parser.
+    static func parse(_ source: any ByteSource) throws(FileStatus) -> FileLayout {
         let size = try source.size()
         let head = try source.bytes(at: 0, count: 12)
-        let layout: FileLayout
-        if WAVEParser.matches(head) {
-            layout = try WAVEParser.parse(source, size: size)
-        } else if AIFFParser.matches(head) {
-            layout = try AIFFParser.parse(source, size: size)
-        } else if CAFParser.matches(head) {
-            layout = try CAFParser.parse(source, size: size)
-        } else if MPEG4Parser.matches(head) {
-            layout = try MPEG4Parser.parse(source, size: size)
-        } else if ADTSParser.matches(source, head: head) {
-            layout = try ADTSParser.parse(source, size: size)
-        } else if MPEGAudioParser.matches(source, head: head) {
-            layout = try MPEGAudioParser.parse(source, size: size)
-        } else {
-            throw .unsupportedFileType
-        }
-        return OpenAudioFile(layout: layout, source: source)
+        if WAVEParser.matches(head) { return try WAVEParser.parse(source, size: size) }
+        if AIFFParser.matches(head) { return try AIFFParser.parse(source, size: size) }
+        if CAFParser.matches(head) { return try CAFParser.parse(source, size: size) }
+        if MPEG4Parser.matches(head) { return try MPEG4Parser.parse(source, size: size) }
+        if ADTSParser.matches(source, head: head) { return try ADTSParser.parse(source, size: size) }
+        if MPEGAudioParser.matches(source, head: head) { return try MPEGAudioParser.parse(source, size: size) }
+        throw .unsupportedFileType
     }
 
     /// Reads `count` bytes of audio data at `offset` from the data's start (fewer at the end).
     func readData(at offset: Int64, count: Int, into buffer: UnsafeMutableRawPointer) throws(FileStatus) -> Int {
-        let available = max(0, layout.dataByteCount - offset)
-        let wanted = Int(min(Int64(count), available))
-        guard wanted > 0 else { return 0 }
-        let position = layout.dataOffset + offset
-        let result = readLock.withLock { () -> Result<Int, FileStatus> in
-            do throws(FileStatus) { return .success(try source.read(at: position, count: wanted, into: buffer)) } catch { return .failure(error) }
+        try locked { () throws(FileStatus) -> Int in
+            guard let source else { throw .permissions }
+            let available = max(0, state.dataByteCount - offset)
+            let wanted = Int(min(Int64(count), available))
+            guard wanted > 0 else { return 0 }
+            return try source.read(at: state.dataOffset + offset, count: wanted, into: buffer)
         }
-        return try result.get()
+    }
+
+    /// Runs `body` with the writer and the layout it changes: `kAudioFilePermissionsError` for a
+    /// file opened for reading.
+    func write<T>(_ body: (FileWriter, inout FileLayout) throws(FileStatus) -> T) throws(FileStatus) -> T {
+        try locked { () throws(FileStatus) -> T in
+            guard let writer else { throw .permissions }
+            return try body(writer, &state)
+        }
+    }
+
+    /// Brings a written file's header and trailer up to date (at close, and AudioFileOptimize).
+    func finish() throws(FileStatus) {
+        try locked { () throws(FileStatus) in try writer?.finish(state) }
+    }
+
+    private func locked<T>(_ body: () throws(FileStatus) -> T) throws(FileStatus) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body()
+    }
+
+    private func locked<T>(_ body: () -> T) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return body()
     }
 }
 
@@ -98,8 +142,9 @@ enum AudioFileTable {
         return found
     }
 
-    /// Closes `id`: its slot's generation moves on, so the ID is stale from now on.
-    static func remove(_ id: AudioFileID?) throws(FileStatus) {
+    /// Closes `id` and returns its file: its slot's generation moves on, so the ID is stale from now on.
+    @discardableResult
+    static func remove(_ id: AudioFileID?) throws(FileStatus) -> OpenAudioFile {
         guard let id else { throw .parameter }
         let removed = table.withLockedValue { table -> OpenAudioFile? in
             guard let (index, generation) = slot(id), index < table.slots.count,
@@ -109,7 +154,8 @@ enum AudioFileTable {
             table.free.append(index)
             return file
         }
-        guard removed != nil else { throw .notOpen }
+        guard let removed else { throw .notOpen }
+        return removed
     }
 
     /// How many files are open (for tests: nothing leaks).

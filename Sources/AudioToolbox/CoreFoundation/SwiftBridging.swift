@@ -26,12 +26,17 @@ public func AudioFileOpenURL(_ inFileRef: CFURL, _ inPermissions: AudioFilePermi
     }
 }
 
-/// `AudioFileCreateWithURL` with a Foundation URL: not offered yet (`kAudio_UnimplementedError`).
+/// Creates a file at a file URL, as iOS Swift code calls `AudioFileCreateWithURL` with
+/// `url as CFURL` (the same codes as from C). A URL that is not a file's is `kAudio_BadFilePathError`.
 public func AudioFileCreateWithURL(_ inFileRef: CFURL, _ inFileType: AudioFileTypeID,
                                    _ inFormat: UnsafePointer<AudioStreamBasicDescription>, _ inFlags: AudioFileFlags,
                                    _ outAudioFile: UnsafeMutablePointer<AudioFileID?>) -> OSStatus {
-    outAudioFile.pointee = nil
-    return kAudio_UnimplementedError
+    fileStatus { () throws(FileStatus) in
+        outAudioFile.pointee = nil
+        guard inFileRef.isFileURL else { throw .badFilePath }
+        try createAudioFile(path: inFileRef.path(percentEncoded: false), type: inFileType, format: inFormat, flags: inFlags,
+                            outAudioFile)
+    }
 }
 
 /// A file URL for a POSIX path, as iOS Swift code calls `CFURLCreateWithFileSystemPath` with

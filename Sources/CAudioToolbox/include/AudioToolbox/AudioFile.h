@@ -6,9 +6,11 @@
  * What Soundstage reads so far, and how Linux differs: docs/audiotoolbox.md. In short: files are
  * opened for reading: WAVE, AIFF and AIFC (linear PCM, IMA4, µ-law, A-law), CAF (any format, with its
  * packet table: AAC, Apple Lossless, ...), MPEG-4/M4A (AAC, Apple Lossless), MP3/MP2/MP1 and AAC in
- * ADTS; creating and writing files is not yet offered (kAudio_UnimplementedError /
- * kAudioFilePermissionsError). A bad argument, a closed file or a truncated or hostile file is one
- * of Apple's error codes, never a crash.
+ * ADTS. Files are created and written as CAF (any format), WAVE and AIFF (linear PCM; WAVE also
+ * µ-law and A-law), AIFC (also float, µ-law, A-law and IMA4), M4A/MPEG-4 (AAC, Apple Lossless) and
+ * ADTS (AAC); MP3 is read only, as on iOS, and an existing file is not yet reopened to be written
+ * (kAudioFileOperationNotSupportedError). A bad argument, a closed file or a truncated or hostile
+ * file is one of Apple's error codes, never a crash.
  */
 #ifndef AudioToolbox_AudioFile_h
 #define AudioToolbox_AudioFile_h
@@ -260,21 +262,34 @@ CA_ENUM(AudioFilePropertyID) {
     kAudioFileGlobalInfo_TypesForExtension        = CA_FOURCC('t', 'e', 'x', 't')    /* 'text' answered */
 };
 
-/** Creating a file: not yet offered (kAudio_UnimplementedError). */
+/**
+ * Creates a file of inFileType for data of inFormat at a file URL, open to be written and read
+ * back. Without kAudioFileFlags_EraseFile an existing file is left alone and the call returns -48
+ * (dupFNErr, as iOS does). kAudioFileUnsupportedFileTypeError for a type not written (MP3, ...),
+ * kAudioFileUnsupportedDataFormatError for a format the type cannot hold (checked before the file
+ * is touched), kAudioFileFileNotFoundError for a missing directory, kAudioFilePermissionsError.
+ * The header's sizes, CAF's packet table and MPEG-4's movie box are written at AudioFileClose or
+ * AudioFileOptimize.
+ */
 OSStatus AudioFileCreateWithURL(CFURLRef inFileRef, AudioFileTypeID inFileType, const AudioStreamBasicDescription *inFormat,
                                 AudioFileFlags inFlags, AudioFileID *outAudioFile);
 
 /**
  * Opens the file at a URL for reading. The type is found from the file's bytes (the hint is not
  * needed). kAudio_ParamError for NULL arguments or a permission other than the three named;
- * kAudioFileFileNotFoundError, kAudioFilePermissionsError (the file cannot be read, or write
- * permission was asked: writing is not offered yet), kAudioFileUnsupportedFileTypeError,
+ * kAudioFileFileNotFoundError, kAudioFilePermissionsError (the file cannot be read),
+ * kAudioFileOperationNotSupportedError (write permission: reopening a file to write it is not
+ * offered yet; create a new one), kAudioFileUnsupportedFileTypeError,
  * kAudioFileUnsupportedDataFormatError, kAudioFileInvalidFileError (truncated or malformed).
  */
 OSStatus AudioFileOpenURL(CFURLRef inFileRef, AudioFilePermissions inPermissions, AudioFileTypeID inFileTypeHint,
                           AudioFileID *outAudioFile);
 
-/** Creating a file through callbacks: not yet offered (kAudio_UnimplementedError). */
+/**
+ * Creates a file in storage the caller's callbacks keep: inWriteFunc and inSetSizeFunc are
+ * required, inReadFunc and inGetSizeFunc (may be NULL) let the file be read back while open.
+ * Types, formats and errors as AudioFileCreateWithURL's; a callback's own error is returned as it is.
+ */
 OSStatus AudioFileInitializeWithCallbacks(void *inClientData, AudioFile_ReadProc inReadFunc, AudioFile_WriteProc inWriteFunc,
                                           AudioFile_GetSizeProc inGetSizeFunc, AudioFile_SetSizeProc inSetSizeFunc,
                                           AudioFileTypeID inFileType, const AudioStreamBasicDescription *inFormat,
@@ -290,10 +305,14 @@ OSStatus AudioFileOpenWithCallbacks(void *inClientData, AudioFile_ReadProc inRea
                                     AudioFile_GetSizeProc inGetSizeFunc, AudioFile_SetSizeProc inSetSizeFunc,
                                     AudioFileTypeID inFileTypeHint, AudioFileID *outAudioFile);
 
-/** Closes the file; its AudioFileID is then invalid (kAudioFileNotOpenError in every call). */
+/**
+ * Closes the file; its AudioFileID is then invalid (kAudioFileNotOpenError in every call). A file
+ * being written gets its header's sizes and its trailer first; their write's error is returned,
+ * and the file is closed all the same.
+ */
 OSStatus AudioFileClose(AudioFileID inAudioFile);
 
-/** Files are opened read only here: kAudioFilePermissionsError. */
+/** Writes a file being written's header sizes and trailer now (as at close); kAudioFilePermissionsError for a file opened to read. */
 OSStatus AudioFileOptimize(AudioFileID inAudioFile);
 
 /**
@@ -304,7 +323,12 @@ OSStatus AudioFileOptimize(AudioFileID inAudioFile);
 OSStatus AudioFileReadBytes(AudioFileID inAudioFile, Boolean inUseCache, SInt64 inStartingByte, UInt32 *ioNumBytes,
                             void *outBuffer);
 
-/** Files are opened read only here: kAudioFilePermissionsError. */
+/**
+ * Writes bytes of audio data at inStartingByte (from the data's start, at most its end:
+ * kAudioFilePositionError past it); formats of constant-size packets only
+ * (kAudioFileOperationNotSupportedError for AAC, ALAC, ...). kAudioFilePermissionsError for a file
+ * opened to read.
+ */
 OSStatus AudioFileWriteBytes(AudioFileID inAudioFile, Boolean inUseCache, SInt64 inStartingByte, UInt32 *ioNumBytes,
                              const void *inBuffer);
 
@@ -329,14 +353,20 @@ OSStatus AudioFileReadPackets(AudioFileID inAudioFile, Boolean inUseCache, UInt3
                               AudioStreamPacketDescription *outPacketDescriptions, SInt64 inStartingPacket,
                               UInt32 *ioNumPackets, void *outBuffer);
 
-/** Files are opened read only here: kAudioFilePermissionsError. */
+/**
+ * Writes *ioNumPackets packets from inBuffer (inNumBytes bytes): constant-size packets at any
+ * inStartingPacket up to the end, variable ones (AAC, ALAC: inPacketDescriptions required, else
+ * kAudio_ParamError) appended at the end only (else kAudioFileInvalidPacketOffsetError). A
+ * description reaching outside inBuffer is kAudio_ParamError. *ioNumPackets is what was written.
+ */
 OSStatus AudioFileWritePackets(AudioFileID inAudioFile, Boolean inUseCache, UInt32 inNumBytes,
                                const AudioStreamPacketDescription *inPacketDescriptions, SInt64 inStartingPacket,
                                UInt32 *ioNumPackets, const void *inBuffer);
 
 /**
- * A property's size and whether it can be set (always 0 here: files are read only); either output
- * may be NULL. kAudioFileUnsupportedPropertyError for a property the file does not have.
+ * A property's size and whether it can be set (a file being written: MagicCookieData, and for the
+ * types storing them ChannelLayout and PacketTableInfo, and DataFormat before any data); either
+ * output may be NULL. kAudioFileUnsupportedPropertyError for a property the file does not have.
  */
 OSStatus AudioFileGetPropertyInfo(AudioFileID inAudioFile, AudioFilePropertyID inPropertyID, UInt32 *outDataSize,
                                   UInt32 *isWritable);
@@ -351,8 +381,13 @@ OSStatus AudioFileGetPropertyInfo(AudioFileID inAudioFile, AudioFilePropertyID i
 OSStatus AudioFileGetProperty(AudioFileID inAudioFile, AudioFilePropertyID inPropertyID, UInt32 *ioDataSize,
                               void *outPropertyData);
 
-/** Files are opened read only here: kAudioFilePermissionsError for a property the file has,
-    kAudioFileUnsupportedPropertyError for one it has not. */
+/**
+ * Sets a property of a file being written: MagicCookieData (CAF, M4A, ADTS), ChannelLayout (CAF,
+ * WAVE), PacketTableInfo (priming and remainder: CAF, M4A), DataFormat (before any data, else
+ * kAudioFileOperationNotSupportedError). kAudioFileBadPropertySizeError for a wrong size,
+ * kAudioFileUnsupportedPropertyError for another property; a file opened to read:
+ * kAudioFilePermissionsError.
+ */
 OSStatus AudioFileSetProperty(AudioFileID inAudioFile, AudioFilePropertyID inPropertyID, UInt32 inDataSize,
                               const void *inPropertyData);
 
