@@ -227,6 +227,22 @@ static void CoreFoundation(void) {
     EXPECT(now > 8.0e8 && now < 4.0e9);   /* between 2026 and 2127 */
 }
 
+/* Run loops as a Core Audio program's main() uses them: the main thread's loop is the current one,
+ * a loop with nothing to wait for returns kCFRunLoopRunFinished at once, and a stop asked before a
+ * run makes it return kCFRunLoopRunStopped. The mode names are interned: equal pointers. */
+static void RunLoops(void) {
+    CFRunLoopRef loop = CFRunLoopGetCurrent();
+    EXPECT(loop != NULL && loop == CFRunLoopGetMain());
+    EXPECT(kCFRunLoopDefaultMode == kCFRunLoopDefaultMode && kCFRunLoopDefaultMode != kCFRunLoopCommonModes);
+    EXPECT(CFRunLoopRunInMode(kCFRunLoopDefaultMode, 0.25, false) == kCFRunLoopRunFinished);
+    EXPECT(!CFRunLoopIsWaiting(loop));
+    CFRunLoopStop(loop);
+    EXPECT(CFRunLoopRunInMode(kCFRunLoopDefaultMode, 0.25, false) == kCFRunLoopRunStopped);
+    CFRunLoopWakeUp(loop);
+    CFRunLoopStop(NULL);
+    CFRunLoopRun();   /* returns: nothing to wait for */
+}
+
 static void GlobalInfo(void) {
     UInt32 size = 0, type = kAudioFileWAVEType;
     AudioFileTypeID types[16];
@@ -327,6 +343,7 @@ int main(int argc, char **argv) {
     ErrorPaths(wav);
     WriteAndReadBack(wav);
     CoreFoundation();
+    RunLoops();
     GlobalInfo();
     for (i = 1; i < argc; i++) {
         AudioStreamBasicDescription asbd;

@@ -56,3 +56,39 @@ public func CFBundleCopyResourceURL(_ bundle: CFBundle?, _ resourceName: CFStrin
           let path = storage.resource(name: resourceName, type: resourceType, subdirectory: subDirName) else { return nil }
     return URL(fileURLWithPath: path, isDirectory: false)
 }
+
+/// A run loop mode, as iOS Swift code names one (`CFRunLoopMode.defaultMode`, `.commonModes`); its
+/// raw value is the mode's name, a `CFString` (a `String` here).
+public struct CFRunLoopMode: RawRepresentable, Hashable, Sendable {
+    /// The mode's name.
+    public var rawValue: CFString
+    /// The mode named `rawValue`.
+    public init(rawValue: CFString) { self.rawValue = rawValue }
+    /// The mode named `rawValue`.
+    public init(_ rawValue: CFString) { self.rawValue = rawValue }
+    /// `kCFRunLoopDefaultMode`.
+    public static let defaultMode = CFRunLoopMode("kCFRunLoopDefaultMode")
+    /// `kCFRunLoopCommonModes`: a callback registered here runs in the default mode.
+    public static let commonModes = CFRunLoopMode("kCFRunLoopCommonModes")
+}
+
+/// Runs the calling thread's run loop in `mode`, as iOS Swift code calls it
+/// (`CFRunLoopRunInMode(.defaultMode, 0.25, false)`); see CoreFoundation/CFRunLoop.h.
+@discardableResult
+public func CFRunLoopRunInMode(_ mode: CFRunLoopMode!, _ seconds: CFTimeInterval, _ returnAfterSourceHandled: Bool) -> CFRunLoopRunResult {
+    CFRunLoopStorage.current.run(mode: (mode ?? .defaultMode).rawValue, seconds: seconds,
+                                 returnAfterSourceHandled: returnAfterSourceHandled)
+}
+
+/// Queues `block` to run on `rl`'s thread when it runs `mode` (`CFRunLoopPerformBlock`, with the
+/// mode's name as iOS code passes `CFRunLoopMode.commonModes.rawValue`). A NULL loop or block is ignored.
+public func CFRunLoopPerformBlock(_ rl: CFRunLoop!, _ mode: CFString!, _ block: (() -> Void)!) {
+    guard let rl, let block,
+          let storage = Unmanaged<AnyObject>.passUnretained(rl).takeUnretainedValue() as? CFRunLoopStorage else { return }
+    storage.perform(in: mode ?? CFRunLoopMode.defaultMode.rawValue, block)
+}
+
+/// `CFRunLoopPerformBlock` with a `CFRunLoopMode`.
+public func CFRunLoopPerformBlock(_ rl: CFRunLoop!, _ mode: CFRunLoopMode, _ block: (() -> Void)!) {
+    CFRunLoopPerformBlock(rl, mode.rawValue, block)
+}

@@ -2,7 +2,7 @@
  * CoreFoundation/CoreFoundation.h — the part of Core Foundation that audio code touches, for code
  * ported to Linux with Soundstage: reference-counted objects (CFRetain, CFRelease), strings (CFSTR
  * in C and C++), file URLs, the main bundle's resources (next to the executable), the absolute
- * time, byte swapping and CFShow. Not the rest of Core Foundation. Written for Soundstage from
+ * time, run loops (which Core Audio's callbacks are delivered through), byte swapping and CFShow. Not the rest of Core Foundation. Written for Soundstage from
  * Apple's published documentation; no Apple header was copied. docs/audiotoolbox.md says where
  * each function differs from Apple's.
  *
@@ -21,5 +21,6 @@
 #include <CoreFoundation/CFURL.h>
 #include <CoreFoundation/CFBundle.h>
 #include <CoreFoundation/CFDate.h>
+#include <CoreFoundation/CFRunLoop.h>
 
 #endif /* SOUNDSTAGE_COREFOUNDATION_H */
