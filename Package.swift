@@ -142,7 +142,7 @@ let package = Package(
         ),
         .target(
             name: "SoundstageCompat",
-            dependencies: ["Soundstage", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["Soundstage", "AudioToolbox", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
         .target(

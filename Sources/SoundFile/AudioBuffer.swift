@@ -53,3 +53,9 @@ extension Int16 {
         self = scaled >= 32767 ? .max : (scaled <= -32768 ? .min : Int16(scaled))
     }
 }
+
+/// ``AudioBuffer`` under a name Core Audio's `AudioBuffer` does not share: a file that imports both
+/// Soundstage and AudioToolbox (or SoundstageCompat, which brings AudioToolbox as AVFoundation does
+/// on iOS) writes `SoundBuffer` for Soundstage's decoded samples. (`SoundFile.AudioBuffer` does not
+/// work there: the module `SoundFile` holds a class `SoundFile`, which the qualifier finds first.)
+public typealias SoundBuffer = AudioBuffer

@@ -1,25 +1,6 @@
 import Foundation
 import Soundstage
 
-/// Linear PCM (`'lpcm'`), for `AVFormatIDKey`.
-public let kAudioFormatLinearPCM: UInt32 = 0x6C70_636D
-/// MPEG-4 AAC (`'aac '`): written as M4A through FFmpeg.
-public let kAudioFormatMPEG4AAC: UInt32 = 0x6161_6320
-/// Apple Lossless (`'alac'`): M4A, or CAF for a `.caf` URL.
-public let kAudioFormatAppleLossless: UInt32 = 0x616C_6163
-/// Apple IMA4 (`'ima4'`): CAF.
-public let kAudioFormatAppleIMA4: UInt32 = 0x696D_6134
-/// µ-law (`'ulaw'`): CAF, or WAV for a `.wav` URL.
-public let kAudioFormatULaw: UInt32 = 0x756C_6177
-/// A-law (`'alaw'`): WAV.
-public let kAudioFormatALaw: UInt32 = 0x616C_6177
-/// MPEG layer 3 (`'.mp3'`): played, not recorded.
-public let kAudioFormatMPEGLayer3: UInt32 = 0x2E6D_7033
-/// FLAC (`'flac'`): played, not recorded through these settings.
-public let kAudioFormatFLAC: UInt32 = 0x666C_6163
-/// Opus (`'opus'`): played, not recorded through these settings.
-public let kAudioFormatOpus: UInt32 = 0x6F70_7573
-
 /// The settings keys `AVAudioRecorder(url:settings:)` reads.
 public let AVFormatIDKey = "AVFormatIDKey"
 public let AVSampleRateKey = "AVSampleRateKey"

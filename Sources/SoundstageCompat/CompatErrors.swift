@@ -9,19 +9,9 @@ import Soundstage
 // throw real `NSError`s: iOS's domain and code for the same failure, a description saying what
 // happened, and the `SoundstageError` behind it under `NSUnderlyingErrorKey`.
 
-/// Audio File Services' result codes, as iOS puts them in an `NSError` of `NSOSStatusErrorDomain`
-/// when `AVAudioPlayer` cannot open a file.
-public let kAudioFileUnspecifiedError: OSStatus = 0x7768_743F          // 'wht?'
-/// The file's type is not one Audio File Services reads.
-public let kAudioFileUnsupportedFileTypeError: OSStatus = 0x7479_703F  // 'typ?'
-/// The file's data format is not one Audio File Services decodes.
-public let kAudioFileUnsupportedDataFormatError: OSStatus = 0x666D_743F // 'fmt?'
-/// The file may not be read or written.
-public let kAudioFilePermissionsError: OSStatus = 0x7072_6D3F          // 'prm?'
-/// The file is malformed.
-public let kAudioFileInvalidFileError: OSStatus = 0x6474_613F          // 'dta?'
-/// A parameter was wrong (`kAudio_ParamError`, Carbon's `paramErr`).
-public let kAudio_ParamError: OSStatus = -50
+// Audio File Services' result codes (kAudioFileUnsupportedFileTypeError, kAudio_ParamError, ...),
+// which iOS puts in an `NSError` of `NSOSStatusErrorDomain` when `AVAudioPlayer` cannot open a
+// file, come from AudioToolbox (re-exported by this module, as AVFoundation brings it on iOS).
 
 extension AVAudioSession {
     /// The codes of the errors an audio session reports (in `NSOSStatusErrorDomain`), with iOS's

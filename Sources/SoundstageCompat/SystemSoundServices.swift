@@ -1,17 +1,8 @@
 import Foundation
 import Soundstage
 
-/// Core Foundation's status code type, as Audio Toolbox returns it.
-public typealias OSStatus = Int32
 /// A registered system sound (Audio Toolbox's `SystemSoundID`).
 public typealias SystemSoundID = UInt32
-/// A file URL as Audio Toolbox takes it. On Linux `URL` is Core Foundation's URL too, so iOS
-/// code's `url as CFURL` compiles and means the same file.
-public typealias CFURL = URL
-/// Core Foundation's run loop: accepted and ignored (completions run on the engine's thread).
-public typealias CFRunLoop = OpaquePointer
-/// Core Foundation's string, for run-loop modes: accepted and ignored.
-public typealias CFString = String
 /// A completion procedure, as `AudioServicesAddSystemSoundCompletion` takes it.
 public typealias AudioServicesSystemSoundCompletionProc = @convention(c) (SystemSoundID, UnsafeMutableRawPointer?) -> Void
 

@@ -15,7 +15,7 @@ extension CompatPrograms {
                                                         role: .game, latency: 0.020, server: fixture.server))
         }
 
-        static func file(_ audio: AudioBuffer, _ name: String) throws -> URL {
+        static func file(_ audio: SoundBuffer, _ name: String) throws -> URL {
             let url = FileManager.default.temporaryDirectory.appendingPathComponent("compat-\(UUID())-\(name)")
             try SoundFileWriter.write(audio, to: url.path, format: .wavPCM16)
             return url

@@ -25,13 +25,13 @@ extension CompatPrograms {
             }
             deinit { try? FileManager.default.removeItem(at: dir) }
 
-            func file(_ audio: AudioBuffer, _ name: String, format: OutputFormat = .wavPCM16) throws -> URL {
+            func file(_ audio: SoundBuffer, _ name: String, format: OutputFormat = .wavPCM16) throws -> URL {
                 let url = dir.appendingPathComponent(name)
                 try SoundFileWriter.write(audio, to: url.path, format: format)
                 return url
             }
 
-            func render(_ seconds: Double) throws -> AudioBuffer { try device.render(frames: Int((seconds * 48_000).rounded())) }
+            func render(_ seconds: Double) throws -> SoundBuffer { try device.render(frames: Int((seconds * 48_000).rounded())) }
         }
 
         @Test func theAmbientGameLoopsItsMusicAndHearsItsEffectsEnd() throws {

@@ -12,7 +12,7 @@ extension CompatPrograms {
         typealias Rig = CompatTests.Rig
 
         /// The frames until the mix falls silent for good (the last sounding 10 ms block's end).
-        static func soundingLength(_ mix: AudioBuffer) -> Int {
+        static func soundingLength(_ mix: SoundBuffer) -> Int {
             let left = mix.channel(0)
             var end = 0
             for block in stride(from: 0, to: left.count, by: 480) where Signals.rms(left[block..<min(left.count, block + 480)]) > 0.01 {
@@ -117,9 +117,9 @@ extension CompatPrograms {
         }
 
         /// 440 Hz on the left and 660 Hz on the right, at amplitude 0.5 each.
-        static func stereo(seconds: Double) -> AudioBuffer {
+        static func stereo(seconds: Double) -> SoundBuffer {
             let left = Signals.sine(440, seconds: seconds).samples, right = Signals.sine(660, seconds: seconds).samples
-            return AudioBuffer(samples: zip(left, right).flatMap { [$0, $1] }, channels: 2, sampleRate: 48_000)
+            return SoundBuffer(samples: zip(left, right).flatMap { [$0, $1] }, channels: 2, sampleRate: 48_000)
         }
 
         /// Soundstage's own `AudioPlayer` keeps OpenAL's constant-power law by default (0.596 in each

@@ -47,7 +47,7 @@ extension CompatPrograms {
             /// Runs `body` on the program's queue and waits for it.
             func onMain<T>(_ body: () throws -> T) rethrows -> T { try app.sync(execute: body) }
 
-            func file(_ audio: AudioBuffer, _ name: String) throws -> URL {
+            func file(_ audio: SoundBuffer, _ name: String) throws -> URL {
                 let url = dir.appendingPathComponent(name)
                 try SoundFileWriter.write(audio, to: url.path, format: .wavPCM16)
                 return url
@@ -348,7 +348,7 @@ extension CompatPrograms {
         @Test(.enabled(if: TimeStretch.isAvailable), arguments: servers)
         func thePodcastPlaysFasterAtItsPitch(_ kind: AudioServerFixture.Kind) throws {
             let stage = try Stage(kind)
-            let episode = AudioBuffer(samples: Signals.sine(440, seconds: 3).samples + Signals.sine(660, seconds: 42).samples,
+            let episode = SoundBuffer(samples: Signals.sine(440, seconds: 3).samples + Signals.sine(660, seconds: 42).samples,
                                       channels: 1, sampleRate: 48_000)
             let podcast = PodcastPlayer()
             let url = try stage.file(episode, "episode.wav")
