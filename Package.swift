@@ -160,6 +160,7 @@ let package = Package(
             name: "SoundstageCLI",
             dependencies: [
                 "Soundstage", "SoundstageScenes", "SoundstageServer", "SoundstageClient", "SoundstageProtocol", "SoundstageLiveView", "NumberText",
+                "AudioToolbox",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
