@@ -303,6 +303,13 @@ import Testing
                                      &aac) == kAudioFileOperationNotSupportedError)
         var bytesCount: UInt32 = 4
         #expect(AudioFileWriteBytes(file, false, 0, &bytesCount, packet) == kAudioFileOperationNotSupportedError)
+        // The packet table must add up to the frames written (one packet of 1,024 here), as Apple documents.
+        var wrongSum = AudioFilePacketTableInfo(mNumberValidFrames: 1_000, mPrimingFrames: 100, mRemainderFrames: 0)
+        #expect(AudioFileSetProperty(file, kAudioFilePropertyPacketTableInfo, UInt32(MemoryLayout<AudioFilePacketTableInfo>.size),
+                                     &wrongSum) == kAudio_ParamError)
+        var rightSum = AudioFilePacketTableInfo(mNumberValidFrames: 924, mPrimingFrames: 100, mRemainderFrames: 0)
+        #expect(AudioFileSetProperty(file, kAudioFilePropertyPacketTableInfo, UInt32(MemoryLayout<AudioFilePacketTableInfo>.size),
+                                     &rightSum) == noErr)
         var table = AudioFilePacketTableInfo(mNumberValidFrames: 0, mPrimingFrames: -1, mRemainderFrames: 0)
         #expect(AudioFileSetProperty(file, kAudioFilePropertyPacketTableInfo, 3, &table) == kAudioFileBadPropertySizeError)
         #expect(AudioFileSetProperty(file, kAudioFilePropertyPacketTableInfo, UInt32(MemoryLayout<AudioFilePacketTableInfo>.size),

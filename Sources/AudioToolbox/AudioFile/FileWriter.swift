@@ -120,7 +120,10 @@ final class FileWriter {
         case kAudioFilePropertyPacketTableInfo:
             guard data.count == MemoryLayout<AudioFilePacketTableInfo>.size else { throw .badPropertySize }
             let table = data.loadUnaligned(as: AudioFilePacketTableInfo.self)
-            guard table.mPrimingFrames >= 0, table.mRemainderFrames >= 0, table.mNumberValidFrames >= 0 else { throw .parameter }
+            // Apple: the three must add up to the frames in the packets written, else paramErr.
+            guard table.mPrimingFrames >= 0, table.mRemainderFrames >= 0, table.mNumberValidFrames >= 0,
+                  table.mNumberValidFrames + Int64(table.mPrimingFrames) + Int64(table.mRemainderFrames) == layout.totalFrames
+            else { throw .parameter }
             layout.packetTable = table
         case kAudioFilePropertyDataFormat:
             guard data.count == MemoryLayout<AudioStreamBasicDescription>.size else { throw .badPropertySize }

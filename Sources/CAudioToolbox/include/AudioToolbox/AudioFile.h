@@ -383,7 +383,8 @@ OSStatus AudioFileGetProperty(AudioFileID inAudioFile, AudioFilePropertyID inPro
 
 /**
  * Sets a property of a file being written: MagicCookieData (CAF, M4A, ADTS), ChannelLayout (CAF,
- * WAVE), PacketTableInfo (priming and remainder: CAF, M4A), DataFormat (before any data, else
+ * WAVE), PacketTableInfo (priming and remainder: CAF, M4A; with the valid frames they must add up
+ * to the frames written, else kAudio_ParamError), DataFormat (before any data, else
  * kAudioFileOperationNotSupportedError). kAudioFileBadPropertySizeError for a wrong size,
  * kAudioFileUnsupportedPropertyError for another property; a file opened to read:
  * kAudioFilePermissionsError.
