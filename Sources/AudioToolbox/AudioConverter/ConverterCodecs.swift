@@ -57,7 +57,7 @@ enum G711 {
         if value < 0 { value = -value; mask = 0x7F } else { mask = 0xFF }
         value = min(value, 8159) + 33
         var segment = 0
-        while segment < 8 && value > (0x3F << segment) { segment += 1 }
+        while segment < 8 && value > (0x40 << segment) - 1 { segment += 1 }
         if segment >= 8 { return 0x7F ^ mask }
         return UInt8((segment << 4) | ((value >> (segment + 1)) & 0x0F)) ^ mask
     }
@@ -79,7 +79,7 @@ enum G711 {
         let mask: UInt8
         if value >= 0 { mask = 0xD5 } else { mask = 0x55; value = -value - 1 }
         var segment = 0
-        while segment < 8 && value > (0x1F << segment) { segment += 1 }
+        while segment < 8 && value > (0x20 << segment) - 1 { segment += 1 }
         if segment >= 8 { return 0x7F ^ mask }
         var code = segment << 4
         code |= segment < 2 ? (value >> 1) & 0x0F : (value >> segment) & 0x0F
@@ -334,6 +334,7 @@ final class FFmpegConverterEncoder: PacketEncoder {
     private var started = false
     private var framesIn = 0
     private var framesOut = 0
+    private var packetsOut = 0
     private var finished = false
     private var planes: [[Double]]
 
@@ -346,7 +347,8 @@ final class FFmpegConverterEncoder: PacketEncoder {
     }
     var primeInfo: AudioConverterPrimeInfo {
         guard isAAC else { return AudioConverterPrimeInfo(leadingFrames: 0, trailingFrames: 0) }
-        let trailing = finished ? max(0, framesOut - Self.aacPriming - framesIn) : 0
+        // Every AAC packet decodes to 1024 frames, the last one padded.
+        let trailing = finished ? max(0, packetsOut * 1024 - Self.aacPriming - framesIn) : 0
         return AudioConverterPrimeInfo(leadingFrames: UInt32(Self.aacPriming), trailingFrames: UInt32(trailing))
     }
 
@@ -410,6 +412,7 @@ final class FFmpegConverterEncoder: PacketEncoder {
         let available = planes.first?.count ?? 0
         func forward(_ packet: UnsafeRawBufferPointer, _ duration: Int) {
             framesOut += duration
+            packetsOut += 1
             emit(packet, duration)
         }
         var block = [Double](repeating: 0, count: channels * size)
@@ -442,6 +445,7 @@ final class FFmpegConverterEncoder: PacketEncoder {
         finished = false
         framesIn = 0
         framesOut = 0
+        packetsOut = 0
         planes = Array(repeating: [], count: channels)
     }
 }
