@@ -135,6 +135,8 @@ struct Drained {
     var packets: [[UInt8]] = []
     var descriptions: [AudioStreamPacketDescription] = []
     var statuses: [OSStatus] = []
+    /// Bytes the first buffer received, call by call.
+    var sizes: [Int] = []
     var calls = 0
 }
 
@@ -160,6 +162,7 @@ func drain(_ converter: AudioConverterRef, _ feed: ConverterFeed, bufferCount: I
         }
         result.calls += 1
         result.statuses.append(status)
+        result.sizes.append(Int(list[0].mDataByteSize))
         for i in 0..<bufferCount { result.buffers[i] += UnsafeRawBufferPointer(start: memory[i], count: Int(list[i].mDataByteSize)) }
         if compressed {
             for d in descriptions.prefix(Int(ioPackets)) {

@@ -91,6 +91,8 @@ final class AudioConverterObject: @unchecked Sendable {
     init(source: AudioStreamBasicDescription, destination: AudioStreamBasicDescription) throws(ConverterStatus) {
         sourceDescription = source
         destinationDescription = destination
+        guard source.mSampleRate.isFinite, source.mSampleRate >= 0, source.mSampleRate <= 768_000 else { throw .inputRateOutOfRange }
+        guard destination.mSampleRate.isFinite, destination.mSampleRate >= 0, destination.mSampleRate <= 768_000 else { throw .outputRateOutOfRange }
         guard let from = ConverterFormats.side(source, isSource: true) else { throw .formatNotSupported }
         guard var to = ConverterFormats.side(destination, isSource: false) else { throw .formatNotSupported }
         if case .coded = from, case .coded = to { throw .formatNotSupported }   // compressed to compressed: not even Apple's
@@ -310,8 +312,25 @@ final class AudioConverterObject: @unchecked Sendable {
         map(&decoded, frames: frames)
     }
 
-    /// Makes ``ready`` hold `wanted` frames, or as many as the stream has left.
+    /// Makes ``ready`` hold `wanted` frames, or as many as the stream has left. When the input
+    /// procedure fails, what it gave before goes through first (it is output the caller is owed).
     private func produce(_ wanted: Int, _ input: InputProcedure) throws(ConverterStatus) {
+        do {
+            try produceFrames(wanted, input)
+        } catch {
+            if configured {
+                if let resampler {
+                    if mapped.count > 0 { resampler.append(&mapped, frames: mapped.count) }
+                    resampler.produce(maximum: max(0, wanted - ready.count), into: &ready)
+                } else {
+                    move(min(mapped.count, max(0, wanted - ready.count)))
+                }
+            }
+            throw error
+        }
+    }
+
+    private func produceFrames(_ wanted: Int, _ input: InputProcedure) throws(ConverterStatus) {
         while ready.count < wanted && !finished {
             if !configured {
                 // Nothing decoded yet: ask for a packet (PCM configures itself when it arrives).
