@@ -82,6 +82,30 @@ audio_file_c() {
 }
 audio_file_name="Audio File Services from C: Tests/C/audio_file.c as C99 and C++17 with every warning an error, run, and under LeakSanitizer"
 
+# Audio Converter Services from C (Tests/C/audio_converter.c: a command-line converter in the Core
+# Audio books' style, decoding files SoundFile's writer and the ffmpeg tool made to 16-bit PCM), the
+# same way, and under LeakSanitizer: every converter, file and FFmpeg context it makes is freed.
+audio_converter_c() {
+    local debug=$root/.build/debug compiler files=()
+    [ -f "$debug/libSoundstageC.so" ] || { echo "no $debug/libSoundstageC.so; run swift build first"; return 1; }
+    if command -v ffmpeg > /dev/null; then
+        ffmpeg -v error -nostdin -y -f lavfi -i sine=frequency=1000:sample_rate=44100:duration=1 -ac 2 -c:a aac "$work/conv-aac.m4a" &&
+            ffmpeg -v error -nostdin -y -f lavfi -i sine=frequency=1000:sample_rate=44100:duration=1 -c:a libmp3lame "$work/conv.mp3" &&
+            ffmpeg -v error -nostdin -y -f lavfi -i sine=frequency=1000:sample_rate=44100:duration=1 -c:a alac "$work/conv-alac.m4a" || return 1
+        files=("$work/conv-aac.m4a" "$work/conv.mp3" "$work/conv-alac.m4a")
+    fi
+    for compiler in "gcc -std=c99" "g++ -x c++ -std=c++17"; do
+        # shellcheck disable=SC2086
+        $compiler -Wall -Wextra -Werror -pedantic -ISources/CAudioToolbox/include Tests/C/audio_converter.c \
+            -L"$debug" -l:libSoundstageC.so -Wl,-rpath,"$debug" -lm -o "$work/audio_converter" || return 1
+        "$work/audio_converter" "${files[@]}" || return 1
+    done
+    gcc -std=c99 -g -fsanitize=address -ISources/CAudioToolbox/include Tests/C/audio_converter.c \
+        -L"$debug" -l:libSoundstageC.so -Wl,-rpath,"$debug" -lm -o "$work/audio_converter_asan" &&
+        ASAN_OPTIONS=detect_leaks=1 "$work/audio_converter_asan" "${files[@]}" > /dev/null
+}
+audio_converter_name="Audio Converter Services from C: Tests/C/audio_converter.c as C99 and C++17 with every warning an error, run, and under LeakSanitizer"
+
 if [ "${1:-}" = "--quick" ]; then
     debug=$root/.build/debug
     [ -f "$debug/libSoundstageC.so" ] || { echo "test-c.sh: no $debug/libSoundstageC.so; run swift build first" >&2; exit 1; }
@@ -91,6 +115,7 @@ if [ "${1:-}" = "--quick" ]; then
     if "$work/capi_tests"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL the C tests"; fi
     check "$audio_format_name (against the debug build)" audio_format_c
     check "$audio_file_name (against the debug build)" audio_file_c
+    check "$audio_converter_name (against the debug build)" audio_converter_c
     check "$doc_blocks_name (against the debug build)" \
         doc_blocks -Iinclude -L"$debug" -l:libSoundstageC.so -Wl,-rpath,"$debug" -lm -lpthread
     echo "C API (quick): $passed passed, $failed failed"
@@ -188,6 +213,7 @@ check "a game exiting while its threads render and change scenes exits cleanly (
 
 check "$audio_format_name (against the debug build)" audio_format_c
 check "$audio_file_name (against the debug build)" audio_file_c
+check "$audio_converter_name (against the debug build)" audio_converter_c
 
 check "orbit.c compiles" gcc "${strict[@]}" Examples/C/orbit.c $(pkg-config --cflags --libs soundstage) -lm -o "$work/orbit"
 check "orbit.cpp compiles as C++17" \
