@@ -191,6 +191,7 @@ final class AudioConverterObject: @unchecked Sendable {
     private func map(_ decoded: inout FrameQueue, frames: Int) {
         guard frames > 0 else { return }
         let (routes, mix) = effectiveMap(inputChannels: decoded.channels)
+        if !mix, frames == decoded.count, routes == Array(0..<decoded.channels), mapped.takeAll(from: &decoded) { return }
         mapped.append(frames: frames) { channel, out in
             if mix {
                 out.update(repeating: 0, count: frames)
@@ -365,6 +366,7 @@ final class AudioConverterObject: @unchecked Sendable {
     /// Moves `frames` frames from ``mapped`` to ``ready`` (no resampler).
     private func move(_ frames: Int) {
         guard frames > 0 else { return }
+        if frames == mapped.count, ready.takeAll(from: &mapped) { return }
         ready.append(frames: frames) { channel, out in mapped.withFront(channel: channel) { out.update(from: $0, count: frames) } }
         mapped.consume(frames)
     }

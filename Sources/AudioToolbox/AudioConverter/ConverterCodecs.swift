@@ -311,8 +311,7 @@ final class FFmpegConverterDecoder: PacketDecoder {
         if scratch.count < frames { scratch = [Double](repeating: 0, count: frames) }
         try output.append(frames: frames) { channel, out in
             if channel < audio.channels {
-                try audio.write(channel: channel, to: out)
-                for i in 0..<frames where !out[i].isFinite { out[i] = PCMLayout.finite(out[i]) }
+                try audio.write(channel: channel, to: out)   // (the PCM writer makes every sample finite)
             } else {
                 out.update(repeating: 0, count: frames)
             }

@@ -274,6 +274,15 @@ struct FrameQueue {
         }
     }
 
+    /// Moves every frame of `other` here without copying, when this queue is empty (and has as
+    /// many channels); false when it is not.
+    mutating func takeAll(from other: inout FrameQueue) -> Bool {
+        guard count == 0, other.channels == channels else { return false }
+        self = other
+        other = FrameQueue(channels: channels)
+        return true
+    }
+
     /// Forgets everything.
     mutating func removeAll() {
         for c in planes.indices { planes[c].removeAll(keepingCapacity: true) }
