@@ -170,7 +170,7 @@ let package = Package(
         .executableTarget(
             name: "soundstage-bench",
             dependencies: ["Soundstage", "COpenAL", "TestSupport", "SoundstageServer", "SoundstageClient", "SoundstageJSON", "SoundstageLiveView",
-                           "CSoundstage", "SoundstageC",
+                           "CSoundstage", "SoundstageC", "AudioToolbox", "SoundFile",
                            .product(name: "NIOConcurrencyHelpers", package: "swift-nio")],
             swiftSettings: strict
         ),

@@ -54,22 +54,36 @@ doc_blocks_name="the C blocks of README.md and docs/getting-started.md compile a
 # converter made is released). `apple_programs LINK-FLAGS...` builds them against a library: the
 # shipped one through pkg-config soundstage-audiotoolbox (the headers from include/soundstage/apple,
 # as a port builds), or in --quick the debug build's libSoundstageC.so with the source headers.
-apple_programs=(audio_format audio_file)
+apple_programs=(audio_format audio_file audio_converter)
 apple_program() {   # apple_program NAME LINK-FLAGS...
-    local name=$1 compiler
+    local name=$1 compiler inputs=() listed
     shift
+    listed=$(apple_inputs "$name") || return 1
+    [ -z "$listed" ] || mapfile -t inputs <<< "$listed"
     for compiler in "gcc -std=c99" "g++ -x c++ -std=c++17"; do
         # shellcheck disable=SC2086
-        $compiler -Wall -Wextra -Werror -pedantic "Tests/C/$name.c" "$@" -o "$work/$name" || return 1
-        "$work/$name" || return 1
+        $compiler -Wall -Wextra -Werror -pedantic "Tests/C/$name.c" "$@" -lm -o "$work/$name" || return 1
+        "$work/$name" "${inputs[@]}" || return 1
     done
-    gcc -std=c99 -g -fsanitize=address "Tests/C/$name.c" "$@" -o "$work/${name}_asan" &&
-        ASAN_OPTIONS=detect_leaks=1 "$work/${name}_asan" > /dev/null
+    gcc -std=c99 -g -fsanitize=address "Tests/C/$name.c" "$@" -lm -o "$work/${name}_asan" &&
+        ASAN_OPTIONS=detect_leaks=1 "$work/${name}_asan" "${inputs[@]}" > /dev/null
+}
+# The files a program is given: audio_converter decodes AAC, MP3 and ALAC the ffmpeg tool makes
+# (when it is installed; the program makes its own PCM files either way).
+apple_inputs() {   # apple_inputs NAME: one path a line
+    [ "$1" = audio_converter ] && command -v ffmpeg > /dev/null || return 0
+    local sine=(-v error -nostdin -y -f lavfi -i sine=frequency=1000:sample_rate=44100:duration=1)
+    [ -f "$work/conv-alac.m4a" ] || {
+        ffmpeg "${sine[@]}" -ac 2 -c:a aac "$work/conv-aac.m4a" && ffmpeg "${sine[@]}" -c:a libmp3lame "$work/conv.mp3" &&
+            ffmpeg "${sine[@]}" -c:a alac "$work/conv-alac.m4a"
+    } >&2 || return 1
+    printf '%s\n' "$work/conv-aac.m4a" "$work/conv.mp3" "$work/conv-alac.m4a"
 }
 apple_program_name() {   # apple_program_name NAME: the check's name
     echo "Tests/C/$1.c (Core Audio's C interfaces) as C99 and C++17 with every warning an error, run, and under LeakSanitizer"
 }
 debug_apple=(-ISources/CAudioToolbox/include -L"$root/.build/debug" -l:libSoundstageC.so -Wl,-rpath,"$root/.build/debug")
+
 
 if [ "${1:-}" = "--quick" ]; then
     debug=$root/.build/debug

@@ -23,6 +23,40 @@ struct ALACSpecificConfig: Equatable {
         }
     }
 
+    /// The 24 bytes of the ALACSpecificConfig inside a cookie (bare, or after `frma` and `alac`
+    /// atoms), if it is one.
+    static func configBytes(in cookie: UnsafeRawBufferPointer) -> [UInt8]? {
+        guard ALACSpecificConfig(cookie: cookie) != nil else { return nil }
+        var bytes = [UInt8](cookie)[...]
+        func atom(_ name: String) -> Bool { bytes.count >= 12 && bytes.dropFirst(4).prefix(4).elementsEqual(name.utf8) }
+        if atom("frma") { bytes = bytes.dropFirst(12) }
+        if atom("alac") { bytes = bytes.dropFirst(12) }
+        return Array(bytes.prefix(24))
+    }
+
+    /// FFmpeg's ALAC extradata for a cookie: the 36-byte `alac` atom (size, `alac`, version, config).
+    static func ffmpegExtradata(cookie: UnsafeRawBufferPointer) -> [UInt8]? {
+        configBytes(in: cookie).map { [0, 0, 0, 36] + Array("alac".utf8) + [0, 0, 0, 0] + $0 }
+    }
+
+    /// An ALACSpecificConfig for a stream a description states without a cookie.
+    static func config(framesPerPacket: UInt32, bitDepth: Int, channels: Int, sampleRate: Int) -> [UInt8] {
+        func big32(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8((v >> 16) & 0xFF), UInt8((v >> 8) & 0xFF), UInt8(v & 0xFF)] }
+        // frameLength, compatibleVersion, bitDepth, pb, mb, kb, numChannels, maxRun, maxFrameBytes, avgBitRate, sampleRate.
+        return big32(framesPerPacket == 0 ? 4096 : framesPerPacket) + [0, UInt8(bitDepth), 40, 10, 14, UInt8(channels), 0, 255]
+            + big32(0) + big32(0) + big32(UInt32(sampleRate))
+    }
+
+    /// The ALACChannelLayoutInfo Apple's encoder appends to its cookie beyond two channels:
+    /// size 24, `chan`, version 0, the layout tag ALAC uses for that many channels, two reserved words.
+    static func channelLayoutInfo(channels: Int) -> [UInt8] {
+        let tags: [Int: AudioChannelLayoutTag] = [3: kAudioChannelLayoutTag_MPEG_3_0_B, 4: kAudioChannelLayoutTag_MPEG_4_0_B,
+                                                   5: kAudioChannelLayoutTag_MPEG_5_0_D, 6: kAudioChannelLayoutTag_MPEG_5_1_D,
+                                                   7: kAudioChannelLayoutTag_AAC_6_1, 8: kAudioChannelLayoutTag_MPEG_7_1_B]
+        func big32(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8((v >> 16) & 0xFF), UInt8((v >> 8) & 0xFF), UInt8(v & 0xFF)] }
+        return big32(24) + Array("chan".utf8) + big32(0) + big32(tags[channels] ?? 0) + big32(0) + big32(0)
+    }
+
     /// Parses a cookie; nil when it is too short or says what ALAC cannot be.
     init?(cookie: UnsafeRawBufferPointer) {
         var bytes = [UInt8](cookie)[...]

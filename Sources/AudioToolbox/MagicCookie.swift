@@ -23,17 +23,57 @@ enum MagicCookie {
     /// bare DecoderConfigDescriptor (tag 4), or the config itself. Nil when it is none of them or
     /// is cut short.
     static func audioSpecificConfig(in cookie: UnsafeRawBufferPointer) -> AudioSpecificConfig? {
-        let bytes = [UInt8](cookie)
-        if let config = descriptorConfig(bytes) { return config }
-        // An 'esds' box: size, 'esds', version and flags, then the ES descriptor.
-        if bytes.count > 12, bytes[4...7].elementsEqual("esds".utf8), let config = descriptorConfig(Array(bytes[12...])) {
-            return config
-        }
-        return parseConfig(bytes[...])
+        audioSpecificConfigBytes(in: cookie).flatMap { parseConfig($0[...]) }
     }
 
-    /// Walks MPEG-4 descriptors to the DecoderSpecificInfo (tag 5) and parses it.
-    private static func descriptorConfig(_ bytes: [UInt8]) -> AudioSpecificConfig? {
+    /// The AudioSpecificConfig's own bytes in an AAC magic cookie (the forms
+    /// ``audioSpecificConfig(in:)`` reads): what a decoder is configured with.
+    static func audioSpecificConfigBytes(in cookie: UnsafeRawBufferPointer) -> [UInt8]? {
+        let bytes = [UInt8](cookie)
+        if let config = descriptorConfigBytes(bytes), parseConfig(config[...]) != nil { return config }
+        // An 'esds' box: size, 'esds', version and flags, then the ES descriptor.
+        if bytes.count > 12, bytes[4...7].elementsEqual("esds".utf8), let config = descriptorConfigBytes(Array(bytes[12...])),
+           parseConfig(config[...]) != nil {
+            return config
+        }
+        return parseConfig(bytes[...]) != nil ? bytes : nil
+    }
+
+    /// The ES descriptor Apple's AAC encoder gives as its magic cookie (what M4A's `esds` and
+    /// CAF's `kuki` carry): ES_Descriptor, DecoderConfigDescriptor (MPEG-4 audio, an audio
+    /// stream, the buffer size and bit rates), DecoderSpecificInfo (the AudioSpecificConfig),
+    /// SLConfigDescriptor.
+    static func esDescriptor(audioSpecificConfig config: [UInt8], bitRate: Int, maximumPacketSize: Int) -> [UInt8] {
+        func descriptor(_ tag: UInt8, _ body: [UInt8]) -> [UInt8] {
+            // The four-byte length form, as Apple's cookies have it.
+            let n = body.count
+            return [tag, UInt8(0x80 | (n >> 21) & 0x7F), UInt8(0x80 | (n >> 14) & 0x7F), UInt8(0x80 | (n >> 7) & 0x7F), UInt8(n & 0x7F)] + body
+        }
+        func big(_ value: Int, _ bytes: Int) -> [UInt8] { (0..<bytes).reversed().map { UInt8(truncatingIfNeeded: value >> (8 * $0)) } }
+        let decoderConfig = descriptor(4, [0x40, 0x15] + big(maximumPacketSize, 3) + big(bitRate, 4) + big(bitRate, 4)
+                                            + descriptor(5, config))
+        return descriptor(3, [0, 0, 0] + decoderConfig + descriptor(6, [2]))
+    }
+
+    /// An AudioSpecificConfig for a stream a description states without a cookie: AAC-LC at the
+    /// core rate (HE-AAC's is half its output rate, which a decoder finds the SBR in), the
+    /// channel configuration; nil for a rate or channel count MPEG-4 has no index for.
+    static func audioSpecificConfig(formatID: AudioFormatID, sampleRate: Double, channels: UInt32) -> [UInt8]? {
+        let he = formatID == kAudioFormatMPEG4AAC_HE || formatID == kAudioFormatMPEG4AAC_HE_V2
+        let coreRate = he ? sampleRate / 2 : sampleRate
+        guard let index = sampleRates.firstIndex(of: coreRate) else { return nil }
+        let configuration: UInt32
+        switch channels {
+        case 1...6: configuration = formatID == kAudioFormatMPEG4AAC_HE_V2 ? 1 : channels
+        case 8: configuration = 7
+        default: return nil
+        }
+        let bits = UInt32(2) << 11 | UInt32(index) << 7 | configuration << 3
+        return [UInt8(bits >> 8), UInt8(bits & 0xFF)]
+    }
+
+    /// Walks MPEG-4 descriptors to the DecoderSpecificInfo (tag 5) and returns its bytes.
+    private static func descriptorConfigBytes(_ bytes: [UInt8]) -> [UInt8]? {
         var index = 0
         func length() -> Int? {
             var value = 0
@@ -63,7 +103,7 @@ enum MagicCookie {
                 index += 13
             case 5:   // DecoderSpecificInfo: the AudioSpecificConfig
                 guard size > 0, index + size <= bytes.count else { return nil }
-                return parseConfig(bytes[index..<(index + size)])
+                return Array(bytes[index..<(index + size)])
             default:
                 index += size
             }

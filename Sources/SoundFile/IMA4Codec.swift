@@ -1,12 +1,13 @@
 /// Apple's IMA4 ADPCM (`ima4`): packets of 64 frames, each channel coded in 34 bytes —
 /// a 2-byte header (9-bit predictor, 7-bit step index) and 32 bytes of 4-bit codes.
 ///
-/// libsndfile 1.2 has no IMA4 in CAF, so Soundstage carries this codec itself.
-enum IMA4 {
+/// libsndfile 1.2 has no IMA4 in CAF, so Soundstage carries this codec itself (Audio Converter
+/// Services' IMA4 encoder and decoder use it too, on 16-bit samples).
+public enum IMA4 {
     /// Frames in one packet.
-    static let framesPerPacket = 64
+    public static let framesPerPacket = 64
     /// Bytes one channel takes in one packet.
-    static let bytesPerChannelPacket = 34
+    public static let bytesPerChannelPacket = 34
 
     static let indexTable: [Int] = [-1, -1, -1, -1, 2, 4, 6, 8, -1, -1, -1, -1, 2, 4, 6, 8]
     static let stepTable: [Int] = [
@@ -18,9 +19,17 @@ enum IMA4 {
     ]
 
     /// The coder state of one channel.
-    struct ChannelState {
+    public struct ChannelState: Sendable {
         var predictor = 0
         var index = 0
+
+        /// A channel's state before its first packet.
+        public init() {}
+
+        init(predictor: Int, index: Int) {
+            self.predictor = predictor
+            self.index = index
+        }
 
         /// Applies one 4-bit code, returning the new sample.
         mutating func decode(_ code: Int) -> Int {
@@ -48,6 +57,31 @@ enum IMA4 {
             if difference >= step { code |= 1 }
             _ = decode(code)
             return code
+        }
+    }
+
+    /// Decodes one channel's 34-byte packet into 64 16-bit samples written with `stride`.
+    public static func decodePacket(_ bytes: UnsafeRawBufferPointer, into out: UnsafeMutablePointer<Int16>, stride: Int) {
+        let header = Int(bytes[0]) << 8 | Int(bytes[1])
+        var state = ChannelState(predictor: Int(Int16(truncatingIfNeeded: header & 0xFF80)), index: min(88, header & 0x7F))
+        for k in 0..<32 {
+            let byte = Int(bytes[2 + k])
+            out[(2 * k) * stride] = Int16(state.decode(byte & 0x0F))
+            out[(2 * k + 1) * stride] = Int16(state.decode(byte >> 4))
+        }
+    }
+
+    /// Encodes 64 16-bit samples (read with `stride`) of one channel into a 34-byte packet at `out`.
+    public static func encodePacket(_ samples: UnsafePointer<Int16>, stride: Int, state: inout ChannelState,
+                                    into out: UnsafeMutableRawPointer) {
+        state.predictor = Int(Int16(truncatingIfNeeded: state.predictor & 0xFF80))
+        let header = (state.predictor & 0xFF80) | state.index
+        out.storeBytes(of: UInt8((header >> 8) & 0xFF), as: UInt8.self)
+        out.storeBytes(of: UInt8(header & 0xFF), toByteOffset: 1, as: UInt8.self)
+        for k in 0..<32 {
+            let low = state.encode(Int(samples[(2 * k) * stride]))
+            let high = state.encode(Int(samples[(2 * k + 1) * stride]))
+            out.storeBytes(of: UInt8(low | high << 4), toByteOffset: 2 + k, as: UInt8.self)
         }
     }
 

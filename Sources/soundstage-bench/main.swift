@@ -169,6 +169,10 @@ if mode == "decode" {
     try decodeBench()
     exit(0)
 }
+if mode == "audio-converter" {
+    try converterBench()
+    exit(0)
+}
 if mode == "aac-streams", CommandLine.arguments.count > 2 {
     try aacStreamsMemory(CommandLine.arguments[2], label: CommandLine.arguments.count > 3 ? CommandLine.arguments[3] : "AAC")
     exit(0)

@@ -2,7 +2,7 @@ import Foundation
 import SoundFile
 import Testing
 
-/// Tests/C/audio_format.c and Tests/C/audio_file.c, C programs in the style of the Core Audio books,
+/// Tests/C/audio_format.c, Tests/C/audio_file.c and Tests/C/audio_converter.c, C programs in the style of the Core Audio books,
 /// compiled as C99 and as C++17 by gcc, g++, clang and clang++ with every warning an error, linked
 /// against the debug build's libSoundstageC.so (which carries the AudioToolbox functions), and run:
 /// each checks its own results and ends with "N passed, 0 failed". scripts/test-c.sh runs them too.
@@ -80,6 +80,32 @@ import Testing
         #expect(result.output.contains("alac.m4a: 'alac', 44100 Hz, 2 channels"), "\(result.output)")
         #expect(result.output.contains("mono.mp3: '.mp3', 44100 Hz, 1 channels, 0 bits, 0 bytes and 1152 frames a packet"),
                 "\(result.output)")
+    }
+
+    @Test(arguments: [["gcc", "-std=c99"], ["clang", "-std=c99"], ["g++", "-x", "c++", "-std=c++17"], ["clang++", "-x", "c++", "-std=c++17"]])
+    func theAudioConverterProgramPasses(compiler: [String]) throws {
+        let library = try #require(Self.libraryDirectory, "no libSoundstageC.so above \(CommandLine.arguments[0])")
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("audio-converter-c-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: work) }
+        let program = work.appendingPathComponent("audio_converter").path
+        let compile = try Self.run(compiler + ["-Wall", "-Wextra", "-Werror", "-pedantic",
+                                               "-I", Self.root.appendingPathComponent("Sources/CAudioToolbox/include").path,
+                                               Self.root.appendingPathComponent("Tests/C/audio_converter.c").path,
+                                               "-L", library.path, "-l:libSoundstageC.so", "-Wl,-rpath," + library.path, "-lm", "-o", program])
+        #expect(compile.status == 0, "\(compiler.joined(separator: " ")): \(compile.output)")
+        guard compile.status == 0 else { return }
+        // Files to decode: AAC and Apple Lossless in M4A, MP3, IMA4 in CAF.
+        let aac = try AudioFileFixture.write(frames: 20_000, channels: 2, .m4aAAC, name: "aac.m4a", in: work)
+        let alac = try AudioFileFixture.write(frames: 10_000, channels: 2, .m4aALAC, name: "alac.m4a", in: work)
+        let mp3 = try AudioFileFixture.write(frames: 10_000, channels: 1, .mp3, name: "mono.mp3", in: work)
+        let ima4 = try AudioFileFixture.write(frames: 1_000, channels: 1, .cafIMA4, name: "ima4.caf", in: work)
+        let result = try Self.run([program, aac.path, alac.path, mp3.path, ima4.path])
+        #expect(result.status == 0, "\(result.output)")
+        #expect(result.output.contains(" passed, 0 failed"), "\(result.output)")
+        #expect(result.output.contains("aac.m4a: 'aac ', 44100 Hz, 2 channels"), "\(result.output)")
+        #expect(result.output.contains("alac.m4a: 'alac', 44100 Hz, 2 channels: 10000 frames decoded"), "\(result.output)")
+        #expect(result.output.contains("ima4.caf: 'ima4', 44100 Hz, 1 channels: 1024 frames decoded"), "\(result.output)")
     }
 
     @Test func theHeadersCanBeImportedTwice() throws {

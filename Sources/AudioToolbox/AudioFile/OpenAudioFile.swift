@@ -1,6 +1,6 @@
-// An open audio file and the table that turns AudioFileIDs into them. An AudioFileID is not a
-// pointer to anything: it is a slot's index and a generation count, so a closed (or never opened)
-// ID is kAudioFileNotOpenError, never a use after free.
+// An open audio file and the table that turns AudioFileIDs into them (HandleTable.swift). An
+// AudioFileID is not a pointer to anything: a closed (or never opened) ID is
+// kAudioFileNotOpenError, never a use after free.
 import NIOConcurrencyHelpers
 
 /// An open audio file: its layout, its bytes, and for a file opened to write, its writer. Every
@@ -99,46 +99,18 @@ final class OpenAudioFile: @unchecked Sendable {
     }
 }
 
-/// The open files, by AudioFileID.
+/// The open files, by AudioFileID (a ``HandleTable``, tag 1).
 enum AudioFileTable {
-    private struct Slot {
-        var file: OpenAudioFile?
-        var generation: UInt16 = 1
-    }
-
-    private struct Table {
-        var slots: [Slot] = []
-        var free: [Int] = []
-    }
-
-    private static let table = NIOLockedValueBox(Table())
+    private static let table = HandleTable<OpenAudioFile>(tag: 1)
 
     /// A new ID for `file`.
-    static func insert(_ file: OpenAudioFile) -> AudioFileID {
-        table.withLockedValue { table in
-            let index: Int
-            if let reused = table.free.popLast() {
-                index = reused
-            } else {
-                index = table.slots.count
-                table.slots.append(Slot())
-            }
-            table.slots[index].file = file
-            let bits = UInt(index + 1) << 16 | UInt(table.slots[index].generation)
-            return AudioFileID(bitPattern: bits)!
-        }
-    }
+    static func insert(_ file: OpenAudioFile) -> AudioFileID { table.insert(file) }
 
     /// The open file behind `id`: `kAudio_ParamError` for NULL, `kAudioFileNotOpenError` for an ID
     /// that was closed or never given out.
     static func file(_ id: AudioFileID?) throws(FileStatus) -> OpenAudioFile {
         guard let id else { throw .parameter }
-        let found = table.withLockedValue { table -> OpenAudioFile? in
-            guard let (index, generation) = slot(id), index < table.slots.count,
-                  table.slots[index].generation == generation else { return nil }
-            return table.slots[index].file
-        }
-        guard let found else { throw .notOpen }
+        guard let found = table.object(id) else { throw .notOpen }
         return found
     }
 
@@ -146,25 +118,10 @@ enum AudioFileTable {
     @discardableResult
     static func remove(_ id: AudioFileID?) throws(FileStatus) -> OpenAudioFile {
         guard let id else { throw .parameter }
-        let removed = table.withLockedValue { table -> OpenAudioFile? in
-            guard let (index, generation) = slot(id), index < table.slots.count,
-                  table.slots[index].generation == generation, let file = table.slots[index].file else { return nil }
-            table.slots[index].file = nil
-            table.slots[index].generation = table.slots[index].generation &+ 1 == 0 ? 1 : table.slots[index].generation &+ 1
-            table.free.append(index)
-            return file
-        }
-        guard let removed else { throw .notOpen }
+guard let removed = table.remove(id) else { throw .notOpen }
         return removed
     }
 
     /// How many files are open (for tests: nothing leaks).
-    static var openCount: Int { table.withLockedValue { $0.slots.filter { $0.file != nil }.count } }
-
-    private static func slot(_ id: AudioFileID) -> (Int, UInt16)? {
-        let bits = UInt(bitPattern: id)
-        let index = Int(bits >> 16) - 1
-        guard index >= 0, bits >> 16 <= UInt(Int32.max) else { return nil }
-        return (index, UInt16(truncatingIfNeeded: bits))
-    }
+    static var openCount: Int { table.count }
 }

@@ -37,13 +37,13 @@ final class FFmpegEncoder {
     /// `AVCodecContext.sample_rate` and `.sample_fmt` in libavcodec 59 (FFmpeg 5.1): the sample
     /// format has no AVOption. Checked before use: the rate must read back as set by `ar`, the
     /// format as its default (none).
-    private static let codecContextSampleRate59 = 352
-    private static let codecContextSampleFormat59 = 360
+    static let codecContextSampleRate59 = 352
+    static let codecContextSampleFormat59 = 360
     /// `AVFrame.sample_rate` and `AVFrame.ch_layout` in libavutil 57 (FFmpeg 5.1), read from
     /// Debian 12's headers. Later versions moved these fields; encoding refuses there (decoding
     /// does not need them).
-    private static let frameSampleRate57 = 208
-    private static let frameChannelLayout57 = 448
+    static let frameSampleRate57 = 208
+    static let frameChannelLayout57 = 448
 
     /// Prepares to write `format` (`.aac` or an ALAC encoding) to `fd`, which stays the caller's.
     init(fd: Int32, container: Container, encoding: SampleEncoding, sampleRate: Int, channels: Int, bitRate: Int?, subject: String) throws {
@@ -279,7 +279,7 @@ final class FFmpegEncoder {
     /// The sample rates AAC takes (its sampling-frequency table).
     static let aacRates = [96_000, 88_200, 64_000, 48_000, 44_100, 32_000, 24_000, 22_050, 16_000, 12_000, 11_025, 8_000, 7_350]
     /// FFmpeg's name of the usual layout of 1 to 8 channels.
-    private static let layoutNames = [1: "mono", 2: "stereo", 3: "3.0", 4: "quad", 5: "5.0", 6: "5.1", 7: "6.1", 8: "7.1"]
+    static let layoutNames = [1: "mono", 2: "stereo", 3: "3.0", 4: "quad", 5: "5.0", 6: "5.1", 7: "6.1", 8: "7.1"]
 }
 
 extension FFmpegLayout.AVStreamLayout {

@@ -35,9 +35,14 @@ enum FFmpegLayout {
     // AVCodec: name, long_name, type, id.
     static let codecID = 20
 
-    // AVCodecParameters: codec_type, codec_id.
+    // AVCodecParameters: codec_type, codec_id, codec_tag, extradata, extradata_size (the same
+    // from FFmpeg 5.1 to 7).
     static let parametersMediaType = 0
     static let parametersCodecID = 4
+    static let parametersExtradata = 16
+    static let parametersExtradataSize = 24
+    /// `AV_INPUT_BUFFER_PADDING_SIZE`: zero bytes FFmpeg wants after extradata and packet data.
+    static let inputPadding = 64
 
     // AVChannelLayout: order, nb_channels, ... (24 bytes).
     static let channelLayoutSize = 24

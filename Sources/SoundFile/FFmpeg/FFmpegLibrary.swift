@@ -68,6 +68,8 @@ final class FFmpegLibrary: @unchecked Sendable {
     let avcodec_free_context: @convention(c) (UnsafeMutablePointer<UnsafeMutableRawPointer?>?) -> Void
     let avcodec_parameters_to_context: @convention(c) (UnsafeMutableRawPointer?, UnsafeRawPointer?) -> Int32
     let avcodec_parameters_from_context: @convention(c) (UnsafeMutableRawPointer?, UnsafeRawPointer?) -> Int32
+    let avcodec_parameters_alloc: @convention(c) () -> UnsafeMutableRawPointer?
+    let avcodec_parameters_free: @convention(c) (UnsafeMutablePointer<UnsafeMutableRawPointer?>?) -> Void
     let avcodec_open2: @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UnsafeMutableRawPointer?) -> Int32
     let avcodec_send_packet: @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?) -> Int32
     let avcodec_receive_frame: @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?) -> Int32
@@ -169,6 +171,8 @@ final class FFmpegLibrary: @unchecked Sendable {
         avcodec_free_context = symbol(c, "avcodec_free_context", as: type(of: avcodec_free_context))
         avcodec_parameters_to_context = symbol(c, "avcodec_parameters_to_context", as: type(of: avcodec_parameters_to_context))
         avcodec_parameters_from_context = symbol(c, "avcodec_parameters_from_context", as: type(of: avcodec_parameters_from_context))
+        avcodec_parameters_alloc = symbol(c, "avcodec_parameters_alloc", as: type(of: avcodec_parameters_alloc))
+        avcodec_parameters_free = symbol(c, "avcodec_parameters_free", as: type(of: avcodec_parameters_free))
         avcodec_open2 = symbol(c, "avcodec_open2", as: type(of: avcodec_open2))
         avcodec_send_packet = symbol(c, "avcodec_send_packet", as: type(of: avcodec_send_packet))
         avcodec_receive_frame = symbol(c, "avcodec_receive_frame", as: type(of: avcodec_receive_frame))
