@@ -14,6 +14,9 @@ public func AudioFormatGetPropertyInfo(_ inPropertyID: AudioFormatPropertyID, _ 
         let size: Int
         if inPropertyID == kAudioFormatProperty_FormatInfo {
             size = MemoryLayout<AudioStreamBasicDescription>.size
+        } else if FormatNames.isNameProperty(inPropertyID) {
+            _ = try FormatNames.name(inPropertyID, specifier)   // the specifier checked; no object made
+            size = MemoryLayout<UnsafeRawPointer>.size
         } else {
             size = try FormatProperty.answer(inPropertyID, specifier).bytes.count
         }
@@ -47,6 +50,14 @@ public func AudioFormatGetProperty(_ inPropertyID: AudioFormatPropertyID, _ inSp
             ioPropertyDataSize.pointee = UInt32(size)
             return
         }
+        if FormatNames.isNameProperty(inPropertyID) {
+            // A new CFStringRef, retained for the caller (who releases it).
+            let name = try FormatNames.name(inPropertyID, specifier)
+            guard room >= MemoryLayout<UnsafeRawPointer>.size else { throw .badPropertySize }
+            outPropertyData.storeBytes(of: cfNewString(name), as: UnsafeRawPointer.self)
+            ioPropertyDataSize.pointee = UInt32(MemoryLayout<UnsafeRawPointer>.size)
+            return
+        }
         let answer = try FormatProperty.answer(inPropertyID, specifier)
         let count: Int
         if let itemSize = answer.itemSize {
@@ -67,5 +78,21 @@ private func status(_ body: () throws(FormatStatus) -> Void) -> OSStatus {
         return noErr
     } catch {
         return error.status
+    }
+}
+
+/// `AudioFormatGetProperty` for the name properties (`kAudioFormatProperty_FormatName`,
+/// `ChannelLayoutName`, ...) as iOS Swift code calls it with `var name: CFString? = nil` and `&name`:
+/// `CFString` is `String` here, so the name comes back as one (iOS code that asks for an
+/// `Unmanaged<CFString>` must write `CFString?` instead; docs/audiotoolbox.md).
+public func AudioFormatGetProperty(_ inPropertyID: AudioFormatPropertyID, _ inSpecifierSize: UInt32,
+                                   _ inSpecifier: UnsafeRawPointer?, _ ioPropertyDataSize: UnsafeMutablePointer<UInt32>?,
+                                   _ outPropertyData: UnsafeMutablePointer<CFString?>) -> OSStatus {
+    status { () throws(FormatStatus) in
+        guard FormatNames.isNameProperty(inPropertyID) else { throw .unsupportedProperty }
+        guard let ioPropertyDataSize else { throw .parameter }
+        guard ioPropertyDataSize.pointee >= UInt32(MemoryLayout<UnsafeRawPointer>.size) else { throw .badPropertySize }
+        outPropertyData.pointee = try FormatNames.name(inPropertyID, try Specifier(size: inSpecifierSize, pointer: inSpecifier))
+        ioPropertyDataSize.pointee = UInt32(MemoryLayout<UnsafeRawPointer>.size)
     }
 }

@@ -145,8 +145,6 @@ static void error_paths(void) {
     EXPECT_STATUS(AudioFormatGetPropertyInfo(kAudioFormatProperty_FormatIsVBR, 12, &asbd, &size), kAudioFormatBadSpecifierSizeError);
     EXPECT_STATUS(AudioFormatGetPropertyInfo(kAudioFormatProperty_ChannelLayoutForTag, 2, &tag, &size), kAudioFormatBadSpecifierSizeError);
     EXPECT_STATUS(AudioFormatGetPropertyInfo(CA_FOURCC('z', 'z', 'z', 'z'), 0, NULL, &size), kAudioFormatUnsupportedPropertyError);
-    EXPECT_STATUS(AudioFormatGetPropertyInfo(kAudioFormatProperty_FormatName, sizeof(asbd), &asbd, &size),
-                  kAudioFormatUnsupportedPropertyError);
     asbd.mFormatID = CA_FOURCC('x', 'x', 'x', 'x');
     size = sizeof(asbd);
     EXPECT_STATUS(AudioFormatGetProperty(kAudioFormatProperty_FormatInfo, 0, NULL, &size, &asbd), kAudioFormatUnknownFormatError);
@@ -158,9 +156,36 @@ static void error_paths(void) {
     printf("error paths: Apple's codes\n");
 }
 
+/* The names a format and a layout go by, as a program shows them: new CFStrings, released. */
+static void names(void) {
+    AudioStreamBasicDescription asbd;
+    AudioChannelLayout layout;
+    CFStringRef name = NULL;
+    UInt32 size = 0;
+    char text[128];
+    FillOutASBDForLPCM(&asbd, 44100.0, 2, 16, 16, false, false, false);
+    EXPECT_STATUS(AudioFormatGetPropertyInfo(kAudioFormatProperty_FormatName, sizeof(asbd), &asbd, &size), noErr);
+    EXPECT(size == sizeof(CFStringRef));
+    EXPECT_STATUS(AudioFormatGetProperty(kAudioFormatProperty_FormatName, sizeof(asbd), &asbd, &size, &name), noErr);
+    EXPECT(name && CFStringGetCString(name, text, sizeof(text), kCFStringEncodingUTF8) &&
+           strcmp(text, "Linear PCM, 16-bit little-endian signed integer, 2 channels, 44100 Hz") == 0);
+    if (name) CFRelease(name);
+    memset(&layout, 0, sizeof(layout));
+    layout.mChannelLayoutTag = kAudioChannelLayoutTag_Stereo;
+    name = NULL;
+    size = sizeof(name);
+    EXPECT_STATUS(AudioFormatGetProperty(kAudioFormatProperty_ChannelLayoutName, sizeof(layout), &layout, &size, &name), noErr);
+    EXPECT(name && CFStringGetCString(name, text, sizeof(text), kCFStringEncodingUTF8) && strcmp(text, "Stereo (L R)") == 0);
+    if (name) CFRelease(name);
+    /* Too little room for the reference: nothing made. */
+    size = 2;
+    EXPECT_STATUS(AudioFormatGetProperty(kAudioFormatProperty_FormatName, sizeof(asbd), &asbd, &size, &name), kAudioFormatBadPropertySizeError);
+}
+
 int main(void) {
     linear_pcm();
     compressed();
+    names();
     codec_lists();
     channel_layout();
     error_paths();

@@ -42,7 +42,7 @@ typedef struct AudioFormatListItem AudioFormatListItem;
 /* The properties. The comment after each says what Soundstage answers (docs/audiotoolbox.md). */
 CA_ENUM(AudioFormatPropertyID) {
     kAudioFormatProperty_FormatInfo                    = CA_FOURCC('f', 'm', 't', 'i'),   /* 'fmti' answered */
-    kAudioFormatProperty_FormatName                    = CA_FOURCC('f', 'n', 'a', 'm'),   /* 'fnam' not yet (CFString) */
+    kAudioFormatProperty_FormatName                    = CA_FOURCC('f', 'n', 'a', 'm'),   /* 'fnam' answered: a new CFStringRef */
     kAudioFormatProperty_EncodeFormatIDs               = CA_FOURCC('a', 'c', 'o', 'f'),   /* 'acof' answered */
     kAudioFormatProperty_DecodeFormatIDs               = CA_FOURCC('a', 'c', 'i', 'f'),   /* 'acif' answered */
     kAudioFormatProperty_FormatList                    = CA_FOURCC('f', 'l', 's', 't'),   /* 'flst' not yet */
@@ -71,11 +71,11 @@ CA_ENUM(AudioFormatPropertyID) {
     kAudioFormatProperty_ValidateChannelLayout         = CA_FOURCC('v', 'a', 'c', 'l'),   /* 'vacl' answered */
     kAudioFormatProperty_ChannelLayoutForTag           = CA_FOURCC('c', 'm', 'p', 'l'),   /* 'cmpl' answered */
     kAudioFormatProperty_TagForChannelLayout           = CA_FOURCC('c', 'm', 'p', 't'),   /* 'cmpt' answered */
-    kAudioFormatProperty_ChannelLayoutName             = CA_FOURCC('l', 'o', 'n', 'm'),   /* 'lonm' not yet (CFString) */
-    kAudioFormatProperty_ChannelLayoutSimpleName       = CA_FOURCC('l', 's', 'n', 'm'),   /* 'lsnm' not yet (CFString) */
+    kAudioFormatProperty_ChannelLayoutName             = CA_FOURCC('l', 'o', 'n', 'm'),   /* 'lonm' answered: a new CFStringRef */
+    kAudioFormatProperty_ChannelLayoutSimpleName       = CA_FOURCC('l', 's', 'n', 'm'),   /* 'lsnm' answered: a new CFStringRef */
     kAudioFormatProperty_ChannelLayoutForBitmap        = CA_FOURCC('c', 'm', 'p', 'b'),   /* 'cmpb' answered */
-    kAudioFormatProperty_ChannelName                   = CA_FOURCC('c', 'n', 'a', 'm'),   /* 'cnam' not yet (CFString) */
-    kAudioFormatProperty_ChannelShortName              = CA_FOURCC('c', 's', 'n', 'm'),   /* 'csnm' not yet (CFString) */
+    kAudioFormatProperty_ChannelName                   = CA_FOURCC('c', 'n', 'a', 'm'),   /* 'cnam' answered: a new CFStringRef */
+    kAudioFormatProperty_ChannelShortName              = CA_FOURCC('c', 's', 'n', 'm'),   /* 'csnm' answered: a new CFStringRef */
     kAudioFormatProperty_TagsForNumberOfChannels       = CA_FOURCC('t', 'a', 'g', 'c'),   /* 'tagc' answered */
     kAudioFormatProperty_PanningMatrix                 = CA_FOURCC('p', 'a', 'n', 'm'),   /* 'panm' not yet */
     kAudioFormatProperty_BalanceFade                   = CA_FOURCC('b', 'a', 'l', 'f'),   /* 'balf' not yet */
