@@ -91,7 +91,7 @@ import Testing
         #expect(AudioFileGetProperty(file, 0x7A7A7A7A, &size, &asbd) == kAudioFileUnsupportedPropertyError)
         #expect(AudioFileGetPropertyInfo(file, kAudioFilePropertyMagicCookieData, &size, nil) == kAudioFileUnsupportedPropertyError)
         #expect(AudioFileGetPropertyInfo(file, kAudioFilePropertyPacketTableInfo, &size, nil) == kAudioFileUnsupportedPropertyError)
-        #expect(AudioFileGetPropertyInfo(file, kAudioFilePropertyInfoDictionary, &size, nil) == kAudioFileUnsupportedPropertyError)
+        #expect(AudioFileGetPropertyInfo(file, kAudioFilePropertyMarkerList, &size, nil) == kAudioFileUnsupportedPropertyError)
         #expect(AudioFileGetProperty(file, kAudioFilePropertyDataFormat, nil, &asbd) == kAudio_ParamError)
         #expect(AudioFileGetProperty(file, kAudioFilePropertyDataFormat, &size, nil) == kAudio_ParamError)
         var writable: UInt32 = 9

@@ -144,6 +144,28 @@ static void KnownSamples(const char *path, int aiff) {
 }
 
 /* The books' queue player fills its buffers with AudioFileReadPackets until it reads none. */
+/* The file's information dictionary, as a player shows it: a new CFDictionary of CFStrings. */
+static void InfoDictionaryOf(const char *path) {
+    AudioFileID file = NULL;
+    CFDictionaryRef info = NULL;
+    UInt32 size = 0, writable = 1;
+    CFStringRef duration;
+    char text[32];
+    if (OpenByPath(path, &file) != noErr) { EXPECT(0); return; }
+    EXPECT_STATUS(AudioFileGetPropertyInfo(file, kAudioFilePropertyInfoDictionary, &size, &writable), noErr);
+    EXPECT(size == sizeof(CFDictionaryRef) && writable == 0);
+    EXPECT_STATUS(AudioFileGetProperty(file, kAudioFilePropertyInfoDictionary, &size, &info), noErr);
+    EXPECT(info != NULL && CFDictionaryGetCount(info) >= 1);
+    duration = (CFStringRef)CFDictionaryGetValue(info, CFSTR(kAFInfoDictionary_ApproximateDurationInSeconds));
+    EXPECT(duration && CFStringGetCString(duration, text, sizeof(text), kCFStringEncodingUTF8));
+    EXPECT(duration && strcmp(text, "0.100") == 0);   /* kFrames at 44.1 kHz */
+    EXPECT(!CFDictionaryContainsKey(info, CFSTR(kAFInfoDictionary_Artist)));
+    if (info) CFRelease(info);
+    size = 1;
+    EXPECT_STATUS(AudioFileGetProperty(file, kAudioFilePropertyInfoDictionary, &size, &info), kAudioFileBadPropertySizeError);
+    AudioFileClose(file);
+}
+
 static void QueuePlayerStyle(const char *path) {
     AudioFileID file = NULL;
     UInt32 maxPacket = 0, size = sizeof(maxPacket);
@@ -340,6 +362,7 @@ int main(int argc, char **argv) {
     KnownSamples(wav, 0);
     KnownSamples(aiff, 1);
     QueuePlayerStyle(wav);
+    InfoDictionaryOf(wav);
     ErrorPaths(wav);
     WriteAndReadBack(wav);
     CoreFoundation();

@@ -295,6 +295,13 @@ public func AudioFileGetProperty(_ inAudioFile: AudioFileID?, _ inPropertyID: Au
         let file = try AudioFileTable.file(inAudioFile)
         guard let ioDataSize, let outPropertyData else { throw .parameter }
         let room = Int(ioDataSize.pointee)
+        if inPropertyID == kAudioFilePropertyInfoDictionary {
+            // A new CFDictionaryRef, retained for the caller (who releases it).
+            guard room >= MemoryLayout<UnsafeRawPointer>.size else { throw .badPropertySize }
+            outPropertyData.storeBytes(of: InfoDictionary.make(file.layout), as: UnsafeRawPointer.self)
+            ioDataSize.pointee = UInt32(MemoryLayout<UnsafeRawPointer>.size)
+            return
+        }
         let input = UnsafeRawBufferPointer(start: outPropertyData, count: room)
         let answer = try FileProperty.value(inPropertyID, of: file.layout, optimized: file.isOptimized, question: input)
         guard room >= answer.count else { throw .badPropertySize }

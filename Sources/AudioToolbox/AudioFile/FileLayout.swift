@@ -23,6 +23,8 @@ struct FileLayout {
     var packetTable: AudioFilePacketTableInfo?
     /// The source's bit depth, for linear PCM (kAudioFilePropertySourceBitDepth).
     var sourceBitDepth: Int32?
+    /// The file's tags, by kAFInfoDictionary key (title, artist, ...), as the file states them.
+    var tags: [(key: String, value: String)] = []
 
     /// The largest packet, in bytes.
     var maximumPacketSize: UInt32 {

@@ -16,6 +16,8 @@ enum FileProperty {
             return MemoryLayout<AudioBytePacketTranslation>.size
         case kAudioFilePropertyPacketRangeByteCountUpperBound:
             return MemoryLayout<AudioPacketRangeByteCountTranslation>.size
+        case kAudioFilePropertyInfoDictionary:
+            return MemoryLayout<UnsafeRawPointer>.size   // a CFDictionaryRef (AudioFileGetProperty makes it)
         default:
             return try value(id, of: layout, optimized: optimized, question: UnsafeRawBufferPointer(start: nil, count: 0)).count
         }

@@ -92,3 +92,17 @@ public func CFRunLoopPerformBlock(_ rl: CFRunLoop!, _ mode: CFString!, _ block: 
 public func CFRunLoopPerformBlock(_ rl: CFRunLoop!, _ mode: CFRunLoopMode, _ block: (() -> Void)!) {
     CFRunLoopPerformBlock(rl, mode.rawValue, block)
 }
+
+/// `AudioFileGetProperty` for `kAudioFilePropertyInfoDictionary` as iOS Swift code calls it with
+/// `var info: CFDictionary?` and `&info` (the variable owns the new dictionary). Other properties:
+/// `kAudioFileUnsupportedPropertyError` (they are not dictionaries).
+public func AudioFileGetProperty(_ inAudioFile: AudioFileID, _ inPropertyID: AudioFilePropertyID,
+                                 _ ioDataSize: UnsafeMutablePointer<UInt32>, _ outPropertyData: UnsafeMutablePointer<CFDictionary?>) -> OSStatus {
+    guard inPropertyID == kAudioFilePropertyInfoDictionary else { return kAudioFileUnsupportedPropertyError }
+    var pointer: UnsafeRawPointer?
+    let status = AudioFileGetProperty(inAudioFile, inPropertyID, ioDataSize, &pointer)
+    if status == noErr, let pointer {
+        outPropertyData.pointee = Unmanaged<CFDictionary>.fromOpaque(pointer).takeRetainedValue()
+    }
+    return status
+}

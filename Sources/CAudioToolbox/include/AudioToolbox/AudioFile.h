@@ -216,7 +216,7 @@ CA_ENUM(AudioFilePropertyID) {
     kAudioFilePropertyMarkerList                  = CA_FOURCC('m', 'k', 'l', 's'),   /* 'mkls' not yet */
     kAudioFilePropertyRegionList                  = CA_FOURCC('r', 'g', 'l', 's'),   /* 'rgls' not yet */
     kAudioFilePropertyChunkIDs                    = CA_FOURCC('c', 'h', 'i', 'd'),   /* 'chid' not yet */
-    kAudioFilePropertyInfoDictionary              = CA_FOURCC('i', 'n', 'f', 'o'),   /* 'info' not yet (CFDictionary) */
+    kAudioFilePropertyInfoDictionary              = CA_FOURCC('i', 'n', 'f', 'o'),   /* 'info' answered: a new CFDictionaryRef */
     kAudioFilePropertyPacketTableInfo             = CA_FOURCC('p', 'n', 'f', 'o'),   /* 'pnfo' answered (CAF) */
     kAudioFilePropertyFormatList                  = CA_FOURCC('f', 'l', 's', 't'),   /* 'flst' answered */
     kAudioFilePropertyPacketSizeUpperBound        = CA_FOURCC('p', 'k', 'u', 'b'),   /* 'pkub' answered */
@@ -261,6 +261,32 @@ CA_ENUM(AudioFilePropertyID) {
     kAudioFileGlobalInfo_TypesForHFSTypeCode      = CA_FOURCC('t', 'h', 'f', 's'),   /* 'thfs' not yet */
     kAudioFileGlobalInfo_TypesForExtension        = CA_FOURCC('t', 'e', 'x', 't')    /* 'text' answered */
 };
+
+/** The keys of kAudioFilePropertyInfoDictionary (C strings; CFSTR(kAFInfoDictionary_Title) makes the
+    CFString key). Every value is a CFString. Soundstage fills ApproximateDurationInSeconds always
+    (three decimals), the others from the file's tags when it has them. */
+#define kAFInfoDictionary_Artist                       "artist"
+#define kAFInfoDictionary_Album                        "album"
+#define kAFInfoDictionary_Tempo                        "tempo"
+#define kAFInfoDictionary_KeySignature                 "key signature"
+#define kAFInfoDictionary_TimeSignature                "time signature"
+#define kAFInfoDictionary_TrackNumber                  "track number"
+#define kAFInfoDictionary_Year                         "year"
+#define kAFInfoDictionary_Composer                     "composer"
+#define kAFInfoDictionary_Lyricist                     "lyricist"
+#define kAFInfoDictionary_Genre                        "genre"
+#define kAFInfoDictionary_Title                        "title"
+#define kAFInfoDictionary_RecordedDate                 "recorded date"
+#define kAFInfoDictionary_Comments                     "comments"
+#define kAFInfoDictionary_Copyright                    "copyright"
+#define kAFInfoDictionary_SourceEncoder                "source encoder"
+#define kAFInfoDictionary_EncodingApplication          "encoding application"
+#define kAFInfoDictionary_NominalBitRate               "nominal bit rate"
+#define kAFInfoDictionary_ChannelLayout                "channel layout"
+#define kAFInfoDictionary_ApproximateDurationInSeconds "approximate duration in seconds"
+#define kAFInfoDictionary_SourceBitDepth               "source bit depth"
+#define kAFInfoDictionary_ISRC                         "ISRC"
+#define kAFInfoDictionary_SubTitle                     "subtitle"
 
 /**
  * Creates a file of inFileType for data of inFormat at a file URL, open to be written and read
