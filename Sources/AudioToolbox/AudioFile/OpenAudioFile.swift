@@ -1,6 +1,6 @@
 // An open audio file and the table that turns AudioFileIDs into them. An AudioFileID is not a
-// pointer to anything: it is a slot's index and a generation count, so a closed (or never opened)
-// ID is kAudioFileNotOpenError, never a use after free.
+// pointer to anything: it is a generation-counted handle (HandleTable.swift), so a closed (or never
+// opened) ID is kAudioFileNotOpenError, never a use after free.
 import NIOConcurrencyHelpers
 
 /// An open audio file: its layout and its bytes. Reads are serialized by `readLock`.
@@ -9,9 +9,9 @@ final class OpenAudioFile: Sendable {
     let layout: FileLayout
     /// Where the bytes come from.
     private let source: any ByteSource
-    /// Held around every read: a caller's callbacks are not assumed reentrant. (NIO's locks, not
-    /// `Mutex`, here and for the table: ThreadSanitizer does not see `Mutex`'s contended path on
-    /// Linux and reported a race between two bodies of one `withLock`, 8 threads on the table.)
+    /// Held around every read: a caller's callbacks are not assumed reentrant. (NIO's lock, not
+    /// `Mutex`, here and for the handle table: ThreadSanitizer does not see `Mutex`'s contended path
+    /// on Linux and reported a race between two bodies of one `withLock`, 8 threads on the table.)
     private let readLock = NIOLock()
 
     init(layout: FileLayout, source: any ByteSource) {
@@ -55,70 +55,27 @@ final class OpenAudioFile: Sendable {
     }
 }
 
-/// The open files, by AudioFileID.
+/// The open files, by AudioFileID (a generation-counted handle: HandleTable.swift).
 enum AudioFileTable {
-    private struct Slot {
-        var file: OpenAudioFile?
-        var generation: UInt16 = 1
-    }
-
-    private struct Table {
-        var slots: [Slot] = []
-        var free: [Int] = []
-    }
-
-    private static let table = NIOLockedValueBox(Table())
+    private static let files = HandleTable<OpenAudioFile>()
 
     /// A new ID for `file`.
-    static func insert(_ file: OpenAudioFile) -> AudioFileID {
-        table.withLockedValue { table in
-            let index: Int
-            if let reused = table.free.popLast() {
-                index = reused
-            } else {
-                index = table.slots.count
-                table.slots.append(Slot())
-            }
-            table.slots[index].file = file
-            let bits = UInt(index + 1) << 16 | UInt(table.slots[index].generation)
-            return AudioFileID(bitPattern: bits)!
-        }
-    }
+    static func insert(_ file: OpenAudioFile) -> AudioFileID { files.insert(file) }
 
     /// The open file behind `id`: `kAudio_ParamError` for NULL, `kAudioFileNotOpenError` for an ID
     /// that was closed or never given out.
     static func file(_ id: AudioFileID?) throws(FileStatus) -> OpenAudioFile {
         guard let id else { throw .parameter }
-        let found = table.withLockedValue { table -> OpenAudioFile? in
-            guard let (index, generation) = slot(id), index < table.slots.count,
-                  table.slots[index].generation == generation else { return nil }
-            return table.slots[index].file
-        }
-        guard let found else { throw .notOpen }
+        guard let found = files.object(id) else { throw .notOpen }
         return found
     }
 
     /// Closes `id`: its slot's generation moves on, so the ID is stale from now on.
     static func remove(_ id: AudioFileID?) throws(FileStatus) {
         guard let id else { throw .parameter }
-        let removed = table.withLockedValue { table -> OpenAudioFile? in
-            guard let (index, generation) = slot(id), index < table.slots.count,
-                  table.slots[index].generation == generation, let file = table.slots[index].file else { return nil }
-            table.slots[index].file = nil
-            table.slots[index].generation = table.slots[index].generation &+ 1 == 0 ? 1 : table.slots[index].generation &+ 1
-            table.free.append(index)
-            return file
-        }
-        guard removed != nil else { throw .notOpen }
+        guard files.remove(id) != nil else { throw .notOpen }
     }
 
     /// How many files are open (for tests: nothing leaks).
-    static var openCount: Int { table.withLockedValue { $0.slots.filter { $0.file != nil }.count } }
-
-    private static func slot(_ id: AudioFileID) -> (Int, UInt16)? {
-        let bits = UInt(bitPattern: id)
-        let index = Int(bits >> 16) - 1
-        guard index >= 0, bits >> 16 <= UInt(Int32.max) else { return nil }
-        return (index, UInt16(truncatingIfNeeded: bits))
-    }
+    static var openCount: Int { files.count }
 }
