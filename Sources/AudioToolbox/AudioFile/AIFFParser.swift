@@ -8,7 +8,9 @@ enum AIFFParser {
             && (head.fourCC(at: 8) == fourCC("AIFF") || head.fourCC(at: 8) == fourCC("AIFC"))
     }
 
-    static func parse(_ source: ByteSource, size: Int64) throws(FileStatus) -> FileLayout {
+    /// The layout; `upToData`: a stream's header, read up to the sound chunk's data (a COMM chunk
+    /// after it is `kAudioFileNotOptimizedError`).
+    static func parse(_ source: ByteSource, size: Int64, upToData: Bool = false) throws(FileStatus) -> FileLayout {
         let head = try source.bytes(at: 0, count: 12)
         let isAIFC = head.fourCC(at: 8) == fourCC("AIFC")
         var comm: [UInt8]?
@@ -32,6 +34,10 @@ enum AIFFParser {
                 guard offsets.count == 8 else { throw .invalidFile }
                 let offset = Int64(offsets.bigEndian(UInt32.self, at: 0))
                 sound = (body + 8 + offset, body + length)
+                if upToData {
+                    guard comm != nil else { throw .notOptimized }
+                    break
+                }
             }
             position = body + length + (length & 1)
         }

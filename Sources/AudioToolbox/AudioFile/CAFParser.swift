@@ -8,7 +8,10 @@ enum CAFParser {
         head.count >= 8 && head.fourCC(at: 0) == fourCC("caff") && head.bigEndian(UInt16.self, at: 4) == 1
     }
 
-    static func parse(_ source: ByteSource, size: Int64) throws(FileStatus) -> FileLayout {
+    /// The layout; `upToData`: a stream's header, read up to the data chunk (a packet table after
+    /// it is not seen: `kAudioFileNotOptimizedError` for variable packets, as Audio File Stream
+    /// Services documents).
+    static func parse(_ source: ByteSource, size: Int64, upToData: Bool = false) throws(FileStatus) -> FileLayout {
         var desc: AudioStreamBasicDescription?
         var data: (start: Int64, end: Int64)?
         var pakt: [UInt8]?
@@ -16,7 +19,8 @@ enum CAFParser {
         var chan: [UInt8]?
         var position: Int64 = 8
         var walked = 0
-        while position + 12 <= size, walked < FileLimits.chunks {
+        var dataToTheEnd = false
+        walk: while position + 12 <= size, walked < FileLimits.chunks {
             walked += 1
             let header = try source.bytes(at: position, count: 12)
             guard header.count == 12 else { break }
@@ -27,6 +31,7 @@ enum CAFParser {
                 // Only the data chunk may run to the end of the file (size -1, a file still being written).
                 guard id == fourCC("data") else { throw .invalidFile }
                 data = (body + 4, size)
+                dataToTheEnd = true
                 break
             }
             guard length <= size - body || id == fourCC("data") else { throw .invalidFile }
@@ -43,6 +48,7 @@ enum CAFParser {
             case fourCC("data"):
                 guard length >= 4 else { throw .invalidFile }
                 data = (body + 4, body + length)   // after the edit count; cut to the file below
+                if upToData { break walk }
             case fourCC("pakt"):
                 guard length >= 24 else { throw .invalidFile }
                 pakt = try chunk()
@@ -63,7 +69,7 @@ enum CAFParser {
             layout = try FileLayout.constant(type: kAudioFileCAFType, format: desc, dataStart: data.start, dataEnd: data.end,
                                              fileSize: size)
         } else {
-            guard let pakt else { throw .invalidFile }
+            guard let pakt else { throw upToData ? .notOptimized : .invalidFile }
             let dataEnd = min(data.end, size)
             layout = try variable(desc, pakt: pakt, dataStart: data.start, dataBytes: max(0, dataEnd - data.start))
         }
@@ -85,6 +91,7 @@ enum CAFParser {
             }
         }
         layout.magicCookie = cookie
+        layout.dataSizeUnknown = upToData && dataToTheEnd
         if let chan { layout.channelLayout = try channelLayout(chan) }
         if desc.mFormatID == kAudioFormatLinearPCM { layout.sourceBitDepth = Int32(desc.mBitsPerChannel) }
         return layout

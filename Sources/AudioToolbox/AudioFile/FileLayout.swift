@@ -23,6 +23,9 @@ struct FileLayout {
     var packetTable: AudioFilePacketTableInfo?
     /// The source's bit depth, for linear PCM (kAudioFilePropertySourceBitDepth).
     var sourceBitDepth: Int32?
+    /// A stream's header does not state how much data follows (CAF's data chunk of size -1, a
+    /// WAVE data chunk of 0xFFFFFFFF bytes): the counts above are not to be believed.
+    var dataSizeUnknown = false
 
     /// The largest packet, in bytes.
     var maximumPacketSize: UInt32 {
@@ -92,6 +95,9 @@ enum FileLimits {
     static let chunkBytes: Int64 = 256 << 20
     /// The most chunks walked before giving up.
     static let chunks = 100_000
+    /// What a stream's header may be before its audio data: the bytes a parser keeps of it (tags
+    /// and chunks it skips are not kept).
+    static let streamHeaderBytes = 64 << 20
 
     /// Whether a sample rate is one a file may state.
     static func validRate(_ rate: Double) -> Bool { rate.isFinite && rate > 0 && rate <= 10_000_000 }

@@ -43,7 +43,9 @@ enum MPEG4Parser {
         try boxes(bytes, in: parent.body).first { $0.type == fourCC(type) }
     }
 
-    static func parse(_ source: ByteSource, size: Int64) throws(FileStatus) -> FileLayout {
+    /// The layout; `upToData`: a stream's header, which must hold 'moov' before 'mdat'
+    /// (`kAudioFileNotOptimizedError` when the sample tables come after the data).
+    static func parse(_ source: ByteSource, size: Int64, upToData: Bool = false) throws(FileStatus) -> FileLayout {
         // The top level, walked through the source: find 'ftyp''s brand and 'moov'.
         var brand: UInt32 = 0
         var moov: [UInt8]?
@@ -65,6 +67,7 @@ enum MPEG4Parser {
             }
             guard boxSize >= headerSize else { throw .invalidFile }
             if type == fourCC("ftyp") && header.count >= 12 { brand = header.fourCC(at: 8) }
+            if type == fourCC("mdat") && upToData { throw .notOptimized }
             if type == fourCC("moov") {
                 let length = boxSize - headerSize
                 guard length <= FileLimits.chunkBytes, position + boxSize <= size else { throw .invalidFile }

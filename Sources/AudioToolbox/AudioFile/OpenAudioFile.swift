@@ -22,23 +22,7 @@ final class OpenAudioFile: Sendable {
     /// Opens the file `source` serves: finds its type from its first bytes and reads its header.
     static func open(_ source: any ByteSource) throws(FileStatus) -> OpenAudioFile {
         let size = try source.size()
-        let head = try source.bytes(at: 0, count: 12)
-        let layout: FileLayout
-        if WAVEParser.matches(head) {
-            layout = try WAVEParser.parse(source, size: size)
-        } else if AIFFParser.matches(head) {
-            layout = try AIFFParser.parse(source, size: size)
-        } else if CAFParser.matches(head) {
-            layout = try CAFParser.parse(source, size: size)
-        } else if MPEG4Parser.matches(head) {
-            layout = try MPEG4Parser.parse(source, size: size)
-        } else if ADTSParser.matches(source, head: head) {
-            layout = try ADTSParser.parse(source, size: size)
-        } else if MPEGAudioParser.matches(source, head: head) {
-            layout = try MPEGAudioParser.parse(source, size: size)
-        } else {
-            throw .unsupportedFileType
-        }
+        let layout = try Container.sniff(source, hint: 0).parse(source, size: size)
         return OpenAudioFile(layout: layout, source: source)
     }
 
@@ -52,6 +36,41 @@ final class OpenAudioFile: Sendable {
             do throws(FileStatus) { return .success(try source.read(at: position, count: wanted, into: buffer)) } catch { return .failure(error) }
         }
         return try result.get()
+    }
+}
+
+/// The containers Audio File Services and Audio File Stream Services read, and which one a file is.
+enum Container: Sendable {
+    case wave, aiff, caf, mpeg4, adts, mpeg
+
+    /// The container of the file `source` serves, from its first bytes: the magic numbers of WAVE,
+    /// AIFF, CAF and MPEG-4 first, then ADTS and MPEG audio frames. A hint of ADTS or MPEG audio
+    /// (Audio File Stream Services') lets those frames follow junk; otherwise they must start the
+    /// file (after an ID3v2 tag). `kAudioFileUnsupportedFileTypeError` when none matches.
+    static func sniff(_ source: any ByteSource, hint: AudioFileTypeID) throws(FileStatus) -> Container {
+        let head = try source.bytes(at: 0, count: 12)
+        if WAVEParser.matches(head) { return .wave }
+        if AIFFParser.matches(head) { return .aiff }
+        if CAFParser.matches(head) { return .caf }
+        if MPEG4Parser.matches(head) { return .mpeg4 }
+        if hint == kAudioFileAAC_ADTSType { return .adts }
+        if hint == kAudioFileMP3Type || hint == kAudioFileMP2Type || hint == kAudioFileMP1Type { return .mpeg }
+        if try ADTSParser.matches(source, head: head) { return .adts }
+        if try MPEGAudioParser.matches(source, head: head) { return .mpeg }
+        throw .unsupportedFileType
+    }
+
+    /// The file's layout, read by the container's parser; `upToData`: a stream's header, read up to
+    /// its audio data (MPEG audio and ADTS are not read here: their frames are cut as they come).
+    func parse(_ source: any ByteSource, size: Int64, upToData: Bool = false) throws(FileStatus) -> FileLayout {
+        switch self {
+        case .wave: try WAVEParser.parse(source, size: size, upToData: upToData)
+        case .aiff: try AIFFParser.parse(source, size: size, upToData: upToData)
+        case .caf: try CAFParser.parse(source, size: size, upToData: upToData)
+        case .mpeg4: try MPEG4Parser.parse(source, size: size, upToData: upToData)
+        case .adts: try ADTSParser.parse(source, size: size)
+        case .mpeg: try MPEGAudioParser.parse(source, size: size)
+        }
     }
 }
 
