@@ -76,7 +76,7 @@ enum Container: Sendable {
 
 /// The open files, by AudioFileID (a generation-counted handle: HandleTable.swift).
 enum AudioFileTable {
-    private static let files = HandleTable<OpenAudioFile>()
+    private static let files = HandleTable<OpenAudioFile>(tag: 1)
 
     /// A new ID for `file`.
     static func insert(_ file: OpenAudioFile) -> AudioFileID { files.insert(file) }

@@ -5,9 +5,9 @@
  *
  * The parts offered so far: Core Audio's types (CoreAudio/CoreAudioTypes.h), the Core Foundation
  * subset audio code touches (CoreFoundation/CoreFoundation.h), Audio Format Services
- * (AudioFormat.h), the codec class identifiers it uses (AudioCodec.h) and Audio File Services'
- * read side (AudioFile.h). Audio File Stream, Extended Audio File and Audio Converter Services
- * follow (issue 46).
+ * (AudioFormat.h), the codec class identifiers it uses (AudioCodec.h), Audio File Services'
+ * read side (AudioFile.h) and Audio File Stream Services (AudioFileStream.h). Extended Audio File
+ * and Audio Converter Services follow (issue 46).
  */
 #ifndef AudioToolbox_AudioToolbox_h
 #define AudioToolbox_AudioToolbox_h
@@ -18,5 +18,6 @@
 #include <AudioToolbox/AudioCodec.h>
 #include <AudioToolbox/AudioFormat.h>
 #include <AudioToolbox/AudioFile.h>
+#include <AudioToolbox/AudioFileStream.h>
 
 #endif /* AudioToolbox_AudioToolbox_h */
