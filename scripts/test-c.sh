@@ -82,6 +82,25 @@ audio_file_c() {
 }
 audio_file_name="Audio File Services from C: Tests/C/audio_file.c as C99 and C++17 with every warning an error, run, and under LeakSanitizer"
 
+# Audio File Stream Services from C (Tests/C/audio_file_stream.c: a network player's parser fed MP3
+# streams it writes itself in random-length chunks, its packets and frames counted against Audio
+# File Services' reading of the same files), the same way.
+audio_file_stream_c() {
+    local debug=$root/.build/debug compiler
+    [ -f "$debug/libSoundstageC.so" ] || { echo "no $debug/libSoundstageC.so; run swift build first"; return 1; }
+    for compiler in "gcc -std=c99" "g++ -x c++ -std=c++17"; do
+        # shellcheck disable=SC2086
+        $compiler -Wall -Wextra -Werror -pedantic -ISources/CAudioToolbox/include Tests/C/audio_file_stream.c \
+            -L"$debug" -l:libSoundstageC.so -Wl,-rpath,"$debug" -o "$work/audio_file_stream" || return 1
+        "$work/audio_file_stream" || return 1
+    done
+    # Every stream closed, nothing left: LeakSanitizer finds nothing.
+    gcc -std=c99 -g -fsanitize=address -ISources/CAudioToolbox/include Tests/C/audio_file_stream.c \
+        -L"$debug" -l:libSoundstageC.so -Wl,-rpath,"$debug" -o "$work/audio_file_stream_asan" &&
+        ASAN_OPTIONS=detect_leaks=1 "$work/audio_file_stream_asan" > /dev/null
+}
+audio_file_stream_name="Audio File Stream Services from C: Tests/C/audio_file_stream.c as C99 and C++17 with every warning an error, run, and under LeakSanitizer"
+
 if [ "${1:-}" = "--quick" ]; then
     debug=$root/.build/debug
     [ -f "$debug/libSoundstageC.so" ] || { echo "test-c.sh: no $debug/libSoundstageC.so; run swift build first" >&2; exit 1; }
@@ -91,6 +110,7 @@ if [ "${1:-}" = "--quick" ]; then
     if "$work/capi_tests"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL the C tests"; fi
     check "$audio_format_name (against the debug build)" audio_format_c
     check "$audio_file_name (against the debug build)" audio_file_c
+    check "$audio_file_stream_name (against the debug build)" audio_file_stream_c
     check "$doc_blocks_name (against the debug build)" \
         doc_blocks -Iinclude -L"$debug" -l:libSoundstageC.so -Wl,-rpath,"$debug" -lm -lpthread
     echo "C API (quick): $passed passed, $failed failed"
@@ -188,6 +208,7 @@ check "a game exiting while its threads render and change scenes exits cleanly (
 
 check "$audio_format_name (against the debug build)" audio_format_c
 check "$audio_file_name (against the debug build)" audio_file_c
+check "$audio_file_stream_name (against the debug build)" audio_file_stream_c
 
 check "orbit.c compiles" gcc "${strict[@]}" Examples/C/orbit.c $(pkg-config --cflags --libs soundstage) -lm -o "$work/orbit"
 check "orbit.cpp compiles as C++17" \

@@ -2,10 +2,11 @@ import Foundation
 import SoundFile
 import Testing
 
-/// Tests/C/audio_format.c and Tests/C/audio_file.c, C programs in the style of the Core Audio books,
-/// compiled as C99 and as C++17 by gcc, g++, clang and clang++ with every warning an error, linked
-/// against the debug build's libSoundstageC.so (which carries the AudioToolbox functions), and run:
-/// each checks its own results and ends with "N passed, 0 failed". scripts/test-c.sh runs them too.
+/// Tests/C/audio_format.c, audio_file.c and audio_file_stream.c, C programs in the style of the Core
+/// Audio books, compiled as C99 and as C++17 by gcc, g++, clang and clang++ with every warning an
+/// error, linked against the debug build's libSoundstageC.so (which carries the AudioToolbox
+/// functions), and run: each checks its own results and ends with "N passed, 0 failed".
+/// scripts/test-c.sh runs them too.
 @Suite struct CProgramTests {
     /// The repository's root, from this file's place in it.
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -82,6 +83,28 @@ import Testing
                 "\(result.output)")
     }
 
+    @Test(arguments: [["gcc", "-std=c99"], ["clang", "-std=c99"], ["g++", "-x", "c++", "-std=c++17"], ["clang++", "-x", "c++", "-std=c++17"]])
+    func theAudioFileStreamProgramPasses(compiler: [String]) throws {
+        let library = try #require(Self.libraryDirectory, "no libSoundstageC.so above \(CommandLine.arguments[0])")
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("audio-file-stream-c-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: work) }
+        let program = work.appendingPathComponent("audio_file_stream").path
+        let compile = try Self.run(compiler + ["-Wall", "-Wextra", "-Werror", "-pedantic",
+                                               "-I", Self.root.appendingPathComponent("Sources/CAudioToolbox/include").path,
+                                               Self.root.appendingPathComponent("Tests/C/audio_file_stream.c").path,
+                                               "-L", library.path, "-l:libSoundstageC.so", "-Wl,-rpath," + library.path, "-o", program])
+        #expect(compile.status == 0, "\(compiler.joined(separator: " ")): \(compile.output)")
+        guard compile.status == 0 else { return }
+        // Besides the streams it writes itself: an MP3 that libsndfile's LAME wrote (an Info frame, LAME's tag).
+        let mp3 = try AudioFileFixture.write(frames: 30_000, channels: 2, .mp3, name: "song.mp3", in: work)
+        let result = try Self.run([program, mp3.path])
+        #expect(result.status == 0, "\(result.output)")
+        #expect(result.output.contains(" passed, 0 failed"), "\(result.output)")
+        #expect(result.output.contains("-junk: "), "\(result.output)")
+        #expect(result.output.contains("song.mp3: "), "\(result.output)")
+    }
+
     @Test func theHeadersCanBeImportedTwice() throws {
         // #import, as Objective-C-flavoured ports write it: the include guards make it harmless.
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("audio-import-\(UUID().uuidString)")
@@ -96,6 +119,7 @@ import Testing
         #import <TargetConditionals.h>
         #import <CoreFoundation/CoreFoundation.h>
         #import <AudioToolbox/AudioFile.h>
+        #import <AudioToolbox/AudioFileStream.h>
         #if TARGET_OS_IPHONE || TARGET_OS_MAC || !TARGET_OS_LINUX
         #error "this is Linux"
         #endif
