@@ -17,7 +17,7 @@ enum AIFFParser {
         var sound: (start: Int64, end: Int64)?
         var position: Int64 = 12
         var walked = 0
-        while position + 8 <= size, walked < FileLimits.chunks {
+        while position <= size - 8, walked < FileLimits.chunks {
             walked += 1
             let header = try source.bytes(at: position, count: 8)
             guard header.count == 8 else { break }

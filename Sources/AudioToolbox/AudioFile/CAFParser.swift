@@ -20,7 +20,7 @@ enum CAFParser {
         var position: Int64 = 8
         var walked = 0
         var dataToTheEnd = false
-        walk: while position + 12 <= size, walked < FileLimits.chunks {
+        walk: while position <= size - 12, walked < FileLimits.chunks {   // (a stream's size is Int64.max)
             walked += 1
             let header = try source.bytes(at: position, count: 12)
             guard header.count == 12 else { break }
@@ -47,7 +47,7 @@ enum CAFParser {
                 desc = try describe(try chunk())
             case fourCC("data"):
                 guard length >= 4 else { throw .invalidFile }
-                data = (body + 4, body + length)   // after the edit count; cut to the file below
+                data = (body + 4, body + min(length, Int64.max - body))   // after the edit count; cut to the file below
                 if upToData { break walk }
             case fourCC("pakt"):
                 guard length >= 24 else { throw .invalidFile }
@@ -79,11 +79,11 @@ enum CAFParser {
             let remainder = pakt.bigEndian(Int32.self, at: 20)
             let total = layout.totalFrames
             // A table that does not add up (a truncated file) is believed only as far as it can be.
-            if validFrames >= 0, priming >= 0, remainder >= 0,
-               validFrames + Int64(priming) + Int64(remainder) == total {
+            if validFrames >= 0, priming >= 0, remainder >= 0, validFrames <= total,
+               Int64(priming) + Int64(remainder) == total - validFrames {
                 layout.packetTable = AudioFilePacketTableInfo(mNumberValidFrames: validFrames, mPrimingFrames: priming,
                                                               mRemainderFrames: remainder)
-            } else if validFrames >= 0, priming >= 0, validFrames + Int64(priming) <= total {
+            } else if validFrames >= 0, priming >= 0, validFrames <= total - Int64(priming) {
                 layout.packetTable = AudioFilePacketTableInfo(mNumberValidFrames: validFrames, mPrimingFrames: priming,
                                                               mRemainderFrames: Int32(clamping: total - validFrames - Int64(priming)))
             } else {

@@ -38,7 +38,8 @@ struct FileLayout {
         if let packets, format.mFramesPerPacket == 0 {
             return packets.reduce(0) { $0 + Int64($1.mVariableFramesInPacket) }
         }
-        return packetCount * Int64(format.mFramesPerPacket)
+        let (frames, overflow) = packetCount.multipliedReportingOverflow(by: Int64(format.mFramesPerPacket))
+        return overflow ? Int64.max : frames   // a stream's unknown size counts as endless
     }
 
     /// The frames a listener hears.
@@ -95,6 +96,9 @@ enum FileLimits {
     static let chunkBytes: Int64 = 256 << 20
     /// The most chunks walked before giving up.
     static let chunks = 100_000
+    /// The most packets an MPEG-4 sample table may describe (12 bytes of a constant-size 'stsz' can
+    /// claim 4 billion; this is 100 hours of AAC at 44.1 kHz).
+    static let tablePackets = 1 << 24
     /// What a stream's header may be before its audio data: the bytes a parser keeps of it (tags
     /// and chunks it skips are not kept).
     static let streamHeaderBytes = 64 << 20

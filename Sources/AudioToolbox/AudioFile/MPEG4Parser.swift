@@ -51,7 +51,7 @@ enum MPEG4Parser {
         var moov: [UInt8]?
         var position: Int64 = 0
         var walked = 0
-        while position + 8 <= size, walked < FileLimits.chunks {
+        while position <= size - 8, walked < FileLimits.chunks {
             walked += 1
             let header = try source.bytes(at: position, count: 16)
             guard header.count >= 8 else { break }
@@ -70,7 +70,7 @@ enum MPEG4Parser {
             if type == fourCC("mdat") && upToData { throw .notOptimized }
             if type == fourCC("moov") {
                 let length = boxSize - headerSize
-                guard length <= FileLimits.chunkBytes, position + boxSize <= size else { throw .invalidFile }
+                guard length <= FileLimits.chunkBytes, boxSize <= size - position else { throw .invalidFile }
                 let body = try source.bytes(at: position + headerSize, count: Int(length))
                 guard body.count == Int(length) else { throw .invalidFile }
                 moov = body
@@ -163,6 +163,7 @@ enum MPEG4Parser {
         guard stsz.body.count >= 12 else { throw .invalidFile }
         let constantSize = m.bigEndian(UInt32.self, at: sb + 4)
         let count = Int(m.bigEndian(UInt32.self, at: sb + 8))
+        guard count <= FileLimits.tablePackets else { throw .invalidFile }
         if constantSize == 0 {
             guard count <= (stsz.body.count - 12) / 4 else { throw .invalidFile }
         } else {
@@ -221,7 +222,7 @@ enum MPEG4Parser {
                 if mediaTime >= 0, mediaTime <= total { priming = mediaTime }
                 if movieTimescale > 0, mediaTimescale > 0, segment > 0 {
                     let frames = Double(segment) * Double(mediaTimescale) / Double(movieTimescale)
-                    valid = min(total - priming, Int64(frames.rounded()))
+                    valid = frames < Double(total - priming) ? Int64(frames.rounded()) : total - priming
                 } else {
                     valid = total - priming
                 }

@@ -134,6 +134,7 @@ final class StreamParser {
                 let count = min(input.count, Self.window)
                 source.append(input.prefix(count))
                 input = input.dropFirst(count)
+                guard source.keptBytes <= FileLimits.streamHeaderBytes else { return try fail(.invalidFile) }
             }
             if atEnd && input.isEmpty { source.ended = true }
             if source.isReady {

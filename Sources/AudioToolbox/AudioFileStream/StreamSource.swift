@@ -24,7 +24,7 @@ final class StreamSource: ByteSource, @unchecked Sendable {
     private var waiting: (start: Int64, end: Int64)?
 
     /// The bytes kept.
-    var keptBytes: Int { runs.reduce(0) { $0 + $1.bytes.count } }
+    private(set) var keptBytes = 0
 
     /// How many bytes had arrived at the last try.
     private var triedAt: Int64 = 0
@@ -46,6 +46,7 @@ final class StreamSource: ByteSource, @unchecked Sendable {
         guard skip < bytes.count else { return }
         let kept = bytes.dropFirst(skip)
         let keptStart = start + Int64(skip)
+        keptBytes += kept.count
         if let last = runs.last, last.start + Int64(last.bytes.count) == keptStart {
             runs[runs.count - 1].bytes.append(contentsOf: kept)
         } else {
@@ -84,6 +85,7 @@ final class StreamSource: ByteSource, @unchecked Sendable {
             }
         }
         runs = kept
+        keptBytes = kept.reduce(0) { $0 + $1.bytes.count }
         keepFrom = max(keepFrom, waiting.start)
     }
 
