@@ -217,6 +217,71 @@ import Testing
     }
 }
 
+/// The shapes iOS streaming players give their code, which must compile unchanged: callbacks as
+/// named functions with non-optional parameters, the client data from `Unmanaged`, a `Data` chunk
+/// parsed through `withUnsafeBytes`, flags as option sets.
+final class RadioPlayer {
+    var streamID: AudioFileStreamID?
+    var dataFormat = AudioStreamBasicDescription()
+    var packetCount = 0
+    var cachedAsked = false
+
+    init() {
+        let status = AudioFileStreamOpen(Unmanaged.passUnretained(self).toOpaque(), radioPropertyListener, radioPackets,
+                                         kAudioFileMP3Type, &streamID)
+        precondition(status == noErr)
+    }
+
+    func received(_ data: Data, discontinuous: Bool) -> OSStatus {
+        guard let streamID else { return kAudio_ParamError }
+        return data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) -> OSStatus in
+            AudioFileStreamParseBytes(streamID, UInt32(data.count), buffer.baseAddress, discontinuous ? [.discontinuity] : [])
+        }
+    }
+
+    deinit {
+        if let streamID { AudioFileStreamClose(streamID) }
+    }
+}
+
+func radioPropertyListener(_ clientData: UnsafeMutableRawPointer, _ streamID: AudioFileStreamID,
+                           _ propertyID: AudioFileStreamPropertyID, _ flags: UnsafeMutablePointer<AudioFileStreamPropertyFlags>) {
+    let player = Unmanaged<RadioPlayer>.fromOpaque(clientData).takeUnretainedValue()
+    if propertyID == kAudioFileStreamProperty_DataFormat {
+        var size = UInt32(MemoryLayout<AudioStreamBasicDescription>.size)
+        AudioFileStreamGetProperty(streamID, propertyID, &size, &player.dataFormat)
+    }
+    if !flags.pointee.contains(.propertyIsCached) {
+        flags.pointee.insert(.cacheProperty)
+        player.cachedAsked = true
+    }
+}
+
+func radioPackets(_ clientData: UnsafeMutableRawPointer, _ numberBytes: UInt32, _ numberPackets: UInt32,
+                  _ inputData: UnsafeRawPointer, _ descriptions: UnsafeMutablePointer<AudioStreamPacketDescription>?) {
+    let player = Unmanaged<RadioPlayer>.fromOpaque(clientData).takeUnretainedValue()
+    guard let descriptions else { return }
+    for description in UnsafeBufferPointer(start: descriptions, count: Int(numberPackets)) where description.mDataByteSize > 0 {
+        player.packetCount += 1
+    }
+    _ = (numberBytes, inputData)
+}
+
+extension AudioFileStreamTests {
+    @Test func iOSPlayerCodeCompilesAndRuns() throws {
+        let data = try Data(Self.written(.mp3, name: "r.mp3"))
+        let player = RadioPlayer()
+        var at = 0
+        while at < data.count {
+            let chunk = data[at..<min(data.count, at + 1_500)]
+            #expect(player.received(Data(chunk), discontinuous: false) == noErr)
+            at += 1_500
+        }
+        #expect(player.dataFormat.mFormatID == kAudioFormatMPEGLayer3 && player.packetCount == Int(FileReading(Array(data)).packetCount))
+        #expect(!player.cachedAsked)
+    }
+}
+
 /// Two values' bytes are the same.
 func same<T: BitwiseCopyable>(_ a: T, _ b: T) -> Bool {
     withUnsafeBytes(of: a) { a in withUnsafeBytes(of: b) { b in a.elementsEqual(b) } }
