@@ -48,57 +48,40 @@ doc_blocks() {   # doc_blocks LINK-FLAGS...
 }
 doc_blocks_name="the C blocks of README.md and docs/getting-started.md compile as C99 with every warning an error, and run"
 
-# Audio Format Services from C (Tests/C/audio_format.c, AudioToolbox's headers at Apple's paths),
-# compiled as C99 and C++17 by gcc and g++, and run. Against the debug build's libSoundstageC.so:
-# the shipped libsoundstage.so exports only the ss_ functions until the Apple names join its
-# version script and install (docs/audiotoolbox.md).
-audio_format_c() {
-    local debug=$root/.build/debug compiler
+# A Core Audio C program (Tests/C/NAME.c, AudioToolbox's headers at Apple's paths), compiled as C99
+# and C++17 by gcc and g++ with every warning an error, and run; with --leaks, once more under
+# AddressSanitizer's leak checker. Against the debug build's libSoundstageC.so: the shipped
+# libsoundstage.so exports only the ss_ functions until the Apple names join its version script and
+# install (docs/audiotoolbox.md).
+core_audio_c() {   # core_audio_c NAME [--leaks]
+    local debug=$root/.build/debug compiler name=$1
     [ -f "$debug/libSoundstageC.so" ] || { echo "no $debug/libSoundstageC.so; run swift build first"; return 1; }
     for compiler in "gcc -std=c99" "g++ -x c++ -std=c++17"; do
         # shellcheck disable=SC2086
-        $compiler -Wall -Wextra -Werror -pedantic -ISources/CAudioToolbox/include Tests/C/audio_format.c \
-            -L"$debug" -l:libSoundstageC.so -Wl,-rpath,"$debug" -o "$work/audio_format" || return 1
-        "$work/audio_format" || return 1
+        $compiler -Wall -Wextra -Werror -pedantic -ISources/CAudioToolbox/include "Tests/C/$name.c" \
+            -L"$debug" -l:libSoundstageC.so -Wl,-rpath,"$debug" -o "$work/$name" || return 1
+        "$work/$name" || return 1
     done
+    [ "${2:-}" = "--leaks" ] || return 0
+    gcc -std=c99 -g -fsanitize=address -ISources/CAudioToolbox/include "Tests/C/$name.c" \
+        -L"$debug" -l:libSoundstageC.so -Wl,-rpath,"$debug" -o "$work/${name}_asan" &&
+        ASAN_OPTIONS=detect_leaks=1 "$work/${name}_asan" > /dev/null
 }
+
+# Audio Format Services from C (Tests/C/audio_format.c).
+audio_format_c() { core_audio_c audio_format; }
 audio_format_name="Audio Format Services from C: Tests/C/audio_format.c as C99 and C++17 with every warning an error, run"
 
 # Audio File Services and the Core Foundation subset from C (Tests/C/audio_file.c: it writes its own
-# WAVE and AIFF files and checks every sample it reads back), the same way.
-audio_file_c() {
-    local debug=$root/.build/debug compiler
-    [ -f "$debug/libSoundstageC.so" ] || { echo "no $debug/libSoundstageC.so; run swift build first"; return 1; }
-    for compiler in "gcc -std=c99" "g++ -x c++ -std=c++17"; do
-        # shellcheck disable=SC2086
-        $compiler -Wall -Wextra -Werror -pedantic -ISources/CAudioToolbox/include Tests/C/audio_file.c \
-            -L"$debug" -l:libSoundstageC.so -Wl,-rpath,"$debug" -o "$work/audio_file" || return 1
-        "$work/audio_file" || return 1
-    done
-    # Every CF object and AudioFileID made is released: LeakSanitizer finds nothing left.
-    gcc -std=c99 -g -fsanitize=address -ISources/CAudioToolbox/include Tests/C/audio_file.c \
-        -L"$debug" -l:libSoundstageC.so -Wl,-rpath,"$debug" -o "$work/audio_file_asan" &&
-        ASAN_OPTIONS=detect_leaks=1 "$work/audio_file_asan" > /dev/null
-}
+# WAVE and AIFF files and checks every sample it reads back); every CF object and AudioFileID made
+# is released: LeakSanitizer finds nothing left.
+audio_file_c() { core_audio_c audio_file --leaks; }
 audio_file_name="Audio File Services from C: Tests/C/audio_file.c as C99 and C++17 with every warning an error, run, and under LeakSanitizer"
 
 # Audio File Stream Services from C (Tests/C/audio_file_stream.c: a network player's parser fed MP3
 # streams it writes itself in random-length chunks, its packets and frames counted against Audio
-# File Services' reading of the same files), the same way.
-audio_file_stream_c() {
-    local debug=$root/.build/debug compiler
-    [ -f "$debug/libSoundstageC.so" ] || { echo "no $debug/libSoundstageC.so; run swift build first"; return 1; }
-    for compiler in "gcc -std=c99" "g++ -x c++ -std=c++17"; do
-        # shellcheck disable=SC2086
-        $compiler -Wall -Wextra -Werror -pedantic -ISources/CAudioToolbox/include Tests/C/audio_file_stream.c \
-            -L"$debug" -l:libSoundstageC.so -Wl,-rpath,"$debug" -o "$work/audio_file_stream" || return 1
-        "$work/audio_file_stream" || return 1
-    done
-    # Every stream closed, nothing left: LeakSanitizer finds nothing.
-    gcc -std=c99 -g -fsanitize=address -ISources/CAudioToolbox/include Tests/C/audio_file_stream.c \
-        -L"$debug" -l:libSoundstageC.so -Wl,-rpath,"$debug" -o "$work/audio_file_stream_asan" &&
-        ASAN_OPTIONS=detect_leaks=1 "$work/audio_file_stream_asan" > /dev/null
-}
+# File Services' reading of the same files); every stream is closed, LeakSanitizer finds nothing.
+audio_file_stream_c() { core_audio_c audio_file_stream --leaks; }
 audio_file_stream_name="Audio File Stream Services from C: Tests/C/audio_file_stream.c as C99 and C++17 with every warning an error, run, and under LeakSanitizer"
 
 if [ "${1:-}" = "--quick" ]; then
