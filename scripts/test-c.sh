@@ -54,7 +54,7 @@ doc_blocks_name="the C blocks of README.md and docs/getting-started.md compile a
 # converter made is released). `apple_programs LINK-FLAGS...` builds them against a library: the
 # shipped one through pkg-config soundstage-audiotoolbox (the headers from include/soundstage/apple,
 # as a port builds), or in --quick the debug build's libSoundstageC.so with the source headers.
-apple_programs=(audio_format audio_file audio_converter)
+apple_programs=(audio_format audio_file audio_file_stream audio_converter)
 apple_program() {   # apple_program NAME LINK-FLAGS...
     local name=$1 compiler inputs=() listed
     shift
@@ -83,6 +83,7 @@ apple_program_name() {   # apple_program_name NAME: the check's name
     echo "Tests/C/$1.c (Core Audio's C interfaces) as C99 and C++17 with every warning an error, run, and under LeakSanitizer"
 }
 debug_apple=(-ISources/CAudioToolbox/include -L"$root/.build/debug" -l:libSoundstageC.so -Wl,-rpath,"$root/.build/debug")
+
 
 
 if [ "${1:-}" = "--quick" ]; then

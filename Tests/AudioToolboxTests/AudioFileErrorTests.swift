@@ -217,6 +217,35 @@ import Testing
         #expect(Self.open(bytes).0 == kAudioFileUnsupportedDataFormatError)
     }
 
+    /// Numbers near Int64's limits, in a header or in a translation's question, are answers or
+    /// codes, never an arithmetic trap.
+    @Test func hugeNumbersAreCodesNotTraps() throws {
+        // A packet table claiming Int64.max valid frames: the table is believed as far as it adds up.
+        var ima4 = try cafFile(.cafIMA4)
+        let pakt = try #require(cafChunks(ima4).firstIndex { $0.0 == "pakt" })
+        let paktAt = cafChunks(ima4)[..<pakt].reduce(8) { $0 + $1.1.count } + 12
+        ima4.replaceSubrange((paktAt + 8)..<(paktAt + 16), with: [0x7F, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF])
+        let (status, fileID, box) = Self.open(ima4)
+        #expect(status == noErr)
+        let file = try #require(fileID)
+        let table = property(file, kAudioFilePropertyPacketTableInfo, AudioFilePacketTableInfo()).1
+        #expect(table.mNumberValidFrames <= 9_000 + 64)
+        #expect(AudioFileClose(file) == noErr)
+        #expect(streamed(ima4, split: .random).errors.isEmpty)
+        // Questions about a packet far past the end of an MP3 (1152 frames each).
+        let (mp3Status, mp3ID, mp3Box) = Self.open(try cafFile(.mp3))
+        #expect(mp3Status == noErr)
+        let mp3 = try #require(mp3ID)
+        var frames = AudioFramePacketTranslation(mFrame: 0, mPacket: Int64.max / 1_000, mFrameOffsetInPacket: 0)
+        var size = UInt32(MemoryLayout<AudioFramePacketTranslation>.size)
+        #expect(AudioFileGetProperty(mp3, kAudioFilePropertyPacketToFrame, &size, &frames) == kAudioFileInvalidPacketOffsetError)
+        var bytes = AudioBytePacketTranslation(mByte: 0, mPacket: Int64.max - 1, mByteOffsetInPacket: 0, mFlags: [])
+        size = UInt32(MemoryLayout<AudioBytePacketTranslation>.size)
+        #expect(AudioFileGetProperty(mp3, kAudioFilePropertyPacketToByte, &size, &bytes) == kAudioFileInvalidPacketOffsetError)
+        #expect(AudioFileClose(mp3) == noErr)
+        withExtendedLifetime((box, mp3Box)) {}
+    }
+
     private func cafFile(_ format: OutputFormat) throws -> [UInt8] {
         let directory = try AudioFileFixture.directory()
         defer { try? FileManager.default.removeItem(at: directory) }

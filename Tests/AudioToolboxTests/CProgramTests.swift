@@ -2,10 +2,11 @@ import Foundation
 import SoundFile
 import Testing
 
-/// Tests/C/audio_format.c, Tests/C/audio_file.c and Tests/C/audio_converter.c, C programs in the style of the Core Audio books,
-/// compiled as C99 and as C++17 by gcc, g++, clang and clang++ with every warning an error, linked
-/// against the debug build's libSoundstageC.so (which carries the AudioToolbox functions), and run:
-/// each checks its own results and ends with "N passed, 0 failed". scripts/test-c.sh runs them too.
+/// Tests/C/audio_format.c, audio_file.c, audio_file_stream.c and audio_converter.c, C programs in the
+/// style of the Core Audio books, compiled as C99 and as C++17 by gcc, g++, clang and clang++ with
+/// every warning an error, linked against the debug build's libSoundstageC.so (which carries the
+/// AudioToolbox functions), and run: each checks its own results and ends with "N passed, 0 failed".
+/// scripts/test-c.sh runs them too.
 @Suite struct CProgramTests {
     /// The repository's root, from this file's place in it.
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -34,19 +35,33 @@ import Testing
         return (process.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 
-    @Test(arguments: [["gcc", "-std=c99"], ["clang", "-std=c99"], ["g++", "-x", "c++", "-std=c++17"], ["clang++", "-x", "c++", "-std=c++17"]])
-    func theCProgramPasses(compiler: [String]) throws {
-        let library = try #require(Self.libraryDirectory, "no libSoundstageC.so above \(CommandLine.arguments[0])")
-        let work = FileManager.default.temporaryDirectory.appendingPathComponent("audio-format-\(UUID().uuidString)")
+    /// A fresh directory for one test's program and files.
+    static func workDirectory(_ prefix: String) throws -> URL {
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: work) }
-        let program = work.appendingPathComponent("audio_format").path
+        return work
+    }
+
+    /// Compiles Tests/C/NAME.c with `compiler` and every warning an error, against the debug build's
+    /// libSoundstageC.so; the program's path, or nil (and a recorded issue) when it did not compile.
+    static func compile(_ name: String, with compiler: [String], in work: URL,
+                        sourceLocation: SourceLocation = #_sourceLocation) throws -> String? {
+        let library = try #require(Self.libraryDirectory, "no libSoundstageC.so above \(CommandLine.arguments[0])",
+                                   sourceLocation: sourceLocation)
+        let program = work.appendingPathComponent(name).path
         let compile = try Self.run(compiler + ["-Wall", "-Wextra", "-Werror", "-pedantic",
                                                "-I", Self.root.appendingPathComponent("Sources/CAudioToolbox/include").path,
-                                               Self.root.appendingPathComponent("Tests/C/audio_format.c").path,
+                                               Self.root.appendingPathComponent("Tests/C/\(name).c").path,
                                                "-L", library.path, "-l:libSoundstageC.so", "-Wl,-rpath," + library.path, "-o", program])
-        #expect(compile.status == 0, "\(compiler.joined(separator: " ")): \(compile.output)")
-        guard compile.status == 0 else { return }
+        #expect(compile.status == 0, "\(compiler.joined(separator: " ")): \(compile.output)", sourceLocation: sourceLocation)
+        return compile.status == 0 ? program : nil
+    }
+
+    @Test(arguments: [["gcc", "-std=c99"], ["clang", "-std=c99"], ["g++", "-x", "c++", "-std=c++17"], ["clang++", "-x", "c++", "-std=c++17"]])
+    func theCProgramPasses(compiler: [String]) throws {
+        let work = try Self.workDirectory("audio-format")
+        defer { try? FileManager.default.removeItem(at: work) }
+        guard let program = try Self.compile("audio_format", with: compiler, in: work) else { return }
         let result = try Self.run([program])
         #expect(result.status == 0, "\(result.output)")
         #expect(result.output.contains(" passed, 0 failed"), "\(result.output)")
@@ -54,17 +69,9 @@ import Testing
 
     @Test(arguments: [["gcc", "-std=c99"], ["clang", "-std=c99"], ["g++", "-x", "c++", "-std=c++17"], ["clang++", "-x", "c++", "-std=c++17"]])
     func theAudioFileProgramPasses(compiler: [String]) throws {
-        let library = try #require(Self.libraryDirectory, "no libSoundstageC.so above \(CommandLine.arguments[0])")
-        let work = FileManager.default.temporaryDirectory.appendingPathComponent("audio-file-c-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        let work = try Self.workDirectory("audio-file-c")
         defer { try? FileManager.default.removeItem(at: work) }
-        let program = work.appendingPathComponent("audio_file").path
-        let compile = try Self.run(compiler + ["-Wall", "-Wextra", "-Werror", "-pedantic",
-                                               "-I", Self.root.appendingPathComponent("Sources/CAudioToolbox/include").path,
-                                               Self.root.appendingPathComponent("Tests/C/audio_file.c").path,
-                                               "-L", library.path, "-l:libSoundstageC.so", "-Wl,-rpath," + library.path, "-o", program])
-        #expect(compile.status == 0, "\(compiler.joined(separator: " ")): \(compile.output)")
-        guard compile.status == 0 else { return }
+        guard let program = try Self.compile("audio_file", with: compiler, in: work) else { return }
         // Files the program did not write itself: Apple Lossless and IMA4 in CAF, by SoundFileWriter.
         let alac = try AudioFileFixture.write(frames: 10_000, channels: 2, .cafALAC, name: "alac.caf", in: work)
         let ima4 = try AudioFileFixture.write(frames: 1_000, channels: 1, .cafIMA4, name: "ima4.caf", in: work)
@@ -108,6 +115,20 @@ import Testing
         #expect(result.output.contains("ima4.caf: 'ima4', 44100 Hz, 1 channels: 1024 frames decoded"), "\(result.output)")
     }
 
+    @Test(arguments: [["gcc", "-std=c99"], ["clang", "-std=c99"], ["g++", "-x", "c++", "-std=c++17"], ["clang++", "-x", "c++", "-std=c++17"]])
+    func theAudioFileStreamProgramPasses(compiler: [String]) throws {
+        let work = try Self.workDirectory("audio-file-stream-c")
+        defer { try? FileManager.default.removeItem(at: work) }
+        guard let program = try Self.compile("audio_file_stream", with: compiler, in: work) else { return }
+        // Besides the streams it writes itself: an MP3 that libsndfile's LAME wrote (an Info frame, LAME's tag).
+        let mp3 = try AudioFileFixture.write(frames: 30_000, channels: 2, .mp3, name: "song.mp3", in: work)
+        let result = try Self.run([program, mp3.path])
+        #expect(result.status == 0, "\(result.output)")
+        #expect(result.output.contains(" passed, 0 failed"), "\(result.output)")
+        #expect(result.output.contains("-junk: "), "\(result.output)")
+        #expect(result.output.contains("song.mp3: "), "\(result.output)")
+    }
+
     @Test func theHeadersCanBeImportedTwice() throws {
         // #import, as Objective-C-flavoured ports write it: the include guards make it harmless.
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("audio-import-\(UUID().uuidString)")
@@ -122,6 +143,7 @@ import Testing
         #import <TargetConditionals.h>
         #import <CoreFoundation/CoreFoundation.h>
         #import <AudioToolbox/AudioFile.h>
+        #import <AudioToolbox/AudioFileStream.h>
         #if TARGET_OS_IPHONE || TARGET_OS_MAC || !TARGET_OS_LINUX
         #error "this is Linux"
         #endif

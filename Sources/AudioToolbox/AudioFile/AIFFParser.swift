@@ -8,14 +8,16 @@ enum AIFFParser {
             && (head.fourCC(at: 8) == fourCC("AIFF") || head.fourCC(at: 8) == fourCC("AIFC"))
     }
 
-    static func parse(_ source: ByteSource, size: Int64) throws(FileStatus) -> FileLayout {
+    /// The layout; `upToData`: a stream's header, read up to the sound chunk's data (a COMM chunk
+    /// after it is `kAudioFileNotOptimizedError`).
+    static func parse(_ source: ByteSource, size: Int64, upToData: Bool = false) throws(FileStatus) -> FileLayout {
         let head = try source.bytes(at: 0, count: 12)
         let isAIFC = head.fourCC(at: 8) == fourCC("AIFC")
         var comm: [UInt8]?
         var sound: (start: Int64, end: Int64)?
         var position: Int64 = 12
         var walked = 0
-        while position + 8 <= size, walked < FileLimits.chunks {
+        while position <= size - 8, walked < FileLimits.chunks {
             walked += 1
             let header = try source.bytes(at: position, count: 8)
             guard header.count == 8 else { break }
@@ -32,6 +34,10 @@ enum AIFFParser {
                 guard offsets.count == 8 else { throw .invalidFile }
                 let offset = Int64(offsets.bigEndian(UInt32.self, at: 0))
                 sound = (body + 8 + offset, body + length)
+                if upToData {
+                    guard comm != nil else { throw .notOptimized }
+                    break
+                }
             }
             position = body + length + (length & 1)
         }

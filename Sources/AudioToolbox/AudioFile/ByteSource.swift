@@ -5,11 +5,16 @@ import Glibc
 #endif
 
 /// A file's bytes, read at positions. An open file calls its source under its own lock only.
+/// The container parsers read through it, and so does Audio File Stream Services (StreamSource:
+/// the bytes a stream has delivered so far, where a read past them throws "more data").
 protocol ByteSource: AnyObject, Sendable {
-    /// The size in bytes.
+    /// The size in bytes (`Int64.max` while a stream's end is not known).
     func size() throws(FileStatus) -> Int64
     /// Reads up to `count` bytes at `position` into `buffer`; fewer only at the end.
     func read(at position: Int64, count: Int, into buffer: UnsafeMutableRawPointer) throws(FileStatus) -> Int
+    /// The bytes at `position`: at least `minimum` of them (fewer only at the end), and up to
+    /// `limit` where more cost nothing extra (a file reads `limit`; a stream gives what it holds).
+    func window(at position: Int64, minimum: Int, limit: Int) throws(FileStatus) -> [UInt8]
 }
 
 extension ByteSource {
@@ -23,6 +28,35 @@ extension ByteSource {
         let got = try result.get()
         out.removeLast(count - got)
         return out
+    }
+
+    func window(at position: Int64, minimum: Int, limit: Int) throws(FileStatus) -> [UInt8] {
+        try bytes(at: position, count: max(minimum, limit))
+    }
+}
+
+/// Small reads (frame headers, chunk headers) through one window of a source, so that walking a
+/// file reads it in large blocks and walking a stream reads only the bytes it needs.
+struct WindowedReader {
+    let source: any ByteSource
+    private var start: Int64 = 0
+    private var bytes: [UInt8] = []
+    private var reachesEnd = false
+    /// How much a file read fetches at once.
+    static let block = 1 << 16
+
+    init(_ source: any ByteSource) { self.source = source }
+
+    /// The bytes from `position` to the window's end: at least `minimum` of them, fewer only at the
+    /// end of the source.
+    mutating func view(at position: Int64, minimum: Int) throws(FileStatus) -> ArraySlice<UInt8> {
+        let end = start + Int64(bytes.count)
+        if position < start || position > end || position + Int64(minimum) > end && !reachesEnd {
+            bytes = try source.window(at: position, minimum: minimum, limit: max(minimum, Self.block))
+            start = position
+            reachesEnd = bytes.count < minimum
+        }
+        return bytes[Int(position - start)...]
     }
 }
 

@@ -8,7 +8,10 @@ enum CAFParser {
         head.count >= 8 && head.fourCC(at: 0) == fourCC("caff") && head.bigEndian(UInt16.self, at: 4) == 1
     }
 
-    static func parse(_ source: ByteSource, size: Int64) throws(FileStatus) -> FileLayout {
+    /// The layout; `upToData`: a stream's header, read up to the data chunk (a packet table after
+    /// it is not seen: `kAudioFileNotOptimizedError` for variable packets, as Audio File Stream
+    /// Services documents).
+    static func parse(_ source: ByteSource, size: Int64, upToData: Bool = false) throws(FileStatus) -> FileLayout {
         var desc: AudioStreamBasicDescription?
         var data: (start: Int64, end: Int64)?
         var pakt: [UInt8]?
@@ -16,7 +19,8 @@ enum CAFParser {
         var chan: [UInt8]?
         var position: Int64 = 8
         var walked = 0
-        while position + 12 <= size, walked < FileLimits.chunks {
+        var dataToTheEnd = false
+        walk: while position <= size - 12, walked < FileLimits.chunks {   // (a stream's size is Int64.max)
             walked += 1
             let header = try source.bytes(at: position, count: 12)
             guard header.count == 12 else { break }
@@ -27,6 +31,7 @@ enum CAFParser {
                 // Only the data chunk may run to the end of the file (size -1, a file still being written).
                 guard id == fourCC("data") else { throw .invalidFile }
                 data = (body + 4, size)
+                dataToTheEnd = true
                 break
             }
             guard length <= size - body || id == fourCC("data") else { throw .invalidFile }
@@ -42,7 +47,8 @@ enum CAFParser {
                 desc = try describe(try chunk())
             case fourCC("data"):
                 guard length >= 4 else { throw .invalidFile }
-                data = (body + 4, body + length)   // after the edit count; cut to the file below
+                data = (body + 4, body + min(length, Int64.max - body))   // after the edit count; cut to the file below
+                if upToData { break walk }
             case fourCC("pakt"):
                 guard length >= 24 else { throw .invalidFile }
                 pakt = try chunk()
@@ -63,7 +69,7 @@ enum CAFParser {
             layout = try FileLayout.constant(type: kAudioFileCAFType, format: desc, dataStart: data.start, dataEnd: data.end,
                                              fileSize: size)
         } else {
-            guard let pakt else { throw .invalidFile }
+            guard let pakt else { throw upToData ? .notOptimized : .invalidFile }
             let dataEnd = min(data.end, size)
             layout = try variable(desc, pakt: pakt, dataStart: data.start, dataBytes: max(0, dataEnd - data.start))
         }
@@ -73,11 +79,11 @@ enum CAFParser {
             let remainder = pakt.bigEndian(Int32.self, at: 20)
             let total = layout.totalFrames
             // A table that does not add up (a truncated file) is believed only as far as it can be.
-            if validFrames >= 0, priming >= 0, remainder >= 0,
-               validFrames + Int64(priming) + Int64(remainder) == total {
+            if validFrames >= 0, priming >= 0, remainder >= 0, validFrames <= total,
+               Int64(priming) + Int64(remainder) == total - validFrames {
                 layout.packetTable = AudioFilePacketTableInfo(mNumberValidFrames: validFrames, mPrimingFrames: priming,
                                                               mRemainderFrames: remainder)
-            } else if validFrames >= 0, priming >= 0, validFrames + Int64(priming) <= total {
+            } else if validFrames >= 0, priming >= 0, validFrames <= total - Int64(priming) {
                 layout.packetTable = AudioFilePacketTableInfo(mNumberValidFrames: validFrames, mPrimingFrames: priming,
                                                               mRemainderFrames: Int32(clamping: total - validFrames - Int64(priming)))
             } else {
@@ -85,6 +91,7 @@ enum CAFParser {
             }
         }
         layout.magicCookie = cookie
+        layout.dataSizeUnknown = upToData && dataToTheEnd
         if let chan { layout.channelLayout = try channelLayout(chan) }
         if desc.mFormatID == kAudioFormatLinearPCM { layout.sourceBitDepth = Int32(desc.mBitsPerChannel) }
         return layout

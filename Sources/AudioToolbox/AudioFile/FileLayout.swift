@@ -25,6 +25,9 @@ struct FileLayout {
     var sourceBitDepth: Int32?
     /// The file's tags, by kAFInfoDictionary key (title, artist, ...), as the file states them.
     var tags: [(key: String, value: String)] = []
+    /// A stream's header does not state how much data follows (CAF's data chunk of size -1, a
+    /// WAVE data chunk of 0xFFFFFFFF bytes): the counts above are not to be believed.
+    var dataSizeUnknown = false
 
     /// The largest packet, in bytes.
     var maximumPacketSize: UInt32 {
@@ -37,7 +40,8 @@ struct FileLayout {
         if let packets, format.mFramesPerPacket == 0 {
             return packets.reduce(0) { $0 + Int64($1.mVariableFramesInPacket) }
         }
-        return packetCount * Int64(format.mFramesPerPacket)
+        let (frames, overflow) = packetCount.multipliedReportingOverflow(by: Int64(format.mFramesPerPacket))
+        return overflow ? Int64.max : frames   // a stream's unknown size counts as endless
     }
 
     /// The frames a listener hears.
@@ -94,6 +98,12 @@ enum FileLimits {
     static let chunkBytes: Int64 = 256 << 20
     /// The most chunks walked before giving up.
     static let chunks = 100_000
+    /// The most packets an MPEG-4 sample table may describe (12 bytes of a constant-size 'stsz' can
+    /// claim 4 billion; this is 100 hours of AAC at 44.1 kHz).
+    static let tablePackets = 1 << 24
+    /// What a stream's header may be before its audio data: the bytes a parser keeps of it (tags
+    /// and chunks it skips are not kept).
+    static let streamHeaderBytes = 64 << 20
 
     /// Whether a sample rate is one a file may state.
     static func validRate(_ rate: Double) -> Bool { rate.isFinite && rate > 0 && rate <= 10_000_000 }

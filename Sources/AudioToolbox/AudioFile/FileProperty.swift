@@ -65,7 +65,7 @@ enum FileProperty {
         case kAudioFilePropertyBitRate:
             let duration = layout.duration
             let rate = duration > 0 ? Double(layout.dataByteCount) * 8 / duration : 0
-            return bytes(UInt32(clamping: Int64(rate.rounded())))
+            return bytes(UInt32(clamping: Int64(rate.isFinite ? min(rate, Double(UInt32.max)).rounded() : 0)))
         case kAudioFilePropertySourceBitDepth:
             guard let depth = layout.sourceBitDepth else { throw .unsupportedProperty }
             return bytes(depth)
@@ -93,9 +93,13 @@ enum FileProperty {
         case kAudioFilePropertyPacketToByte:
             var translation = try read(AudioBytePacketTranslation.self, from: question)
             guard translation.mPacket >= 0 else { throw .invalidPacketOffset }
-            translation.mByte = translation.mPacket < layout.packetCount
-                ? layout.packet(translation.mPacket).offset
-                : layout.dataByteCount + (translation.mPacket - layout.packetCount) * Int64(layout.maximumPacketSize)
+            if translation.mPacket < layout.packetCount {
+                translation.mByte = layout.packet(translation.mPacket).offset
+            } else {
+                let (past, overflow) = (translation.mPacket - layout.packetCount).multipliedReportingOverflow(by: Int64(layout.maximumPacketSize))
+                guard !overflow, past <= Int64.max - layout.dataByteCount else { throw .invalidPacketOffset }
+                translation.mByte = layout.dataByteCount + past
+            }
             translation.mByteOffsetInPacket = 0
             translation.mFlags = translation.mPacket < layout.packetCount ? [] : .isEstimate
             return bytes(translation)
@@ -137,7 +141,11 @@ enum FileProperty {
 
     /// The first frame of `packet`.
     private static func frame(forPacket packet: Int64, in layout: FileLayout) throws(FileStatus) -> Int64 {
-        if layout.format.mFramesPerPacket > 0 { return packet * Int64(layout.format.mFramesPerPacket) }
+        if layout.format.mFramesPerPacket > 0 {
+            let (frame, overflow) = packet.multipliedReportingOverflow(by: Int64(layout.format.mFramesPerPacket))
+            guard !overflow else { throw .invalidPacketOffset }
+            return frame
+        }
         guard let packets = layout.packets, packet <= Int64(packets.count) else { throw .invalidPacketOffset }
         return packets[..<Int(packet)].reduce(0) { $0 + Int64($1.mVariableFramesInPacket) }
     }

@@ -41,6 +41,12 @@ struct FileStatus: Error, Equatable {
     static let dataTooLarge = FileStatus(status: kAudioFileDoesNotAllow64BitDataSizeError)
     /// `kAudio_BadFilePathError` ('!pth'): a URL that is not a file's.
     static let badFilePath = FileStatus(status: kAudio_BadFilePathError)
+    /// `kAudioFileNotOptimizedError` ('optm', `kAudioFileStreamError_NotOptimized` too): a stream
+    /// whose packet table or defining chunk comes after its audio data.
+    static let notOptimized = FileStatus(status: kAudioFileNotOptimizedError)
+    /// 'more' (`kAudioFileStreamError_DataUnavailable`): a stream has not delivered the bytes a
+    /// parser asked for yet (StreamSource); never returned by Audio File Services.
+    static let moreData = FileStatus(status: 0x6D6F_7265)
 }
 
 /// Runs `body`, turning what it throws into its OSStatus (noErr when it returns).

@@ -43,13 +43,15 @@ enum MPEG4Parser {
         try boxes(bytes, in: parent.body).first { $0.type == fourCC(type) }
     }
 
-    static func parse(_ source: ByteSource, size: Int64) throws(FileStatus) -> FileLayout {
+    /// The layout; `upToData`: a stream's header, which must hold 'moov' before 'mdat'
+    /// (`kAudioFileNotOptimizedError` when the sample tables come after the data).
+    static func parse(_ source: ByteSource, size: Int64, upToData: Bool = false) throws(FileStatus) -> FileLayout {
         // The top level, walked through the source: find 'ftyp''s brand and 'moov'.
         var brand: UInt32 = 0
         var moov: [UInt8]?
         var position: Int64 = 0
         var walked = 0
-        while position + 8 <= size, walked < FileLimits.chunks {
+        while position <= size - 8, walked < FileLimits.chunks {
             walked += 1
             let header = try source.bytes(at: position, count: 16)
             guard header.count >= 8 else { break }
@@ -65,9 +67,10 @@ enum MPEG4Parser {
             }
             guard boxSize >= headerSize else { throw .invalidFile }
             if type == fourCC("ftyp") && header.count >= 12 { brand = header.fourCC(at: 8) }
+            if type == fourCC("mdat") && upToData { throw .notOptimized }
             if type == fourCC("moov") {
                 let length = boxSize - headerSize
-                guard length <= FileLimits.chunkBytes, position + boxSize <= size else { throw .invalidFile }
+                guard length <= FileLimits.chunkBytes, boxSize <= size - position else { throw .invalidFile }
                 let body = try source.bytes(at: position + headerSize, count: Int(length))
                 guard body.count == Int(length) else { throw .invalidFile }
                 moov = body
@@ -160,6 +163,7 @@ enum MPEG4Parser {
         guard stsz.body.count >= 12 else { throw .invalidFile }
         let constantSize = m.bigEndian(UInt32.self, at: sb + 4)
         let count = Int(m.bigEndian(UInt32.self, at: sb + 8))
+        guard count <= FileLimits.tablePackets else { throw .invalidFile }
         if constantSize == 0 {
             guard count <= (stsz.body.count - 12) / 4 else { throw .invalidFile }
         } else {
@@ -218,7 +222,7 @@ enum MPEG4Parser {
                 if mediaTime >= 0, mediaTime <= total { priming = mediaTime }
                 if movieTimescale > 0, mediaTimescale > 0, segment > 0 {
                     let frames = Double(segment) * Double(mediaTimescale) / Double(movieTimescale)
-                    valid = min(total - priming, Int64(frames.rounded()))
+                    valid = frames < Double(total - priming) ? Int64(frames.rounded()) : total - priming
                 } else {
                     valid = total - priming
                 }

@@ -1,21 +1,62 @@
 // MPEG audio files (.mp3, .mp2, .mp1): an optional ID3v2 tag, then frames, each a packet with its
 // header (as Audio Queue Services and the converters consume them). A Xing, Info or VBRI frame at
 // the start is a header, not audio, and is skipped, as FFmpeg's demuxer does; its LAME tag gives the
-// encoder's delay and padding. The frame index is built once, walking the headers through the source.
+// encoder's delay and padding. The frames are cut by FrameScanner, the same decoder Audio File
+// Stream Services runs over a stream's bytes; `start` is shared with it too.
 
 enum MPEGAudioParser {
     /// One frame header's facts.
-    struct Header: Equatable {
+    struct Header: Equatable, Sendable {
         var layer: Int           // 1, 2, 3
         var version: Int         // 1: MPEG-1, 2: MPEG-2, 25: MPEG-2.5
         var sampleRate: Int
         var channels: Int
+        /// The frame's size in bytes, header included (0 for free format: the header does not say).
         var frameBytes: Int
         var framesPerPacket: Int
+        /// The bit rate in bits a second (0: free format).
+        var bitRate: Int
+        /// 1 when the frame carries a padding slot.
+        var padding: Int
 
-        /// The fields every frame of one stream shares.
-        func sameStream(_ other: Header) -> Bool {
-            layer == other.layer && version == other.version && sampleRate == other.sampleRate
+        /// A slot's size: 4 bytes in layer 1, 1 byte in layers 2 and 3.
+        var slotBytes: Int { layer == 1 ? 4 : 1 }
+        /// Whether the stream is free format (its frame size is found from the distance between headers).
+        var isFreeFormat: Bool { bitRate == 0 }
+
+        /// Whether this frame belongs to the stream `first` began: the same layer, version and rate,
+        /// and free format only if that was.
+        func continues(_ first: Header) -> Bool {
+            layer == first.layer && version == first.version && sampleRate == first.sampleRate
+                && isFreeFormat == first.isFreeFormat
+        }
+
+        /// The largest frame this stream can have (its highest bit rate, padded), for
+        /// PacketSizeUpperBound before the frames are seen.
+        func largestFrame(freeFormatBytes: Int?) -> Int {
+            if isFreeFormat { return (freeFormatBytes ?? FrameScanner.freeFormatSearch) + slotBytes }
+            let top = MPEGAudioParser.kilobits(version: version, layer: layer)[14] * 1000
+            return MPEGAudioParser.frameBytes(layer: layer, version: version, bitRate: top, sampleRate: sampleRate, padding: 1)
+        }
+    }
+
+    /// The bit rates (kbit/s) a header's index names, for a version and layer.
+    static func kilobits(version: Int, layer: Int) -> [Int] {
+        switch (version == 1, layer) {
+        case (true, 1): [0, 32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448]
+        case (true, 2): [0, 32, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320, 384]
+        case (true, _): [0, 32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320]
+        case (false, 1): [0, 32, 48, 56, 64, 80, 96, 112, 128, 144, 160, 176, 192, 224, 256]
+        default: [0, 8, 16, 24, 32, 40, 48, 56, 64, 80, 96, 112, 128, 144, 160]
+        }
+    }
+
+    /// A frame's size from its bit rate.
+    static func frameBytes(layer: Int, version: Int, bitRate: Int, sampleRate: Int, padding: Int) -> Int {
+        switch layer {
+        case 1: (12 * bitRate / sampleRate + padding) * 4
+        case 2: 144 * bitRate / sampleRate + padding
+        default: (version == 1 ? 144 : 72) * bitRate / sampleRate + padding
         }
     }
 
@@ -30,35 +71,17 @@ enum MPEGAudioParser {
         let rateIndex = Int(b[s + 2] >> 2) & 3
         let padding = Int(b[s + 2] >> 1) & 1
         let mode = Int(b[s + 3] >> 6)
-        guard versionBits != 1, layerBits != 0, bitrateIndex != 0, bitrateIndex != 15, rateIndex != 3 else { return nil }
+        guard versionBits != 1, layerBits != 0, bitrateIndex != 15, rateIndex != 3 else { return nil }
         let version = versionBits == 3 ? 1 : versionBits == 2 ? 2 : 25
         let layer = 4 - layerBits
         let rates = [44_100, 48_000, 32_000]
         let sampleRate = rates[rateIndex] / (version == 1 ? 1 : version == 2 ? 2 : 4)
-        let kbps: [Int]
-        switch (version == 1, layer) {
-        case (true, 1): kbps = [0, 32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448]
-        case (true, 2): kbps = [0, 32, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320, 384]
-        case (true, _): kbps = [0, 32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320]
-        case (false, 1): kbps = [0, 32, 48, 56, 64, 80, 96, 112, 128, 144, 160, 176, 192, 224, 256]
-        default: kbps = [0, 8, 16, 24, 32, 40, 48, 56, 64, 80, 96, 112, 128, 144, 160]
-        }
-        let bitrate = kbps[bitrateIndex] * 1000
-        let frameBytes: Int
-        let framesPerPacket: Int
-        switch layer {
-        case 1:
-            frameBytes = (12 * bitrate / sampleRate + padding) * 4
-            framesPerPacket = 384
-        case 2:
-            frameBytes = 144 * bitrate / sampleRate + padding
-            framesPerPacket = 1152
-        default:
-            frameBytes = (version == 1 ? 144 : 72) * bitrate / sampleRate + padding
-            framesPerPacket = version == 1 ? 1152 : 576
-        }
+        let bitRate = kilobits(version: version, layer: layer)[bitrateIndex] * 1000
+        let framesPerPacket = layer == 1 ? 384 : layer == 2 || version == 1 ? 1152 : 576
         return Header(layer: layer, version: version, sampleRate: sampleRate, channels: mode == 3 ? 1 : 2,
-                      frameBytes: frameBytes, framesPerPacket: framesPerPacket)
+                      frameBytes: bitRate == 0 ? 0 : frameBytes(layer: layer, version: version, bitRate: bitRate,
+                                                                 sampleRate: sampleRate, padding: padding),
+                      framesPerPacket: framesPerPacket, bitRate: bitRate, padding: padding)
     }
 
     /// The size of an ID3v2 tag at the start of `head`, or 0.
@@ -68,100 +91,141 @@ enum MPEGAudioParser {
         return 10 + size + (head[5] & 0x10 != 0 ? 10 : 0)
     }
 
-    /// Whether the file starts with an ID3v2 tag or two MPEG audio frames in a row.
-    static func matches(_ source: ByteSource, head: [UInt8]) -> Bool {
+    /// Whether the file starts with an ID3v2 tag or an MPEG audio frame that the next one confirms.
+    static func matches(_ source: ByteSource, head: [UInt8]) throws(FileStatus) -> Bool {
         if id3Size(head) > 0 { return true }
-        guard let first = header(head[...]) , first.frameBytes > 4,
-              let next = try? source.bytes(at: Int64(first.frameBytes), count: 4), let second = header(next[...]) else { return false }
-        return second.sameStream(first)
+        var scanner = FrameScanner(.mpeg)
+        var reader = WindowedReader(source)
+        var found = false
+        do {
+            try scanner.walk(&reader, from: 0, size: try source.size(), skipLimit: 0) { _, _, _ in
+                found = true
+                return false
+            }
+        } catch where error == .invalidFile {
+            return false
+        }
+        return found
+    }
+
+    /// What a Xing, Info or VBRI frame says.
+    struct XingHeader: Equatable, Sendable {
+        /// The audio frames (the header frame not counted), when stated.
+        var frames: Int64?
+        /// The stream's bytes, the header frame counted (an ID3v2 tag not), when stated.
+        var bytes: Int64?
+        /// LAME's encoder delay and padding, in frames.
+        var delay: Int64?
+        var padding: Int64?
+    }
+
+    /// Where a stream's audio frames start, and what its first frames say.
+    struct Start: Sendable {
+        /// The first audio frame's place (after the header frame, when there is one).
+        var dataStart: Int64
+        /// The scanner, synced on the first frame.
+        var scanner: FrameScanner
+        /// The first frame's header.
+        var first: Header
+        /// The Xing, Info or VBRI frame, when the stream starts with one, and its size.
+        var xing: XingHeader?
+        var xingFrameBytes: Int
+
+        /// The data's description.
+        var format: AudioStreamBasicDescription {
+            AudioStreamBasicDescription(mSampleRate: Double(first.sampleRate), mFormatID: first.layer == 3 ? kAudioFormatMPEGLayer3
+                                            : first.layer == 2 ? kAudioFormatMPEGLayer2 : kAudioFormatMPEGLayer1,
+                                        mFormatFlags: 0, mBytesPerPacket: 0, mFramesPerPacket: UInt32(first.framesPerPacket),
+                                        mBytesPerFrame: 0, mChannelsPerFrame: UInt32(first.channels), mBitsPerChannel: 0, mReserved: 0)
+        }
+
+        /// The file type the layer names.
+        var fileType: AudioFileTypeID { first.layer == 3 ? kAudioFileMP3Type : first.layer == 2 ? kAudioFileMP2Type : kAudioFileMP1Type }
+
+        /// Priming and remainder from LAME's delay and padding, over `totalFrames`.
+        func packetTable(totalFrames total: Int64) -> AudioFilePacketTableInfo? {
+            guard let delay = xing?.delay, let padding = xing?.padding else { return nil }
+            // The decoder adds 529 frames of its own delay (LAME's documented figure) to the encoder's.
+            let priming = min(total, delay + 529)
+            let remainder = min(total - priming, max(0, padding - 529))
+            return AudioFilePacketTableInfo(mNumberValidFrames: total - priming - remainder, mPrimingFrames: Int32(priming),
+                                            mRemainderFrames: Int32(remainder))
+        }
+    }
+
+    /// Finds the first frame (after an ID3v2 tag and up to 64 KB of junk; two frames in a row) and
+    /// reads a Xing, Info or VBRI header frame there.
+    static func start(_ source: ByteSource, size: Int64) throws(FileStatus) -> Start {
+        let position = id3Size(try source.bytes(at: 0, count: 10))
+        var scanner = FrameScanner(.mpeg)
+        var reader = WindowedReader(source)
+        var found: (at: Int64, length: Int)?
+        try scanner.walk(&reader, from: position, size: size, skipLimit: 65_536) { at, length, _ in
+            found = (at, length)
+            return false
+        }
+        guard let found, case .mpeg(let first)? = scanner.reference else { throw .invalidFile }
+        var start = Start(dataStart: found.at, scanner: scanner, first: first, xing: nil, xingFrameBytes: 0)
+        let frame = try source.bytes(at: found.at, count: found.length)
+        if frame.count == found.length, let xing = xingHeader(frame, first) {
+            start.xing = xing
+            start.xingFrameBytes = found.length
+            start.dataStart += Int64(found.length)
+        }
+        return start
     }
 
     static func parse(_ source: ByteSource, size: Int64) throws(FileStatus) -> FileLayout {
-        var position = id3Size(try source.bytes(at: 0, count: 10))
-        // Up to 64 KB of junk may sit between the tag and the first frame; look for two frames in a row.
-        let window = try source.bytes(at: position, count: 65_536 + 4)
-        var first: Header?
-        var skip = 0
-        while skip + 4 <= window.count {
-            if let candidate = header(window[skip...]), candidate.frameBytes > 4 {
-                let nextAt = skip + candidate.frameBytes
-                if nextAt + 4 > window.count || header(window[nextAt...]).map({ $0.sameStream(candidate) }) == true {
-                    first = candidate
-                    break
-                }
-            }
-            skip += 1
-        }
-        guard let stream = first else { throw .invalidFile }
-        position += Int64(skip)
-        // A Xing/Info/VBRI header frame: skipped; LAME's delay and padding kept.
-        var delay: Int64?
-        var padding: Int64?
-        let firstFrame = try source.bytes(at: position, count: stream.frameBytes)
-        if firstFrame.count == stream.frameBytes {
-            let sideInfo = stream.version == 1 ? (stream.channels == 1 ? 17 : 32) : (stream.channels == 1 ? 9 : 17)
-            let xing = 4 + sideInfo
-            let isXing = xing + 4 <= firstFrame.count
-                && (firstFrame.fourCC(at: xing) == fourCC("Xing") || firstFrame.fourCC(at: xing) == fourCC("Info"))
-            let isVBRI = 36 + 4 <= firstFrame.count && firstFrame.fourCC(at: 36) == fourCC("VBRI")
-            if isXing || isVBRI {
-                if isXing, let lame = lameOffset(firstFrame, xing: xing), lame + 24 <= firstFrame.count {
-                    let packed = Int64(firstFrame[lame + 21]) << 16 | Int64(firstFrame[lame + 22]) << 8 | Int64(firstFrame[lame + 23])
-                    delay = packed >> 12
-                    padding = packed & 0xFFF
-                }
-                position += Int64(stream.frameBytes)
-            }
-        }
-        let dataStart = position
+        var start = try start(source, size: size)
         var packets: [AudioStreamPacketDescription] = []
-        let blockSize = 1 << 16
-        var block: [UInt8] = []
-        var blockStart: Int64 = -1
-        while position + 4 <= size {
-            if blockStart < 0 || position + 4 > blockStart + Int64(block.count) {
-                block = try source.bytes(at: position, count: blockSize)
-                blockStart = position
-            }
-            let at = Int(position - blockStart)
-            guard let frame = header(block[at...]), frame.sameStream(stream), frame.frameBytes > 4 else { break }   // the end, or a tag
-            guard position + Int64(frame.frameBytes) <= size else { break }   // a truncated last frame
-            packets.append(AudioStreamPacketDescription(mStartOffset: position - dataStart, mVariableFramesInPacket: 0,
-                                                        mDataByteSize: UInt32(frame.frameBytes)))
-            position += Int64(frame.frameBytes)
+        var end = start.dataStart
+        var reader = WindowedReader(source)
+        try start.scanner.walk(&reader, from: start.dataStart, size: size) { at, length, _ in
+            packets.append(AudioStreamPacketDescription(mStartOffset: at - start.dataStart, mVariableFramesInPacket: 0,
+                                                        mDataByteSize: UInt32(length)))
+            end = at + Int64(length)
+            return true
         }
         guard !packets.isEmpty else { throw .invalidFile }
-        let formatID: AudioFormatID = stream.layer == 3 ? kAudioFormatMPEGLayer3 : stream.layer == 2 ? kAudioFormatMPEGLayer2 : kAudioFormatMPEGLayer1
-        let asbd = AudioStreamBasicDescription(mSampleRate: Double(stream.sampleRate), mFormatID: formatID, mFormatFlags: 0,
-                                               mBytesPerPacket: 0, mFramesPerPacket: UInt32(stream.framesPerPacket),
-                                               mBytesPerFrame: 0, mChannelsPerFrame: UInt32(stream.channels),
-                                               mBitsPerChannel: 0, mReserved: 0)
-        let type = stream.layer == 3 ? kAudioFileMP3Type : stream.layer == 2 ? kAudioFileMP2Type : kAudioFileMP1Type
-        var layout = FileLayout(fileType: type, format: asbd, dataOffset: dataStart, dataByteCount: position - dataStart,
-                                packetCount: Int64(packets.count), packets: packets, magicCookie: nil, channelLayout: nil,
-                                packetTable: nil, sourceBitDepth: nil)
-        if let delay, let padding {
-            // The decoder adds 529 frames of its own delay (LAME's documented figure) to the encoder's.
-            let total = layout.totalFrames
-            let priming = min(total, delay + 529)
-            let remainder = min(total - priming, max(0, padding - 529))
-            layout.packetTable = AudioFilePacketTableInfo(mNumberValidFrames: total - priming - remainder,
-                                                          mPrimingFrames: Int32(priming), mRemainderFrames: Int32(remainder))
-        }
+        var layout = FileLayout(fileType: start.fileType, format: start.format, dataOffset: start.dataStart,
+                                dataByteCount: end - start.dataStart, packetCount: Int64(packets.count), packets: packets,
+                                magicCookie: nil, channelLayout: nil, packetTable: nil, sourceBitDepth: nil)
+        layout.packetTable = start.packetTable(totalFrames: layout.totalFrames)
         return layout
     }
 
-    /// Where the LAME tag starts in a Xing frame: after the flags' optional fields.
-    private static func lameOffset(_ frame: [UInt8], xing: Int) -> Int? {
-        guard xing + 8 <= frame.count else { return nil }
-        let flags = frame.bigEndian(UInt32.self, at: xing + 4)
-        var at = xing + 8
-        if flags & 1 != 0 { at += 4 }     // frames
-        if flags & 2 != 0 { at += 4 }     // bytes
-        if flags & 4 != 0 { at += 100 }   // table of contents
-        if flags & 8 != 0 { at += 4 }     // quality
-        guard at + 4 <= frame.count, frame.fourCC(at: at) == fourCC("LAME") || frame.fourCC(at: at) == fourCC("Lavc")
-                || frame.fourCC(at: at) == fourCC("Lavf") else { return nil }
-        return at
+    /// The Xing, Info or VBRI header in `frame` (a whole first frame), or nil when it is audio.
+    static func xingHeader(_ frame: [UInt8], _ header: Header) -> XingHeader? {
+        let sideInfo = header.version == 1 ? (header.channels == 1 ? 17 : 32) : (header.channels == 1 ? 9 : 17)
+        let xing = 4 + sideInfo
+        if xing + 4 <= frame.count, frame.fourCC(at: xing) == fourCC("Xing") || frame.fourCC(at: xing) == fourCC("Info") {
+            var out = XingHeader()
+            let flags = xing + 8 <= frame.count ? frame.bigEndian(UInt32.self, at: xing + 4) : 0
+            var at = xing + 8
+            if flags & 1 != 0, at + 4 <= frame.count {   // frames
+                out.frames = Int64(frame.bigEndian(UInt32.self, at: at))
+                at += 4
+            }
+            if flags & 2 != 0, at + 4 <= frame.count {   // bytes
+                out.bytes = Int64(frame.bigEndian(UInt32.self, at: at))
+                at += 4
+            }
+            if flags & 4 != 0 { at += 100 }   // table of contents
+            if flags & 8 != 0 { at += 4 }     // quality
+            if at + 24 <= frame.count, frame.fourCC(at: at) == fourCC("LAME") || frame.fourCC(at: at) == fourCC("Lavc")
+                || frame.fourCC(at: at) == fourCC("Lavf") {
+                let packed = Int64(frame[at + 21]) << 16 | Int64(frame[at + 22]) << 8 | Int64(frame[at + 23])
+                out.delay = packed >> 12
+                out.padding = packed & 0xFFF
+            }
+            return out
+        }
+        if 36 + 4 <= frame.count, frame.fourCC(at: 36) == fourCC("VBRI") {
+            // VBRI: version, delay, quality (2 bytes each), then bytes and frames.
+            guard 36 + 18 <= frame.count else { return XingHeader() }
+            return XingHeader(frames: Int64(frame.bigEndian(UInt32.self, at: 36 + 14)),
+                              bytes: Int64(frame.bigEndian(UInt32.self, at: 36 + 10)), delay: nil, padding: nil)
+        }
+        return nil
     }
 }

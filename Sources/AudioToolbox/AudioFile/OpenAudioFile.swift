@@ -51,14 +51,7 @@ final class OpenAudioFile: @unchecked Sendable {
     /// The layout of the file `source` serves, from its type's parser.
     static func parse(_ source: any ByteSource) throws(FileStatus) -> FileLayout {
         let size = try source.size()
-        let head = try source.bytes(at: 0, count: 12)
-        if WAVEParser.matches(head) { return try WAVEParser.parse(source, size: size) }
-        if AIFFParser.matches(head) { return try AIFFParser.parse(source, size: size) }
-        if CAFParser.matches(head) { return try CAFParser.parse(source, size: size) }
-        if MPEG4Parser.matches(head) { return try MPEG4Parser.parse(source, size: size) }
-        if ADTSParser.matches(source, head: head) { return try ADTSParser.parse(source, size: size) }
-        if MPEGAudioParser.matches(source, head: head) { return try MPEGAudioParser.parse(source, size: size) }
-        throw .unsupportedFileType
+        return try Container.sniff(source, hint: 0).parse(source, size: size)
     }
 
     /// Reads `count` bytes of audio data at `offset` from the data's start (fewer at the end).
@@ -99,6 +92,41 @@ final class OpenAudioFile: @unchecked Sendable {
     }
 }
 
+/// The containers Audio File Services and Audio File Stream Services read, and which one a file is.
+enum Container: Sendable {
+    case wave, aiff, caf, mpeg4, adts, mpeg
+
+    /// The container of the file `source` serves, from its first bytes: the magic numbers of WAVE,
+    /// AIFF, CAF and MPEG-4 first, then ADTS and MPEG audio frames. A hint of ADTS or MPEG audio
+    /// (Audio File Stream Services') lets those frames follow junk; otherwise they must start the
+    /// file (after an ID3v2 tag). `kAudioFileUnsupportedFileTypeError` when none matches.
+    static func sniff(_ source: any ByteSource, hint: AudioFileTypeID) throws(FileStatus) -> Container {
+        let head = try source.bytes(at: 0, count: 12)
+        if WAVEParser.matches(head) { return .wave }
+        if AIFFParser.matches(head) { return .aiff }
+        if CAFParser.matches(head) { return .caf }
+        if MPEG4Parser.matches(head) { return .mpeg4 }
+        if hint == kAudioFileAAC_ADTSType { return .adts }
+        if hint == kAudioFileMP3Type || hint == kAudioFileMP2Type || hint == kAudioFileMP1Type { return .mpeg }
+        if try ADTSParser.matches(source, head: head) { return .adts }
+        if try MPEGAudioParser.matches(source, head: head) { return .mpeg }
+        throw .unsupportedFileType
+    }
+
+    /// The file's layout, read by the container's parser; `upToData`: a stream's header, read up to
+    /// its audio data (MPEG audio and ADTS are not read here: their frames are cut as they come).
+    func parse(_ source: any ByteSource, size: Int64, upToData: Bool = false) throws(FileStatus) -> FileLayout {
+        switch self {
+        case .wave: try WAVEParser.parse(source, size: size, upToData: upToData)
+        case .aiff: try AIFFParser.parse(source, size: size, upToData: upToData)
+        case .caf: try CAFParser.parse(source, size: size, upToData: upToData)
+        case .mpeg4: try MPEG4Parser.parse(source, size: size, upToData: upToData)
+        case .adts: try ADTSParser.parse(source, size: size)
+        case .mpeg: try MPEGAudioParser.parse(source, size: size)
+        }
+    }
+}
+
 /// The open files, by AudioFileID (a ``HandleTable``, tag 1).
 enum AudioFileTable {
     private static let table = HandleTable<OpenAudioFile>(tag: 1)
@@ -118,7 +146,7 @@ enum AudioFileTable {
     @discardableResult
     static func remove(_ id: AudioFileID?) throws(FileStatus) -> OpenAudioFile {
         guard let id else { throw .parameter }
-guard let removed = table.remove(id) else { throw .notOpen }
+        guard let removed = table.remove(id) else { throw .notOpen }
         return removed
     }
 

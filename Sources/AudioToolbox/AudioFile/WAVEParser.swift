@@ -7,14 +7,15 @@ enum WAVEParser {
         head.count >= 12 && head.fourCC(at: 0) == fourCC("RIFF") && head.fourCC(at: 8) == fourCC("WAVE")
     }
 
-    static func parse(_ source: ByteSource, size: Int64) throws(FileStatus) -> FileLayout {
+    /// The layout; `upToData`: a stream's header, read up to the data chunk's start.
+    static func parse(_ source: ByteSource, size: Int64, upToData: Bool = false) throws(FileStatus) -> FileLayout {
         var format: AudioStreamBasicDescription?
         var channelMask: UInt32?
         var validBits: UInt32?
         var data: (start: Int64, end: Int64)?
         var position: Int64 = 12
         var walked = 0
-        while position + 8 <= size, walked < FileLimits.chunks {
+        while position <= size - 8, walked < FileLimits.chunks {
             walked += 1
             let header = try source.bytes(at: position, count: 8)
             guard header.count == 8 else { break }
@@ -40,6 +41,8 @@ enum WAVEParser {
         }
         var layout = try FileLayout.constant(type: kAudioFileWAVEType, format: asbd, dataStart: data.start, dataEnd: data.end,
                                              fileSize: size)
+        // A WAVE written to a pipe does not know its size: 0xFFFFFFFF (FFmpeg, among others).
+        layout.dataSizeUnknown = upToData && data.end - data.start == 0xFFFF_FFFF
         if asbd.mFormatID == kAudioFormatLinearPCM { layout.sourceBitDepth = Int32(asbd.mBitsPerChannel) }
         if let channelMask, channelMask != 0 {
             var channelLayout = AudioChannelLayout()

@@ -15,6 +15,12 @@
  *   typedef CA_NAMED_ENUM(UInt32, Name) { ... };     a named type with its constants (an open enum in Swift)
  *   typedef CA_OPTIONS(UInt32, Name) { ... };        a named bit set (an OptionSet in Swift)
  *
+ * CA_NONNULL, CA_NULLABLE and CA_NULL_UNSPECIFIED are clang's pointer nullability (_Nonnull,
+ * _Nullable, _Null_unspecified), which Swift's importer reads as Apple's headers' nullability: a
+ * callback's `void *inClientData` that Apple marks non-null arrives in a Swift closure as
+ * UnsafeMutableRawPointer, not as an optional. Other compilers see nothing. A header that uses
+ * them marks every pointer it declares (clang's -Wnullability-completeness).
+ *
  * Every header that uses them opens with CA_HEADER_BEGIN and closes with CA_HEADER_END: extern "C"
  * for C++, and the extension warnings that -pedantic would raise on the enums turned off for the
  * header's own lines (the program's code keeps them).
@@ -58,6 +64,16 @@
 #  define CA_ENUM(_type) enum
 #  define CA_NAMED_ENUM(_type, _name) _type _name; enum
 #  define CA_OPTIONS(_type, _name) _type _name; enum
+#endif
+
+#if defined(__clang__)
+#  define CA_NONNULL _Nonnull
+#  define CA_NULLABLE _Nullable
+#  define CA_NULL_UNSPECIFIED _Null_unspecified
+#else
+#  define CA_NONNULL
+#  define CA_NULLABLE
+#  define CA_NULL_UNSPECIFIED
 #endif
 
 #if defined(__clang__) && !defined(__cplusplus) && defined(__has_warning)
