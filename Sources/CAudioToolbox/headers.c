@@ -3,5 +3,6 @@
  * headers declare are implemented in Swift (Sources/AudioToolbox, `@c @implementation` or `@c(name)`); corefoundation.c
  * defines the two constants Swift cannot. */
 #include <AudioToolbox/AudioToolbox.h>
+#include <AudioToolbox/ExtendedAudioFile.h>
 #include <CoreAudioTypes/CoreAudioTypes.h>
 #include <CoreFoundation/CoreFoundation.h>

@@ -6,8 +6,8 @@
  * The parts offered so far: Core Audio's types (CoreAudio/CoreAudioTypes.h), the Core Foundation
  * subset audio code touches (CoreFoundation/CoreFoundation.h), Audio Format Services
  * (AudioFormat.h), the codec class identifiers it uses (AudioCodec.h), Audio File Services'
- * read side (AudioFile.h) and Audio Converter Services (AudioConverter.h). Audio File Stream and
- * Extended Audio File Services follow (issue 46).
+ * reading and writing (AudioFile.h), Audio Converter Services (AudioConverter.h) and Extended
+ * Audio File Services (ExtendedAudioFile.h). Audio File Stream Services follow (issue 46).
  */
 #ifndef AudioToolbox_AudioToolbox_h
 #define AudioToolbox_AudioToolbox_h
@@ -19,5 +19,6 @@
 #include <AudioToolbox/AudioFormat.h>
 #include <AudioToolbox/AudioFile.h>
 #include <AudioToolbox/AudioConverter.h>
+#include <AudioToolbox/ExtendedAudioFile.h>
 
 #endif /* AudioToolbox_AudioToolbox_h */
