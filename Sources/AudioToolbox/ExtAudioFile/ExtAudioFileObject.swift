@@ -497,10 +497,31 @@ final class ExtAudioFileObject: @unchecked Sendable {
         }
         guard let converter else { throw .parameter }
         try dropClientFrames()
-        var frames = UInt32(capacity)
-        let status = AudioConverterFillComplexBuffer(converter, readProcedure, Unmanaged.passUnretained(self).toOpaque(), &frames, list, nil)
-        clientFrame += Int64(frames)
-        return (Int(frames), status)
+        // A chunk at a time into the caller's buffers: the converter's queues stay small (a loader
+        // reading a whole file in one call would otherwise hold it all as Doubles, twice).
+        let chunk = 16_384
+        let part = AudioBufferList.allocate(maximumBuffers: client.bufferCount)
+        defer { free(part.unsafeMutablePointer) }
+        let userData = Unmanaged.passUnretained(self).toOpaque()
+        var done = 0
+        var status: OSStatus = noErr
+        while done < capacity && status == noErr {
+            let wanted = min(chunk, capacity - done)
+            for i in 0..<client.bufferCount {
+                part[i] = AudioBuffer(mNumberChannels: buffers[i].mNumberChannels, mDataByteSize: UInt32(wanted * client.bytesPerFrame),
+                                      mData: buffers[i].mData! + done * client.bytesPerFrame)
+            }
+            var frames = UInt32(wanted)
+            status = AudioConverterFillComplexBuffer(converter, readProcedure, userData, &frames, part.unsafeMutablePointer, nil)
+            done += Int(frames)
+            if frames < UInt32(wanted) { break }   // the end (or a failure, whose status goes out)
+        }
+        for i in 0..<buffers.count {
+            buffers[i].mDataByteSize = UInt32(done * client.bytesPerFrame)
+            buffers[i].mNumberChannels = UInt32(client.nonInterleaved ? 1 : client.channels)
+        }
+        clientFrame += Int64(done)
+        return (done, status)
     }
 
     /// Reads and drops the client frames a seek left before its target.
