@@ -140,4 +140,36 @@ import Testing
         #expect(abs(zeroCrossingFrequency(middle, rate: 48_000) - 1_000) < 0.5)
         #expect(abs(amplitude(of: middle, frequency: 1_000, rate: 48_000) - 0.5) < 0.001)
     }
+
+    /// FFmpeg's CAF muxer counts every Apple Lossless packet as full, the short last one too: the
+    /// file promises more frames than its packets decode to. The read keeps the promise in silence,
+    /// so FileLengthFrames and the frames read agree (a loader reading FileLengthFrames frames in
+    /// one call finds no garbage); the frames that decode are the samples.
+    @Test func aPacketTablesPromiseIsKeptInSilence() throws {
+        try #require(FFmpeg.isAvailable)
+        let directory = try AudioFileFixture.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let samples = sine(frequency: 440, rate: 44_100, frames: 10_000, channels: 1)
+        let encoded = try ConverterCodecTests.encode(samples, channels: 1, rate: 44_100, to: compressedFormat(kAudioFormatAppleLossless, channels: 1))
+        #expect(encoded.packets.count == 3)   // 4096 + 4096 + 1808 frames
+        let bytes = encoded.packets.flatMap { $0 }
+        var offset: Int64 = 0
+        let descriptions = encoded.packets.map { packet -> AudioStreamPacketDescription in
+            defer { offset += Int64(packet.count) }
+            return AudioStreamPacketDescription(mStartOffset: offset, mVariableFramesInPacket: 0, mDataByteSize: UInt32(packet.count))
+        }
+        let url = directory.appendingPathComponent("full.caf")
+        try AudioFileWriteTests.create(url, kAudioFileCAFType, encoded.converterFormat, bytes: bytes, descriptions: descriptions, cookie: encoded.cookie,
+                                       packetTable: AudioFilePacketTableInfo(mNumberValidFrames: 12_288, mPrimingFrames: 0, mRemainderFrames: 0))
+        var file: ExtAudioFileRef?
+        #expect(ExtAudioFileOpenURL(url as CFURL, &file) == noErr)
+        #expect(extProperty(file!, kExtAudioFileProperty_FileLengthFrames, Int64(0)).1 == 12_288)
+        ExtAudioFileDispose(file!)
+        let read = extRead(url, client: floatFormat(channels: 1))
+        #expect(read.status == noErr && read.frames == 12_288)
+        let back = floats(of: read.buffers[0])
+        // 16-bit Apple Lossless: the samples to within the 16-bit rounding the encoder's input had.
+        #expect(zip(back.prefix(10_000), samples).allSatisfy { abs($0 - $1) <= 1 / 32_768 })
+        #expect(back.suffix(2_288).allSatisfy { $0 == 0 })
+    }
 }

@@ -90,6 +90,9 @@ final class AudioConverterObject: @unchecked Sendable {
     /// Frames of the source still to let through (nil: every one): a file's valid frames left.
     /// When they have passed, the input has ended (the remainder is never decoded).
     var remainingFrames: Int?
+    /// The most silence ``remainingFrames`` may stand for when the input ends short of it (a
+    /// packet table promising a short last packet as full); 0: none.
+    var maximumPadding = 0
     /// Frames the encoder has taken since the start or the last reset: the frames a file written
     /// through this converter holds, before the encoder's priming and padding.
     private(set) var encodedFrames = 0
@@ -404,9 +407,14 @@ final class AudioConverterObject: @unchecked Sendable {
 
     /// The input has ended short of ``remainingFrames`` (a packet table that promises more frames
     /// than the packets decode to): silence stands in for the rest, at most `limit` frames (and
-    /// 65,536) at a time, so that the frames read are the frames promised. False when nothing is owed.
+    /// 65,536) at a time, so that the frames read are the frames promised — when the shortfall is
+    /// within ``maximumPadding``. False when nothing is owed.
     private func padShortInput(_ limit: Int) -> Bool {
         guard inputEnded, let remaining = remainingFrames, remaining > 0 else { return false }
+        guard remaining <= maximumPadding else {
+            remainingFrames = 0   // far more than a packet short: the file's claim is not believed
+            return false
+        }
         if !configured { configure(channels: decoder?.channels ?? source.channels, rate: decoder?.sampleRate ?? source.sampleRate) }
         let frames = min(remaining, max(1, min(limit, 1 << 16)))
         mapped.appendSilence(frames: frames)

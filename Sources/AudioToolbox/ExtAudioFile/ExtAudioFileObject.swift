@@ -452,6 +452,8 @@ final class ExtAudioFileObject: @unchecked Sendable {
         object.lock.withLock {
             object.discardFrames = Int(discard)
             object.remainingFrames = Int(max(0, g.valid - start))
+            // A short last packet counted as full is silence; a claim further off is not believed.
+            object.maximumPadding = Int(min(2 * max(framesPerPacket, 4_096), 1 << 20))
         }
         nextPacket = firstPacket
         clientDiscard = clientTarget - clientStart
