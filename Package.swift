@@ -160,7 +160,7 @@ let package = Package(
             name: "SoundstageCLI",
             dependencies: [
                 "Soundstage", "SoundstageScenes", "SoundstageServer", "SoundstageClient", "SoundstageProtocol", "SoundstageLiveView", "NumberText",
-                "AudioToolbox",
+                "AudioToolbox", "SoundstageErrors",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -292,7 +292,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CLITests",
-            dependencies: ["SoundFile", "TestSupport"],
+            dependencies: ["SoundFile", "TestSupport", "AudioToolbox"],
             swiftSettings: strict
         ),
     ]

@@ -54,7 +54,7 @@ doc_blocks_name="the C blocks of README.md and docs/getting-started.md compile a
 # converter made is released). `apple_programs LINK-FLAGS...` builds them against a library: the
 # shipped one through pkg-config soundstage-audiotoolbox (the headers from include/soundstage/apple,
 # as a port builds), or in --quick the debug build's libSoundstageC.so with the source headers.
-apple_programs=(audio_format audio_file audio_file_stream audio_converter)
+apple_programs=(audio_format audio_file audio_file_stream audio_converter openal_loader recorder_to_file)
 apple_program() {   # apple_program NAME LINK-FLAGS...
     local name=$1 compiler inputs=() listed
     shift
@@ -68,16 +68,22 @@ apple_program() {   # apple_program NAME LINK-FLAGS...
     gcc -std=c99 -g -fsanitize=address "Tests/C/$name.c" "$@" -lm -o "$work/${name}_asan" &&
         ASAN_OPTIONS=detect_leaks=1 "$work/${name}_asan" "${inputs[@]}" > /dev/null
 }
-# The files a program is given: audio_converter decodes AAC, MP3 and ALAC the ffmpeg tool makes
-# (when it is installed; the program makes its own PCM files either way).
+# The files a program is given: audio_converter decodes AAC, MP3 and ALAC the ffmpeg tool makes,
+# and openal_loader loads them and a WAVE file (each one second of a sine) when ffmpeg is installed
+# (both programs make their own PCM files either way); recorder_to_file writes its recordings in
+# the work directory.
 apple_inputs() {   # apple_inputs NAME: one path a line
-    [ "$1" = audio_converter ] && command -v ffmpeg > /dev/null || return 0
+    [ "$1" = recorder_to_file ] && { echo "$work"; return 0; }
+    [ "$1" = audio_converter ] || [ "$1" = openal_loader ] || return 0
+    command -v ffmpeg > /dev/null || return 0
     local sine=(-v error -nostdin -y -f lavfi -i sine=frequency=1000:sample_rate=44100:duration=1)
     [ -f "$work/conv-alac.m4a" ] || {
         ffmpeg "${sine[@]}" -ac 2 -c:a aac "$work/conv-aac.m4a" && ffmpeg "${sine[@]}" -c:a libmp3lame "$work/conv.mp3" &&
-            ffmpeg "${sine[@]}" -c:a alac "$work/conv-alac.m4a"
+            ffmpeg "${sine[@]}" -c:a alac "$work/conv-alac.m4a" && ffmpeg "${sine[@]}" -c:a pcm_s16le "$work/conv.wav"
     } >&2 || return 1
     printf '%s\n' "$work/conv-aac.m4a" "$work/conv.mp3" "$work/conv-alac.m4a"
+    [ "$1" = openal_loader ] && echo "$work/conv.wav"
+    return 0
 }
 apple_program_name() {   # apple_program_name NAME: the check's name
     echo "Tests/C/$1.c (Core Audio's C interfaces) as C99 and C++17 with every warning an error, run, and under LeakSanitizer"

@@ -4,5 +4,6 @@
  * defines the two constants Swift cannot. */
 #include <AudioToolbox/AudioToolbox.h>
 #include <AudioToolbox/AudioFileStream.h>
+#include <AudioToolbox/ExtendedAudioFile.h>
 #include <CoreAudioTypes/CoreAudioTypes.h>
 #include <CoreFoundation/CoreFoundation.h>

@@ -15,7 +15,7 @@ struct SoundstageCommand: AsyncParsableCommand {
             """,
         version: "0.2.0",
         subcommands: [InfoCommand.self, InspectCommand.self, PlayCommand.self, RecordCommand.self, ConvertCommand.self, RunCommand.self, RenderCommand.self, SoundCommand.self,
-                      ServeCommand.self, TopCommand.self, ReverbPresetsCommand.self, AFInfoCommand.self]
+                      ServeCommand.self, TopCommand.self, ReverbPresetsCommand.self, AFInfoCommand.self, AFConvertCommand.self]
     )
 }
 

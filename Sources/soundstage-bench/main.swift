@@ -89,6 +89,14 @@
 // measures what a game's frame loop waits for: p50/p99/p99.9 of `source.position =` and
 // `play()` from a game thread, quiet and while 32 Ogg streams refill and seek (FrameBench.swift).
 //
+//   swift run -c release soundstage-bench audio-converter
+//   swift run -c release soundstage-bench ext-audio-file
+//
+// measure Core Audio's C interfaces on a 120 s stereo AAC file against SoundFile's decode of it in
+// the same run: AudioFileReadPacketData and AudioConverterFillComplexBuffer to Float32
+// (ConverterBench.swift), and an OpenAL loader's one ExtAudioFileRead of the whole file into 16-bit
+// PCM (ExtAudioFileBench.swift). Goal: within 1.1× each.
+//
 // The default mode also prints the cost of one update that moves all sources (on the game's
 // thread: the engine's setters only note changes, which the render thread writes to OpenAL just
 // before it mixes) and the rest of an update. A third variant, raw OpenAL with alGetError after
@@ -171,6 +179,10 @@ if mode == "decode" {
 }
 if mode == "audio-converter" {
     try converterBench()
+    exit(0)
+}
+if mode == "ext-audio-file" {
+    try extAudioFileBench()
     exit(0)
 }
 if mode == "aac-streams", CommandLine.arguments.count > 2 {

@@ -2,11 +2,11 @@ import Foundation
 import SoundFile
 import Testing
 
-/// Tests/C/audio_format.c, audio_file.c, audio_file_stream.c and audio_converter.c, C programs in the
-/// style of the Core Audio books, compiled as C99 and as C++17 by gcc, g++, clang and clang++ with
-/// every warning an error, linked against the debug build's libSoundstageC.so (which carries the
-/// AudioToolbox functions), and run: each checks its own results and ends with "N passed, 0 failed".
-/// scripts/test-c.sh runs them too.
+/// Tests/C/audio_format.c, audio_file.c, audio_file_stream.c, audio_converter.c, openal_loader.c and
+/// recorder_to_file.c, C programs in the style of the Core Audio books and of iOS games, compiled as
+/// C99 and as C++17 by gcc, g++, clang and clang++ with every warning an error, linked against the
+/// debug build's libSoundstageC.so (which carries the AudioToolbox functions), and run: each checks
+/// its own results and ends with "N passed, 0 failed". scripts/test-c.sh runs them too.
 @Suite struct CProgramTests {
     /// The repository's root, from this file's place in it.
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -127,6 +127,54 @@ import Testing
         #expect(result.output.contains(" passed, 0 failed"), "\(result.output)")
         #expect(result.output.contains("-junk: "), "\(result.output)")
         #expect(result.output.contains("song.mp3: "), "\(result.output)")
+    }
+
+    /// Compiles `Tests/C/NAME.c` with `compiler` against the debug build's library; nil (and an
+    /// issue recorded) when it does not compile.
+    static func build(_ name: String, _ compiler: [String], in work: URL) throws -> String? {
+        let library = try #require(Self.libraryDirectory, "no libSoundstageC.so above \(CommandLine.arguments[0])")
+        let program = work.appendingPathComponent(name).path
+        let compile = try Self.run(compiler + ["-Wall", "-Wextra", "-Werror", "-pedantic",
+                                               "-I", Self.root.appendingPathComponent("Sources/CAudioToolbox/include").path,
+                                               Self.root.appendingPathComponent("Tests/C/\(name).c").path,
+                                               "-L", library.path, "-l:libSoundstageC.so", "-Wl,-rpath," + library.path, "-lm", "-o", program])
+        #expect(compile.status == 0, "\(compiler.joined(separator: " ")): \(compile.output)")
+        return compile.status == 0 ? program : nil
+    }
+
+    @Test(arguments: [["gcc", "-std=c99"], ["clang", "-std=c99"], ["g++", "-x", "c++", "-std=c++17"], ["clang++", "-x", "c++", "-std=c++17"]])
+    func theOpenALLoaderProgramPasses(compiler: [String]) throws {
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("openal-loader-c-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: work) }
+        guard let program = try Self.build("openal_loader", compiler, in: work) else { return }
+        // One second of a sine in each: PCM, and (with FFmpeg) AAC, Apple Lossless and MP3.
+        var files: [(OutputFormat, String, Int)] = [(.wavPCM16, "tone.wav", 2), (.cafIMA4, "tone-ima4.caf", 1), (.aiffPCM16, "tone.aiff", 1)]
+        if FFmpeg.isAvailable { files += [(.m4aAAC, "tone.m4a", 2), (.cafALAC, "tone-alac.caf", 1), (.mp3, "tone.mp3", 1)] }
+        var paths: [String] = []
+        for (format, name, channels) in files {
+            let path = work.appendingPathComponent(name).path
+            let samples = (0..<44_100).flatMap { i in [Float](repeating: Float(0.4 * sin(2 * Double.pi * 660 * Double(i) / 44_100)), count: channels) }
+            try SoundFileWriter.write(.init(samples: samples, channels: channels, sampleRate: 44_100), to: path, format: format)
+            paths.append(path)
+        }
+        let result = try Self.run([program] + paths)
+        #expect(result.status == 0, "\(result.output)")
+        #expect(result.output.contains(" passed, 0 failed"), "\(result.output)")
+        #expect(result.output.contains("tone.wav: AL_FORMAT_STEREO16, 44100 Hz: 44100 frames"), "\(result.output)")
+        if FFmpeg.isAvailable { #expect(result.output.contains("tone.m4a: AL_FORMAT_STEREO16, 44100 Hz: 44100 frames"), "\(result.output)") }
+    }
+
+    @Test(arguments: [["gcc", "-std=c99"], ["clang", "-std=c99"], ["g++", "-x", "c++", "-std=c++17"], ["clang++", "-x", "c++", "-std=c++17"]])
+    func theRecorderProgramPasses(compiler: [String]) throws {
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("recorder-c-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: work) }
+        guard let program = try Self.build("recorder_to_file", compiler, in: work) else { return }
+        let result = try Self.run([program, work.path])
+        #expect(result.status == 0, "\(result.output)")
+        #expect(result.output.contains(" passed, 0 failed"), "\(result.output)")
+        #expect(result.output.contains("102400 frames, 440.00 Hz"), "\(result.output)")
     }
 
     @Test func theHeadersCanBeImportedTwice() throws {

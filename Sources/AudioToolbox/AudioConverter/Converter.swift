@@ -82,6 +82,21 @@ final class AudioConverterObject: @unchecked Sendable {
     /// Whether any input has been taken since the start or the last reset.
     private(set) var started = false
 
+    // Extended Audio File Services' trimming (ExtAudioFileObject sets these; no property of
+    // Apple's names them, and AudioConverterReset leaves them).
+    /// Frames of the source (decoded, or PCM read) at its rate to drop before the channel map: a
+    /// file's priming, and the frames between a seek's packet and its frame.
+    var discardFrames = 0
+    /// Frames of the source still to let through (nil: every one): a file's valid frames left.
+    /// When they have passed, the input has ended (the remainder is never decoded).
+    var remainingFrames: Int?
+    /// The most silence ``remainingFrames`` may stand for when the input ends short of it (a
+    /// packet table promising a short last packet as full); 0: none.
+    var maximumPadding = 0
+    /// Frames the encoder has taken since the start or the last reset: the frames a file written
+    /// through this converter holds, before the encoder's priming and padding.
+    private(set) var encodedFrames = 0
+
     // What the input procedure is given: a buffer list with room for every channel, and a
     // description array.
     private let inputList: UnsafeMutableRawPointer
@@ -156,6 +171,7 @@ final class AudioConverterObject: @unchecked Sendable {
         packets.removeAll()
         packetStart = 0
         started = false
+        encodedFrames = 0
     }
 
     // MARK: - The stages
@@ -207,13 +223,34 @@ final class AudioConverterObject: @unchecked Sendable {
         decoded.consume(frames)
     }
 
+    /// Moves the source's frames in `decoded` into ``mapped``, less those ``discardFrames`` and
+    /// ``remainingFrames`` keep out.
+    private func admit(_ decoded: inout FrameQueue) {
+        if discardFrames > 0 {
+            let dropped = min(discardFrames, decoded.count)
+            decoded.consume(dropped)
+            discardFrames -= dropped
+        }
+        var frames = decoded.count
+        if let remaining = remainingFrames {
+            frames = min(frames, remaining)
+            remainingFrames = remaining - frames
+        }
+        map(&decoded, frames: frames)
+        if remainingFrames == 0 {
+            decoded.removeAll()
+            inputEnded = true
+        }
+    }
+
     /// Pulls from the input procedure until ``mapped`` holds `minimum` frames or the input ends.
     private func pull(minimum: Int, _ input: InputProcedure) throws(ConverterStatus) {
+        if remainingFrames == 0 { inputEnded = true }
         while mapped.count < minimum && !inputEnded {
             // Decoded frames waiting in the decoder first.
             if let decoder, decoder.output.count > 0 {
                 if !configured { configure(channels: decoder.channels, rate: decoder.sampleRate) }
-                map(&decoder.output, frames: decoder.output.count)
+                admit(&decoder.output)
                 continue
             }
             let framesPerPacket: Int
@@ -227,7 +264,7 @@ final class AudioConverterObject: @unchecked Sendable {
         }
         if inputEnded, let decoder, decoder.output.count > 0 {
             if !configured { configure(channels: decoder.channels, rate: decoder.sampleRate) }
-            map(&decoder.output, frames: decoder.output.count)
+            admit(&decoder.output)
         }
     }
 
@@ -310,7 +347,7 @@ final class AudioConverterObject: @unchecked Sendable {
             let buffer = buffers[layout.nonInterleaved ? channel : 0]
             layout.read(channel: channel, from: buffer.mData!, frames: frames, into: out)
         }
-        map(&decoded, frames: frames)
+        admit(&decoded)
     }
 
     /// Makes ``ready`` hold `wanted` frames, or as many as the stream has left. When the input
@@ -338,13 +375,17 @@ final class AudioConverterObject: @unchecked Sendable {
                 if case .pcm(let layout) = source { configure(channels: layout.channels, rate: layout.sampleRate) }
                 try pull(minimum: 1, input)
                 if !configured {
-                    if inputEnded { finished = true }
+                    if inputEnded && !padShortInput(wanted - ready.count) { finished = true }
                     continue
                 }
             }
             guard let resampler else {
                 if mapped.count == 0 {
-                    if inputEnded { finished = true; break }
+                    if inputEnded {
+                        if padShortInput(wanted - ready.count) { continue }
+                        finished = true
+                        break
+                    }
                     try pull(minimum: wanted - ready.count, input)
                 }
                 let n = min(mapped.count, wanted - ready.count)
@@ -354,13 +395,31 @@ final class AudioConverterObject: @unchecked Sendable {
             if mapped.count > 0 { resampler.append(&mapped, frames: mapped.count) }
             if resampler.produce(maximum: wanted - ready.count, into: &ready) > 0 { continue }
             if resampler.isFinished { finished = true; break }
+            let needed = max(1, resampler.inputNeeded(forOutput: wanted - ready.count))
             if inputEnded {
-                resampler.endInput()
+                if !padShortInput(needed) { resampler.endInput() }
                 continue
             }
-            try pull(minimum: max(1, resampler.inputNeeded(forOutput: wanted - ready.count)), input)
-            if inputEnded && mapped.count == 0 { resampler.endInput() }
+            try pull(minimum: needed, input)
+            if inputEnded && mapped.count == 0 && !padShortInput(needed) { resampler.endInput() }
         }
+    }
+
+    /// The input has ended short of ``remainingFrames`` (a packet table that promises more frames
+    /// than the packets decode to): silence stands in for the rest, at most `limit` frames (and
+    /// 65,536) at a time, so that the frames read are the frames promised — when the shortfall is
+    /// within ``maximumPadding``. False when nothing is owed.
+    private func padShortInput(_ limit: Int) -> Bool {
+        guard inputEnded, let remaining = remainingFrames, remaining > 0 else { return false }
+        guard remaining <= maximumPadding else {
+            remainingFrames = 0   // far more than a packet short: the file's claim is not believed
+            return false
+        }
+        if !configured { configure(channels: decoder?.channels ?? source.channels, rate: decoder?.sampleRate ?? source.sampleRate) }
+        let frames = min(remaining, max(1, min(limit, 1 << 16)))
+        mapped.appendSilence(frames: frames)
+        remainingFrames = remaining - frames
+        return true
     }
 
     /// Moves `frames` frames from ``mapped`` to ``ready`` (no resampler).
@@ -414,7 +473,9 @@ final class AudioConverterObject: @unchecked Sendable {
                 while packets.count - packetStart < wanted && !finished {
                     try produce(encoder.framesPerPacket, input)
                     let end = finished
+                    let before = ready.count
                     try encoder.encode(&ready, endOfStream: end) { bytes, frames in packets.append((Array(bytes), frames)) }
+                    encodedFrames += before - ready.count
                 }
             } catch {
                 status = error.status

@@ -182,7 +182,9 @@ struct PCMLayout: Equatable {
         switch kind {
         case .float where containerBytes == 4:
             for i in 0..<frames {
-                let value = Float(PCMLayout.finite(source[i]).clamped(-Double(Float.greatestFiniteMagnitude), Double(Float.greatestFiniteMagnitude)))
+                var value = Float(source[i])
+                // Rarely taken: NaN, an infinity, or a Double beyond Float's range.
+                if !value.isFinite { value = Float(PCMLayout.finite(source[i]).clamped(-Double(Float.greatestFiniteMagnitude), Double(Float.greatestFiniteMagnitude))) }
                 let bits = value.bitPattern
                 (first + i * stride).storeBytes(of: bigEndian ? bits.bigEndian : bits.littleEndian, as: UInt32.self)
             }
@@ -204,17 +206,25 @@ struct PCMLayout: Equatable {
             }
             let offset: Int64 = kind == .unsigned ? Int64(1) << Int64(bits - 1) : 0
             let mask: UInt64 = (1 << UInt64(bits)) - 1
-            let fastInt16 = containerBytes == 2 && !bigEndian && bits == 16 && kind == .signed
+            // Rounding to nearest-even without a call to rint: 1.5 × 2^52 added to a value within
+            // ±2^31 leaves it rounded (in the default rounding mode) as an integer in the low bits
+            // of the sum's bit pattern. The value is clipped first (its bounds are integers).
+            let magic = 6_755_399_441_055_744.0
+            if containerBytes == 2 && !bigEndian && bits == 16 && kind == .signed && fractionBits == 0 {
+                for i in 0..<frames {
+                    var scaled = source[i] * 32_768
+                    if scaled != scaled { scaled = 0 }   // NaN
+                    scaled = scaled > 32_767 ? 32_767 : (scaled < -32_768 ? -32_768 : scaled)
+                    (first + i * stride).storeBytes(of: Int16(truncatingIfNeeded: (scaled + magic).bitPattern), as: Int16.self)
+                }
+                return
+            }
             for i in 0..<frames {
                 let value = source[i]
-                let scaled = value.isNaN ? 0 : (value * multiplier).rounded(.toNearestOrEven).clamped(low, high)
-                if fastInt16 {
-                    (first + i * stride).storeBytes(of: Int16(scaled), as: Int16.self)
-                } else {
-                    let integer = Int64(scaled) + offset
-                    let container = UInt32(truncatingIfNeeded: (UInt64(bitPattern: integer) & mask) << UInt64(shift))
-                    storeContainer(container, first + i * stride)
-                }
+                let scaled = value.isNaN ? 0 : (value * multiplier).clamped(low, high)
+                let integer = Int64(Int32(truncatingIfNeeded: (scaled + magic).bitPattern)) + offset
+                let container = UInt32(truncatingIfNeeded: (UInt64(bitPattern: integer) & mask) << UInt64(shift))
+                storeContainer(container, first + i * stride)
             }
         }
     }

@@ -39,6 +39,32 @@ public func AudioFileCreateWithURL(_ inFileRef: CFURL, _ inFileType: AudioFileTy
     }
 }
 
+/// Opens the file at a file URL to read through Extended Audio File Services, as iOS Swift code
+/// calls `ExtAudioFileOpenURL` with `url as CFURL` (the same codes as from C). A URL that is not a
+/// file's is `kAudio_BadFilePathError`.
+public func ExtAudioFileOpenURL(_ inURL: CFURL, _ outExtAudioFile: UnsafeMutablePointer<ExtAudioFileRef?>) -> OSStatus {
+    extStatus { () throws(ExtStatus) in
+        outExtAudioFile.pointee = nil
+        guard inURL.isFileURL else { throw ExtStatus(kAudio_BadFilePathError) }
+        try openExtAudioFile(path: inURL.path(percentEncoded: false), outExtAudioFile)
+    }
+}
+
+/// Creates a file at a file URL to write through Extended Audio File Services, as iOS Swift code
+/// calls `ExtAudioFileCreateWithURL` with `url as CFURL` (the same codes as from C). A URL that is
+/// not a file's is `kAudio_BadFilePathError`.
+public func ExtAudioFileCreateWithURL(_ inURL: CFURL, _ inFileType: AudioFileTypeID,
+                                      _ inStreamDesc: UnsafePointer<AudioStreamBasicDescription>,
+                                      _ inChannelLayout: UnsafePointer<AudioChannelLayout>?, _ inFlags: UInt32,
+                                      _ outExtAudioFile: UnsafeMutablePointer<ExtAudioFileRef?>) -> OSStatus {
+    extStatus { () throws(ExtStatus) in
+        outExtAudioFile.pointee = nil
+        guard inURL.isFileURL else { throw ExtStatus(kAudio_BadFilePathError) }
+        try createExtAudioFile(path: inURL.path(percentEncoded: false), type: inFileType, format: inStreamDesc,
+                               layout: inChannelLayout, flags: inFlags, outExtAudioFile)
+    }
+}
+
 /// A file URL for a POSIX path, as iOS Swift code calls `CFURLCreateWithFileSystemPath` with
 /// `path as CFString`; nil for another path style or an empty path.
 public func CFURLCreateWithFileSystemPath(_ allocator: CFAllocator?, _ filePath: CFString, _ pathStyle: CFURLPathStyle,

@@ -163,12 +163,20 @@ public final class FFmpegPacketDecoder {
             let format = raw.load(fromByteOffset: FFmpegLayout.frameFormat, as: Int32.self)
             guard count > 0, let planes = raw.load(fromByteOffset: FFmpegLayout.frameExtendedData,
                                                    as: UnsafeMutablePointer<UnsafeMutableRawPointer?>?.self) else { continue }
-            let channels = channelCount()
+            // The frame's own channel count and rate where FFmpeg 5.1's AVFrame has them at known
+            // places (no AVOption looked up by name, no allocation, for every frame); the codec
+            // context's options otherwise, and when a field says nothing.
+            var channels = 0
+            var rate: Int64 = 0
+            if ff.utilMajor == 57 {
+                channels = Int(raw.load(fromByteOffset: FFmpegEncoder.frameChannelLayout57 + FFmpegLayout.channelLayoutCount, as: Int32.self))
+                rate = Int64(raw.load(fromByteOffset: FFmpegEncoder.frameSampleRate57, as: Int32.self))
+            }
+            if channels <= 0 || channels > 64 { channels = channelCount() }
             guard channels > 0, channels <= 64 else {
                 throw SoundstageError(.corruptData, "the \(codecName) decoder reports \(channels) channels")
             }
-            var rate: Int64 = 0
-            _ = ff.av_opt_get_int(context, "ar", 0, &rate)
+            if rate <= 0 { _ = ff.av_opt_get_int(context, "ar", 0, &rate) }
             try body(FFmpegDecodedAudio(frames: count, channels: channels, sampleRate: Int(rate), planes: planes, format: format))
         }
     }

@@ -5,9 +5,9 @@
  *
  * The parts offered so far: Core Audio's types (CoreAudio/CoreAudioTypes.h), the Core Foundation
  * subset audio code touches (CoreFoundation/CoreFoundation.h), Audio Format Services
- * (AudioFormat.h), the codec class identifiers it uses (AudioCodec.h), Audio File Services
- * side (AudioFile.h: reading and writing), Audio File Stream Services (AudioFileStream.h) and Audio
- * Converter Services (AudioConverter.h). Extended Audio File Services follow (issue 46).
+ * (AudioFormat.h), the codec class identifiers it uses (AudioCodec.h), Audio File Services'
+ * reading and writing (AudioFile.h), Audio File Stream Services (AudioFileStream.h), Audio
+ * Converter Services (AudioConverter.h) and Extended Audio File Services (ExtendedAudioFile.h).
  */
 #ifndef AudioToolbox_AudioToolbox_h
 #define AudioToolbox_AudioToolbox_h
@@ -20,5 +20,6 @@
 #include <AudioToolbox/AudioFile.h>
 #include <AudioToolbox/AudioConverter.h>
 #include <AudioToolbox/AudioFileStream.h>
+#include <AudioToolbox/ExtendedAudioFile.h>
 
 #endif /* AudioToolbox_AudioToolbox_h */
