@@ -108,7 +108,7 @@ enum StreamProperty {
     private static func fileValue(_ id: AudioFilePropertyID, _ layout: FileLayout,
                                   _ question: UnsafeRawBufferPointer) throws(FileStatus) -> [UInt8] {
         do throws(FileStatus) {
-            return try FileProperty.value(id, of: layout, question: question)
+            return try FileProperty.value(id, of: layout, optimized: true, question: question)
         } catch where error == .endOfFile || error == .position {
             throw .invalidPacketOffset
         }
