@@ -32,8 +32,8 @@ final class Served {
 }
 
 private let read: AudioFile_ReadProc = { client, position, count, buffer, actual in
-    let served = Unmanaged<Served>.fromOpaque(client!).takeUnretainedValue()
-    guard position >= 0, let buffer, let actual else { return kAudio_ParamError }
+    let served = Unmanaged<Served>.fromOpaque(client).takeUnretainedValue()
+    guard position >= 0 else { return kAudio_ParamError }
     if served.mode % 3 == 2, position >= Int64(served.failAt) { return -36 }   // an I/O error past a point
     let start = Int(min(position, Int64(served.bytes.count)))
     var end = min(start + Int(count), served.bytes.count)
@@ -44,7 +44,7 @@ private let read: AudioFile_ReadProc = { client, position, count, buffer, actual
 }
 
 private let size: AudioFile_GetSizeProc = { client in
-    Int64(Unmanaged<Served>.fromOpaque(client!).takeUnretainedValue().bytes.count)
+    Int64(Unmanaged<Served>.fromOpaque(client).takeUnretainedValue().bytes.count)
 }
 
 /// The codes an open may return.
