@@ -411,17 +411,17 @@ final class MemoryFile {
     init(bytes: [UInt8]) { self.bytes = bytes }
 
     static let read: AudioFile_ReadProc = { client, position, count, buffer, actual in
-        let file = Unmanaged<MemoryFile>.fromOpaque(client!).takeUnretainedValue()
+        let file = Unmanaged<MemoryFile>.fromOpaque(client).takeUnretainedValue()
         guard position >= 0 else { return kAudioFilePositionError }
         let start = Int(min(position, Int64(file.bytes.count)))
         let end = min(start + Int(count), file.bytes.count)
-        file.bytes.withUnsafeBytes { buffer!.copyMemory(from: $0.baseAddress! + start, byteCount: end - start) }
-        actual!.pointee = UInt32(end - start)
+        file.bytes.withUnsafeBytes { buffer.copyMemory(from: $0.baseAddress! + start, byteCount: end - start) }
+        actual.pointee = UInt32(end - start)
         return noErr
     }
 
     static let size: AudioFile_GetSizeProc = { client in
-        Int64(Unmanaged<MemoryFile>.fromOpaque(client!).takeUnretainedValue().bytes.count)
+        Int64(Unmanaged<MemoryFile>.fromOpaque(client).takeUnretainedValue().bytes.count)
     }
 }
 

@@ -86,7 +86,7 @@ import Testing
         #expect(AudioFileStreamGetPropertyInfo(id, kAudioFileStreamProperty_DataFormat, &size, nil) == kAudioFileStreamError_DataUnavailable)
         #expect(recorder.property(kAudioFileStreamProperty_DataFormat, AudioStreamBasicDescription()).0 == kAudioFileStreamError_DataUnavailable)
         #expect(recorder.property(0x7A7A_7A7A, UInt32(0)).0 == kAudioFileStreamError_UnsupportedProperty)
-        #expect(recorder.property(kAudioFileStreamProperty_InfoDictionary, UInt64(0)).0 == kAudioFileStreamError_UnsupportedProperty)
+        #expect(recorder.property(kAudioFileStreamProperty_RestrictsRandomAccess, UInt32(0)).0 == kAudioFileStreamError_UnsupportedProperty)
 
         let data = Self.wave
         recorder.feed(Array(data[0..<100]), pieces: { $0 }, flush: false)

@@ -215,24 +215,24 @@ import Testing
         let storage = Storage()
         let context = Unmanaged.passUnretained(storage).toOpaque()
         let read: AudioFile_ReadProc = { data, position, count, buffer, actual in
-            let storage = Unmanaged<Storage>.fromOpaque(data!).takeUnretainedValue()
+            let storage = Unmanaged<Storage>.fromOpaque(data).takeUnretainedValue()
             let start = min(Int(position), storage.bytes.count)
             let n = min(Int(count), storage.bytes.count - start)
-            storage.bytes.withUnsafeBytes { buffer!.copyMemory(from: $0.baseAddress! + start, byteCount: n) }
-            actual!.pointee = UInt32(n)
+            storage.bytes.withUnsafeBytes { buffer.copyMemory(from: $0.baseAddress! + start, byteCount: n) }
+            actual.pointee = UInt32(n)
             return noErr
         }
         let write: AudioFile_WriteProc = { data, position, count, buffer, actual in
-            let storage = Unmanaged<Storage>.fromOpaque(data!).takeUnretainedValue()
+            let storage = Unmanaged<Storage>.fromOpaque(data).takeUnretainedValue()
             let end = Int(position) + Int(count)
             if storage.bytes.count < end { storage.bytes += [UInt8](repeating: 0, count: end - storage.bytes.count) }
-            storage.bytes.withUnsafeMutableBytes { ($0.baseAddress! + Int(position)).copyMemory(from: buffer!, byteCount: Int(count)) }
-            actual!.pointee = count
+            storage.bytes.withUnsafeMutableBytes { ($0.baseAddress! + Int(position)).copyMemory(from: buffer, byteCount: Int(count)) }
+            actual.pointee = count
             return noErr
         }
-        let getSize: AudioFile_GetSizeProc = { data in Int64(Unmanaged<Storage>.fromOpaque(data!).takeUnretainedValue().bytes.count) }
+        let getSize: AudioFile_GetSizeProc = { data in Int64(Unmanaged<Storage>.fromOpaque(data).takeUnretainedValue().bytes.count) }
         let setSize: AudioFile_SetSizeProc = { data, size in
-            let storage = Unmanaged<Storage>.fromOpaque(data!).takeUnretainedValue()
+            let storage = Unmanaged<Storage>.fromOpaque(data).takeUnretainedValue()
             if storage.bytes.count > Int(size) { storage.bytes.removeLast(storage.bytes.count - Int(size)) }
             else { storage.bytes += [UInt8](repeating: 0, count: Int(size) - storage.bytes.count) }
             return noErr

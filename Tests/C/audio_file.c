@@ -166,6 +166,44 @@ static void InfoDictionaryOf(const char *path) {
     AudioFileClose(file);
 }
 
+/* A WAVE with a LIST/INFO chunk before its data: its title and artist in the dictionary. */
+static void TaggedFile(const char *path) {
+    static const char title[] = "Caf\xC3\xA9 Song";   /* UTF-8, 10 bytes */
+    AudioFileID file = NULL;
+    CFDictionaryRef info = NULL;
+    UInt32 size = sizeof(info);
+    CFStringRef value;
+    char text[32];
+    int i;
+    FILE *f = fopen(path, "wb");
+    if (!f) { EXPECT(0); return; }
+    fwrite("RIFF", 1, 4, f);
+    Put32(f, 4 + 24 + 8 + 4 + 8 + 10 + 8 + 4 + 8 + 32, 0);
+    fwrite("WAVEfmt ", 1, 8, f);
+    Put32(f, 16, 0); Put16(f, 1, 0); Put16(f, 1, 0); Put32(f, 8000, 0); Put32(f, 16000, 0); Put16(f, 2, 0); Put16(f, 16, 0);
+    fwrite("LIST", 1, 4, f);
+    Put32(f, 4 + 8 + 10 + 8 + 4, 0);
+    fwrite("INFOINAM", 1, 8, f);
+    Put32(f, 10, 0);
+    fwrite(title, 1, 10, f);
+    fwrite("IART", 1, 4, f);
+    Put32(f, 4, 0);
+    fwrite("Band", 1, 4, f);
+    fwrite("data", 1, 4, f);
+    Put32(f, 32, 0);
+    for (i = 0; i < 16; i++) Put16(f, (UInt16)SampleAt(i, 0), 0);
+    fclose(f);
+    if (OpenByPath(path, &file) != noErr) { EXPECT(0); return; }
+    EXPECT_STATUS(AudioFileGetProperty(file, kAudioFilePropertyInfoDictionary, &size, &info), noErr);
+    EXPECT(info != NULL && CFDictionaryGetCount(info) == 3);   /* the duration, the title, the artist */
+    value = info ? (CFStringRef)CFDictionaryGetValue(info, CFSTR(kAFInfoDictionary_Title)) : NULL;
+    EXPECT(value && CFStringGetCString(value, text, sizeof(text), kCFStringEncodingUTF8) && strcmp(text, title) == 0);
+    value = info ? (CFStringRef)CFDictionaryGetValue(info, CFSTR(kAFInfoDictionary_Artist)) : NULL;
+    EXPECT(value && CFStringGetCString(value, text, sizeof(text), kCFStringEncodingUTF8) && strcmp(text, "Band") == 0);
+    if (info) CFRelease(info);
+    AudioFileClose(file);
+}
+
 static void QueuePlayerStyle(const char *path) {
     AudioFileID file = NULL;
     UInt32 maxPacket = 0, size = sizeof(maxPacket);
@@ -353,16 +391,18 @@ static void WriteAndReadBack(const char *dir) {
 
 int main(int argc, char **argv) {
     char wav[] = "/tmp/soundstage-audio-file-XXXXXX";
-    char aiff[64];
+    char aiff[64], tagged[64];
     int fd = mkstemp(wav), i;
     if (fd < 0) { perror("mkstemp"); return 1; }
     close(fd);
     snprintf(aiff, sizeof(aiff), "%s.aiff", wav);
+    snprintf(tagged, sizeof(tagged), "%s-tagged.wav", wav);
 
     KnownSamples(wav, 0);
     KnownSamples(aiff, 1);
     QueuePlayerStyle(wav);
     InfoDictionaryOf(wav);
+    TaggedFile(tagged);
     ErrorPaths(wav);
     WriteAndReadBack(wav);
     CoreFoundation();
@@ -378,6 +418,7 @@ int main(int argc, char **argv) {
     }
     unlink(wav);
     unlink(aiff);
+    unlink(tagged);
     printf("%d passed, %d failed\n", checks - failures, failures);
     return failures == 0 ? 0 : 1;
 }

@@ -43,8 +43,10 @@ enum ADTSParser {
     }
 
     /// Where a stream's frames start (after an ID3v2 tag and up to 64 KB of junk; two frames in a row).
-    static func start(_ source: ByteSource, size: Int64) throws(FileStatus) -> (dataStart: Int64, first: Header, scanner: FrameScanner) {
-        let position = MPEGAudioParser.id3Size(try source.bytes(at: 0, count: 10))
+    static func start(_ source: ByteSource, size: Int64) throws(FileStatus)
+        -> (dataStart: Int64, first: Header, scanner: FrameScanner, tags: [(key: String, value: String)]) {
+        let id3 = try ID3Tag.read(source)
+        let position = id3.size
         var scanner = FrameScanner(.adts)
         var reader = WindowedReader(source)
         var found: Int64?
@@ -54,7 +56,7 @@ enum ADTSParser {
         }
         guard let found, case .adts(let first)? = scanner.reference else { throw .invalidFile }
         guard first.blocks == 1 else { throw .unsupportedDataFormat }   // several access units a frame: not yet
-        return (found, first, scanner)
+        return (found, first, scanner, id3.tags)
     }
 
     /// The description and magic cookie (the AudioSpecificConfig: object type, rate index, channel
@@ -76,7 +78,7 @@ enum ADTSParser {
     }
 
     static func parse(_ source: ByteSource, size: Int64) throws(FileStatus) -> FileLayout {
-        var (dataStart, first, scanner) = try start(source, size: size)
+        var (dataStart, first, scanner, tags) = try start(source, size: size)
         let (asbd, cookie) = try format(first)
         var packets: [AudioStreamPacketDescription] = []
         var end = dataStart
@@ -90,6 +92,6 @@ enum ADTSParser {
         guard !packets.isEmpty else { throw .invalidFile }
         return FileLayout(fileType: kAudioFileAAC_ADTSType, format: asbd, dataOffset: dataStart, dataByteCount: end - dataStart,
                           packetCount: Int64(packets.count), packets: packets, magicCookie: cookie, channelLayout: nil,
-                          packetTable: nil, sourceBitDepth: nil)
+                          packetTable: nil, sourceBitDepth: nil, tags: tags)
     }
 }

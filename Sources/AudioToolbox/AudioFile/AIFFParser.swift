@@ -15,6 +15,7 @@ enum AIFFParser {
         let isAIFC = head.fourCC(at: 8) == fourCC("AIFC")
         var comm: [UInt8]?
         var sound: (start: Int64, end: Int64)?
+        var tags = TagList()
         var position: Int64 = 12
         var walked = 0
         while position <= size - 8, walked < FileLimits.chunks {
@@ -28,6 +29,10 @@ enum AIFFParser {
                 guard length >= 18, length <= 4096 else { throw .invalidFile }
                 comm = try source.bytes(at: body, count: Int(length))
                 guard comm!.count == Int(length) else { throw .invalidFile }
+            } else if let key = Tags.aiffKey(id) {
+                if length <= Int64(TagLimits.valueBytes) { tags.add(key, Tags.plainText(try source.bytes(at: body, count: Int(length))[...])) }
+            } else if id == fourCC("ID3 ") || id == fourCC("id3 ") {
+                if length <= Int64(TagLimits.regionBytes) { tags.add(ID3Tag.tags(try source.bytes(at: body, count: Int(length)))) }
             } else if id == fourCC("SSND") {
                 guard length >= 8 else { throw .invalidFile }
                 let offsets = try source.bytes(at: body, count: 8)
@@ -81,6 +86,7 @@ enum AIFFParser {
         let end = min(sound.end, sound.start + frames * Int64(format.mBytesPerPacket))
         var layout = try FileLayout.constant(type: type, format: format, dataStart: sound.start, dataEnd: end, fileSize: size)
         layout.sourceBitDepth = sourceBits
+        layout.tags = tags.tags
         return layout
     }
 

@@ -46,13 +46,13 @@ final class CallbackSink: ByteSink, @unchecked Sendable {
     // @unchecked: as CallbackSource: the pointer and callbacks never change, and the open file
     // calls them under its lock, one call at a time.
     private let clientData: UnsafeMutableRawPointer?
-    private let writeProc: AudioFile_WriteProc
-    private let setSizeProc: AudioFile_SetSizeProc
+    private let writeProc: WriteCall
+    private let setSizeProc: SetSizeCall
 
     init(clientData: UnsafeMutableRawPointer?, write: @escaping AudioFile_WriteProc, setSize: @escaping AudioFile_SetSizeProc) {
         self.clientData = clientData
-        self.writeProc = write
-        self.setSizeProc = setSize
+        self.writeProc = unsafeBitCast(write, to: WriteCall.self)
+        self.setSizeProc = unsafeBitCast(setSize, to: SetSizeCall.self)
     }
 
     func write(at position: Int64, _ bytes: UnsafeRawBufferPointer) throws(FileStatus) {

@@ -115,18 +115,28 @@ final class DescriptorSource: ByteSource, @unchecked Sendable {
     }
 }
 
+/// The callbacks as C calls them, with the pointers Apple marks non-null allowed to be NULL (a
+/// caller may open with NULL client data, as C code may): the same function pointers, seen without
+/// the promise (AudioFile.h gives Swift Apple's non-optional `inClientData`).
+typealias ReadCall = @convention(c) (UnsafeMutableRawPointer?, Int64, UInt32, UnsafeMutableRawPointer?,
+                                     UnsafeMutablePointer<UInt32>?) -> OSStatus
+typealias GetSizeCall = @convention(c) (UnsafeMutableRawPointer?) -> Int64
+typealias WriteCall = @convention(c) (UnsafeMutableRawPointer?, Int64, UInt32, UnsafeRawPointer?,
+                                      UnsafeMutablePointer<UInt32>?) -> OSStatus
+typealias SetSizeCall = @convention(c) (UnsafeMutableRawPointer?, Int64) -> OSStatus
+
 /// A file whose bytes the caller serves through AudioFile_ReadProc and AudioFile_GetSizeProc.
 final class CallbackSource: ByteSource, @unchecked Sendable {
     // @unchecked: the caller's pointer and callbacks never change after init; the open file calls
     // them under its lock, one call at a time, as a caller of Audio File Services expects.
     private let clientData: UnsafeMutableRawPointer?
-    private let readProc: AudioFile_ReadProc
-    private let getSizeProc: AudioFile_GetSizeProc
+    private let readProc: ReadCall
+    private let getSizeProc: GetSizeCall
 
     init(clientData: UnsafeMutableRawPointer?, read: @escaping AudioFile_ReadProc, getSize: @escaping AudioFile_GetSizeProc) {
         self.clientData = clientData
-        self.readProc = read
-        self.getSizeProc = getSize
+        self.readProc = unsafeBitCast(read, to: ReadCall.self)
+        self.getSizeProc = unsafeBitCast(getSize, to: GetSizeCall.self)
     }
 
     func size() throws(FileStatus) -> Int64 {

@@ -17,6 +17,7 @@ enum CAFParser {
         var pakt: [UInt8]?
         var cookie: [UInt8]?
         var chan: [UInt8]?
+        var tags: [(key: String, value: String)] = []
         var position: Int64 = 8
         var walked = 0
         var dataToTheEnd = false
@@ -54,6 +55,8 @@ enum CAFParser {
                 pakt = try chunk()
             case fourCC("kuki"):
                 cookie = try chunk()
+            case fourCC("info"):
+                if length <= Int64(TagLimits.regionBytes) { tags = Tags.cafInfo(try chunk()) }
             case fourCC("chan"):
                 guard length >= 12 else { throw .invalidFile }
                 chan = try chunk()
@@ -91,6 +94,7 @@ enum CAFParser {
             }
         }
         layout.magicCookie = cookie
+        layout.tags = tags
         layout.dataSizeUnknown = upToData && dataToTheEnd
         if let chan { layout.channelLayout = try channelLayout(chan) }
         if desc.mFormatID == kAudioFormatLinearPCM { layout.sourceBitDepth = Int32(desc.mBitsPerChannel) }

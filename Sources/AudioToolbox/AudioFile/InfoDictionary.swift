@@ -3,16 +3,17 @@
 // then the file's tags (title, artist, ...) as its container states them.
 
 enum InfoDictionary {
-    /// The entries for `layout`, the duration first.
-    static func entries(_ layout: FileLayout) -> [(String, String)] {
-        var entries = [("approximate duration in seconds", threeDecimals(layout.duration))]
+    /// The entries for `layout`, the duration first (a stream's header that does not state its
+    /// length gives none).
+    static func entries(_ layout: FileLayout, withDuration: Bool = true) -> [(String, String)] {
+        var entries = withDuration ? [("approximate duration in seconds", threeDecimals(layout.duration))] : []
         for tag in layout.tags where !entries.contains(where: { $0.0 == tag.key }) { entries.append((tag.key, tag.value)) }
         return entries
     }
 
     /// A new CFDictionaryRef of the entries, retained for the caller.
-    static func make(_ layout: FileLayout) -> UnsafeRawPointer {
-        cfRetained(CFDictionaryStorage(strings: entries(layout)))
+    static func make(_ layout: FileLayout, withDuration: Bool = true) -> UnsafeRawPointer {
+        cfRetained(CFDictionaryStorage(strings: entries(layout, withDuration: withDuration)))
     }
 
     /// `value` with three decimals, as Core Audio writes the duration.

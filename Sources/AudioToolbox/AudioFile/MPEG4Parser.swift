@@ -91,9 +91,20 @@ enum MPEG4Parser {
                   hdlr.body.count >= 12, moov.fourCC(at: hdlr.body.lowerBound + 8) == fourCC("soun") else { continue }
             var layout = try track(moov, mdia: mdia, trak: trak, movieTimescale: movieTimescale, fileSize: size)
             layout.fileType = fileType(brand)
+            layout.tags = (try? tags(moov, top)) ?? []   // tags that do not parse are no reason to refuse the file
             return layout
         }
         throw .unsupportedDataFormat   // an MPEG-4 file with no sound track
+    }
+
+    /// The tags of moov/udta/meta/ilst (meta a full box, as iTunes and FFmpeg write it, or QuickTime's
+    /// plain box whose first child is 'hdlr').
+    private static func tags(_ m: [UInt8], _ moov: Box) throws(FileStatus) -> [(key: String, value: String)] {
+        guard let udta = try child(m, moov, "udta"), let meta = try child(m, udta, "meta") else { return [] }
+        var body = meta.body
+        if body.count >= 8, m.fourCC(at: body.lowerBound + 4) != fourCC("hdlr") { body = (body.lowerBound + 4)..<body.upperBound }
+        guard let ilst = try boxes(m, in: body).first(where: { $0.type == fourCC("ilst") }) else { return [] }
+        return Tags.ilst(m, ilst.body)
     }
 
     /// The file type a brand names.

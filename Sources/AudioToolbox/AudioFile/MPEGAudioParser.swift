@@ -130,6 +130,8 @@ enum MPEGAudioParser {
         /// The Xing, Info or VBRI frame, when the stream starts with one, and its size.
         var xing: XingHeader?
         var xingFrameBytes: Int
+        /// The ID3v2 tag's tags.
+        var tags: [(key: String, value: String)] = []
 
         /// The data's description.
         var format: AudioStreamBasicDescription {
@@ -156,7 +158,8 @@ enum MPEGAudioParser {
     /// Finds the first frame (after an ID3v2 tag and up to 64 KB of junk; two frames in a row) and
     /// reads a Xing, Info or VBRI header frame there.
     static func start(_ source: ByteSource, size: Int64) throws(FileStatus) -> Start {
-        let position = id3Size(try source.bytes(at: 0, count: 10))
+        let id3 = try ID3Tag.read(source)
+        let position = id3.size
         var scanner = FrameScanner(.mpeg)
         var reader = WindowedReader(source)
         var found: (at: Int64, length: Int)?
@@ -165,7 +168,7 @@ enum MPEGAudioParser {
             return false
         }
         guard let found, case .mpeg(let first)? = scanner.reference else { throw .invalidFile }
-        var start = Start(dataStart: found.at, scanner: scanner, first: first, xing: nil, xingFrameBytes: 0)
+        var start = Start(dataStart: found.at, scanner: scanner, first: first, xing: nil, xingFrameBytes: 0, tags: id3.tags)
         let frame = try source.bytes(at: found.at, count: found.length)
         if frame.count == found.length, let xing = xingHeader(frame, first) {
             start.xing = xing
@@ -191,6 +194,7 @@ enum MPEGAudioParser {
                                 dataByteCount: end - start.dataStart, packetCount: Int64(packets.count), packets: packets,
                                 magicCookie: nil, channelLayout: nil, packetTable: nil, sourceBitDepth: nil)
         layout.packetTable = start.packetTable(totalFrames: layout.totalFrames)
+        layout.tags = start.tags
         return layout
     }
 

@@ -13,6 +13,7 @@ enum WAVEParser {
         var channelMask: UInt32?
         var validBits: UInt32?
         var data: (start: Int64, end: Int64)?
+        var tags = TagList()
         var position: Int64 = 12
         var walked = 0
         while position <= size - 8, walked < FileLimits.chunks {
@@ -27,6 +28,12 @@ enum WAVEParser {
                 let fmt = try source.bytes(at: body, count: Int(length))
                 guard fmt.count == Int(length) else { throw .invalidFile }
                 (format, validBits, channelMask) = try describe(fmt)
+            } else if id == fourCC("LIST") || id == fourCC("id3 ") || id == fourCC("ID3 ") {
+                // Tags (LIST/INFO, or an ID3v2 tag) before the data; a larger chunk than a tag needs is skipped.
+                if length <= Int64(TagLimits.regionBytes) {
+                    let chunk = try source.bytes(at: body, count: Int(length))
+                    tags.add(id == fourCC("LIST") ? Tags.riffInfo(chunk) : ID3Tag.tags(chunk))
+                }
             } else if id == fourCC("data") {
                 data = (body, body + length)
                 break   // the data chunk is the last one read
@@ -44,6 +51,7 @@ enum WAVEParser {
         // A WAVE written to a pipe does not know its size: 0xFFFFFFFF (FFmpeg, among others).
         layout.dataSizeUnknown = upToData && data.end - data.start == 0xFFFF_FFFF
         if asbd.mFormatID == kAudioFormatLinearPCM { layout.sourceBitDepth = Int32(asbd.mBitsPerChannel) }
+        layout.tags = tags.tags
         if let channelMask, channelMask != 0 {
             var channelLayout = AudioChannelLayout()
             channelLayout.mChannelLayoutTag = kAudioChannelLayoutTag_UseChannelBitmap

@@ -193,6 +193,14 @@ public func AudioFileStreamGetProperty(_ inAudioFileStream: AudioFileStreamID?, 
         let stream = try FileStreamTable.stream(inAudioFileStream)
         guard let ioPropertyDataSize, let outPropertyData else { throw .parameter }
         let room = Int(ioPropertyDataSize.pointee)
+        if inPropertyID == kAudioFileStreamProperty_InfoDictionary {
+            // A new CFDictionaryRef, retained for the caller (who releases it).
+            guard room >= MemoryLayout<UnsafeRawPointer>.size else { throw .badPropertySize }
+            let dictionary = try stream.withParser { (parser) throws(FileStatus) in try StreamProperty.infoDictionary(of: parser) }
+            outPropertyData.storeBytes(of: dictionary, as: UnsafeRawPointer.self)
+            ioPropertyDataSize.pointee = UInt32(MemoryLayout<UnsafeRawPointer>.size)
+            return
+        }
         let question = UnsafeRawBufferPointer(start: outPropertyData, count: room)
         let answer = try stream.withParser { (parser) throws(FileStatus) in
             try StreamProperty.value(inPropertyID, of: parser, question: question)

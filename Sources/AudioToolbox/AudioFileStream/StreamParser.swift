@@ -170,7 +170,7 @@ final class StreamParser {
             let start = try MPEGAudioParser.start(source, size: size)
             var layout = FileLayout(fileType: start.fileType, format: start.format, dataOffset: start.dataStart, dataByteCount: 0,
                                     packetCount: 0, packets: nil, magicCookie: nil, channelLayout: nil, packetTable: nil,
-                                    sourceBitDepth: nil)
+                                    sourceBitDepth: nil, tags: start.tags)
             var stated = Double(start.first.isFreeFormat ? start.scanner.freeFormatBytes ?? 0 : start.first.frameBytes)
             if let frames = start.xing?.frames, frames > 0 {
                 layout.packetCount = frames
@@ -185,11 +185,11 @@ final class StreamParser {
             return StreamHeader(layout: layout, byteCountKnown: layout.dataByteCount > 0, packetCountKnown: layout.packetCount > 0,
                                 dataEnd: nil, packetSizeUpperBound: upper, statedFrameBytes: stated > 0 ? stated : nil)
         case .adts:
-            let (dataStart, first, scanner) = try ADTSParser.start(source, size: size)
+            let (dataStart, first, scanner, tags) = try ADTSParser.start(source, size: size)
             let (format, cookie) = try ADTSParser.format(first)
             let layout = FileLayout(fileType: kAudioFileAAC_ADTSType, format: format, dataOffset: dataStart, dataByteCount: 0,
                                     packetCount: 0, packets: nil, magicCookie: cookie, channelLayout: nil, packetTable: nil,
-                                    sourceBitDepth: nil)
+                                    sourceBitDepth: nil, tags: tags)
             cutter = .frames(scanner)
             return StreamHeader(layout: layout, byteCountKnown: false, packetCountKnown: false, dataEnd: nil,
                                 packetSizeUpperBound: UInt32(ADTSParser.largestFrame - 7), statedFrameBytes: Double(first.frameBytes))

@@ -26,7 +26,7 @@ enum StreamProperty {
         kAudioFileStreamProperty_DataOffset, kAudioFileStreamProperty_ChannelLayout, kAudioFileStreamProperty_PacketToFrame,
         kAudioFileStreamProperty_FrameToPacket, kAudioFileStreamProperty_PacketToByte, kAudioFileStreamProperty_ByteToPacket,
         kAudioFileStreamProperty_PacketTableInfo, kAudioFileStreamProperty_PacketSizeUpperBound,
-        kAudioFileStreamProperty_AverageBytesPerPacket, kAudioFileStreamProperty_BitRate,
+        kAudioFileStreamProperty_AverageBytesPerPacket, kAudioFileStreamProperty_BitRate, kAudioFileStreamProperty_InfoDictionary,
     ]
 
     /// The translations: their question is read from the caller's buffer.
@@ -39,7 +39,7 @@ enum StreamProperty {
 
     /// The size of `id`'s value.
     static func size(_ id: AudioFileStreamPropertyID, of parser: StreamParser) throws(FileStatus) -> Int {
-        if let size = translations[id] {
+        if let size = translations[id] ?? (id == kAudioFileStreamProperty_InfoDictionary ? MemoryLayout<UnsafeRawPointer>.size : nil) {
             guard parser.header != nil else { throw .moreData }
             return size
         }
@@ -102,6 +102,14 @@ enum StreamProperty {
             // packets and packet tables: as a file answers them.
             return try fileValue(id, layout, question)
         }
+    }
+
+    /// kAudioFileStreamProperty_InfoDictionary: a new CFDictionaryRef, retained for the caller, of
+    /// the tags the header holds (tags after the audio data, an ID3v1 tag or a trailing chunk, are
+    /// never seen by a stream), with the approximate duration when the header states the length.
+    static func infoDictionary(of parser: StreamParser) throws(FileStatus) -> UnsafeRawPointer {
+        guard let header = parser.header else { throw .moreData }
+        return InfoDictionary.make(header.layout, withDuration: header.packetCountKnown)
     }
 
     /// A file's answer, its codes a stream's.

@@ -132,3 +132,18 @@ public func AudioFileGetProperty(_ inAudioFile: AudioFileID, _ inPropertyID: Aud
     }
     return status
 }
+
+/// `AudioFileStreamGetProperty` for `kAudioFileStreamProperty_InfoDictionary` as iOS Swift code
+/// calls it with `var info: CFDictionary?` and `&info` (the variable owns the new dictionary).
+/// Other properties: `kAudioFileStreamError_UnsupportedProperty` (they are not dictionaries).
+public func AudioFileStreamGetProperty(_ inAudioFileStream: AudioFileStreamID, _ inPropertyID: AudioFileStreamPropertyID,
+                                       _ ioPropertyDataSize: UnsafeMutablePointer<UInt32>,
+                                       _ outPropertyData: UnsafeMutablePointer<CFDictionary?>) -> OSStatus {
+    guard inPropertyID == kAudioFileStreamProperty_InfoDictionary else { return kAudioFileStreamError_UnsupportedProperty }
+    var pointer: UnsafeRawPointer?
+    let status = AudioFileStreamGetProperty(inAudioFileStream, inPropertyID, ioPropertyDataSize, &pointer)
+    if status == noErr, let pointer {
+        outPropertyData.pointee = Unmanaged<CFDictionary>.fromOpaque(pointer).takeRetainedValue()
+    }
+    return status
+}

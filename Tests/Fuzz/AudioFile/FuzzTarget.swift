@@ -32,8 +32,8 @@ final class Served {
 }
 
 private let read: AudioFile_ReadProc = { client, position, count, buffer, actual in
-    let served = Unmanaged<Served>.fromOpaque(client!).takeUnretainedValue()
-    guard position >= 0, let buffer, let actual else { return kAudio_ParamError }
+    let served = Unmanaged<Served>.fromOpaque(client).takeUnretainedValue()
+    guard position >= 0 else { return kAudio_ParamError }
     if served.mode % 3 == 2, position >= Int64(served.failAt) { return -36 }   // an I/O error past a point
     let start = Int(min(position, Int64(served.bytes.count)))
     var end = min(start + Int(count), served.bytes.count)
@@ -44,7 +44,7 @@ private let read: AudioFile_ReadProc = { client, position, count, buffer, actual
 }
 
 private let size: AudioFile_GetSizeProc = { client in
-    Int64(Unmanaged<Served>.fromOpaque(client!).takeUnretainedValue().bytes.count)
+    Int64(Unmanaged<Served>.fromOpaque(client).takeUnretainedValue().bytes.count)
 }
 
 /// The codes an open may return.
@@ -89,6 +89,15 @@ private func openFile(_ served: Served) {
         guard info == noErr else { continue }
         var value = [UInt8](repeating: 0, count: Int(size))
         Fuzzing.require(AudioFileGetProperty(file, id, &size, &value) == noErr, "a property with a size has no value")
+    }
+    // The information dictionary (the file's tags): a new object, every entry a string, released.
+    var info: UnsafeRawPointer?
+    propertySize = UInt32(MemoryLayout<UnsafeRawPointer>.size)
+    Fuzzing.require(AudioFileGetProperty(file, kAudioFilePropertyInfoDictionary, &propertySize, &info) == noErr && info != nil,
+                    "no information dictionary")
+    if let info {
+        let dictionary = Unmanaged<CFDictionary>.fromOpaque(info).takeRetainedValue()
+        Fuzzing.require(CFDictionaryGetCount(dictionary) >= 1 && CFDictionaryGetCount(dictionary) <= 65, "a dictionary of \(CFDictionaryGetCount(dictionary))")
     }
     // Every packet, a bounded number of reads.
     var upper: UInt32 = 0
@@ -231,6 +240,10 @@ private func stream(_ bytes: [UInt8], mode: UInt8, seed: UInt64) {
         var room = UInt32(random(Int(size) + 8))
         let answer = AudioFileStreamGetProperty(stream, id, &room, &value)
         Fuzzing.require(propertyCodes.contains(answer) && room <= UInt32(value.count), "a property returned \(answer)")
+        if id == kAudioFileStreamProperty_InfoDictionary && answer == noErr {   // a new dictionary: the caller's to release
+            let pointer = value.withUnsafeBytes { $0.loadUnaligned(as: UnsafeRawPointer.self) }
+            _ = Unmanaged<CFDictionary>.fromOpaque(pointer).takeRetainedValue()
+        }
     }
     Fuzzing.require(AudioFileStreamClose(stream) == noErr, "the stream's close failed")
     Fuzzing.require(AudioFileStreamClose(stream) == kAudioFileNotOpenError, "a second close did not say the stream is not open")

@@ -11,6 +11,11 @@
  * ADTS (AAC); MP3 is read only, as on iOS, and an existing file is not yet reopened to be written
  * (kAudioFileOperationNotSupportedError). A bad argument, a closed file or a truncated or hostile
  * file is one of Apple's error codes, never a crash.
+ *
+ * Nullability (soundstage_coreaudio_base.h's CA_NONNULL, CA_NULLABLE, CA_NULL_UNSPECIFIED; clang
+ * and Swift read them, gcc sees nothing): the callbacks' pointers and what Apple marks nullable are
+ * as in Apple's header, so Swift imports the callback types with iOS's signatures; the pointers
+ * Apple marks non-null in the functions are unspecified here, so C's NULL stays kAudio_ParamError.
  */
 #ifndef AudioToolbox_AudioFile_h
 #define AudioToolbox_AudioFile_h
@@ -85,13 +90,18 @@ typedef CA_OPTIONS(UInt32, AudioFileFlags) {
     kAudioFileFlags_DontPageAlignAudioData CA_SWIFT_NAME(dontPageAlignAudioData) = 2
 };
 
-/** The callbacks of AudioFileOpenWithCallbacks and AudioFileInitializeWithCallbacks. */
-typedef OSStatus (*AudioFile_ReadProc)(void *inClientData, SInt64 inPosition, UInt32 requestCount,
-                                       void *buffer, UInt32 *actualCount);
-typedef OSStatus (*AudioFile_WriteProc)(void *inClientData, SInt64 inPosition, UInt32 requestCount,
-                                        const void *buffer, UInt32 *actualCount);
-typedef SInt64 (*AudioFile_GetSizeProc)(void *inClientData);
-typedef OSStatus (*AudioFile_SetSizeProc)(void *inClientData, SInt64 inSize);
+/**
+ * The callbacks of AudioFileOpenWithCallbacks and AudioFileInitializeWithCallbacks, with Apple's
+ * nullability: in Swift inClientData is an UnsafeMutableRawPointer (not an optional), so iOS code's
+ * `Unmanaged<Player>.fromOpaque(inClientData)` compiles unchanged. A file opened with NULL client
+ * data passes NULL all the same (C code may); Swift code that opens so must not unwrap it.
+ */
+typedef OSStatus (*AudioFile_ReadProc)(void *CA_NONNULL inClientData, SInt64 inPosition, UInt32 requestCount,
+                                       void *CA_NONNULL buffer, UInt32 *CA_NONNULL actualCount);
+typedef OSStatus (*AudioFile_WriteProc)(void *CA_NONNULL inClientData, SInt64 inPosition, UInt32 requestCount,
+                                        const void *CA_NONNULL buffer, UInt32 *CA_NONNULL actualCount);
+typedef SInt64 (*AudioFile_GetSizeProc)(void *CA_NONNULL inClientData);
+typedef OSStatus (*AudioFile_SetSizeProc)(void *CA_NONNULL inClientData, SInt64 inSize);
 
 /* Markers and regions (declared for the types; the properties are not answered yet). */
 typedef struct AudioFile_SMPTE_Time {
@@ -108,7 +118,7 @@ CA_ENUM(UInt32) {
 
 typedef struct AudioFileMarker {
     Float64              mFramePosition;
-    CFStringRef          mName;
+    CFStringRef CA_NULLABLE mName;
     SInt32               mMarkerID;
     AudioFile_SMPTE_Time mSMPTETime;
     UInt32               mType;
@@ -130,7 +140,7 @@ typedef CA_OPTIONS(UInt32, AudioFileRegionFlags) {
 
 typedef struct AudioFileRegion {
     UInt32               mRegionID;
-    CFStringRef          mName;
+    CFStringRef CA_NULLABLE mName;
     AudioFileRegionFlags mFlags;
     UInt32               mNumberMarkers;
     AudioFileMarker      mMarkers[1];
@@ -297,8 +307,9 @@ CA_ENUM(AudioFilePropertyID) {
  * The header's sizes, CAF's packet table and MPEG-4's movie box are written at AudioFileClose or
  * AudioFileOptimize.
  */
-OSStatus AudioFileCreateWithURL(CFURLRef inFileRef, AudioFileTypeID inFileType, const AudioStreamBasicDescription *inFormat,
-                                AudioFileFlags inFlags, AudioFileID *outAudioFile);
+OSStatus AudioFileCreateWithURL(CFURLRef CA_NULL_UNSPECIFIED inFileRef, AudioFileTypeID inFileType,
+                                const AudioStreamBasicDescription *CA_NULL_UNSPECIFIED inFormat, AudioFileFlags inFlags,
+                                AudioFileID CA_NULLABLE *CA_NULL_UNSPECIFIED outAudioFile);
 
 /**
  * Opens the file at a URL for reading. The type is found from the file's bytes (the hint is not
@@ -308,18 +319,19 @@ OSStatus AudioFileCreateWithURL(CFURLRef inFileRef, AudioFileTypeID inFileType, 
  * offered yet; create a new one), kAudioFileUnsupportedFileTypeError,
  * kAudioFileUnsupportedDataFormatError, kAudioFileInvalidFileError (truncated or malformed).
  */
-OSStatus AudioFileOpenURL(CFURLRef inFileRef, AudioFilePermissions inPermissions, AudioFileTypeID inFileTypeHint,
-                          AudioFileID *outAudioFile);
+OSStatus AudioFileOpenURL(CFURLRef CA_NULL_UNSPECIFIED inFileRef, AudioFilePermissions inPermissions, AudioFileTypeID inFileTypeHint,
+                          AudioFileID CA_NULLABLE *CA_NULL_UNSPECIFIED outAudioFile);
 
 /**
  * Creates a file in storage the caller's callbacks keep: inWriteFunc and inSetSizeFunc are
  * required, inReadFunc and inGetSizeFunc (may be NULL) let the file be read back while open.
  * Types, formats and errors as AudioFileCreateWithURL's; a callback's own error is returned as it is.
  */
-OSStatus AudioFileInitializeWithCallbacks(void *inClientData, AudioFile_ReadProc inReadFunc, AudioFile_WriteProc inWriteFunc,
-                                          AudioFile_GetSizeProc inGetSizeFunc, AudioFile_SetSizeProc inSetSizeFunc,
-                                          AudioFileTypeID inFileType, const AudioStreamBasicDescription *inFormat,
-                                          AudioFileFlags inFlags, AudioFileID *outAudioFile);
+OSStatus AudioFileInitializeWithCallbacks(void *CA_NULL_UNSPECIFIED inClientData, AudioFile_ReadProc CA_NULL_UNSPECIFIED inReadFunc,
+                                          AudioFile_WriteProc CA_NULL_UNSPECIFIED inWriteFunc, AudioFile_GetSizeProc CA_NULL_UNSPECIFIED inGetSizeFunc,
+                                          AudioFile_SetSizeProc CA_NULL_UNSPECIFIED inSetSizeFunc, AudioFileTypeID inFileType,
+                                          const AudioStreamBasicDescription *CA_NULL_UNSPECIFIED inFormat, AudioFileFlags inFlags,
+                                          AudioFileID CA_NULLABLE *CA_NULL_UNSPECIFIED outAudioFile);
 
 /**
  * Opens a file whose bytes the caller serves: inReadFunc and inGetSizeFunc are required (the write
@@ -327,27 +339,28 @@ OSStatus AudioFileInitializeWithCallbacks(void *inClientData, AudioFile_ReadProc
  * during this call and the reads, until AudioFileClose. Errors as AudioFileOpenURL's; a read
  * callback's own error is returned as it is.
  */
-OSStatus AudioFileOpenWithCallbacks(void *inClientData, AudioFile_ReadProc inReadFunc, AudioFile_WriteProc inWriteFunc,
-                                    AudioFile_GetSizeProc inGetSizeFunc, AudioFile_SetSizeProc inSetSizeFunc,
-                                    AudioFileTypeID inFileTypeHint, AudioFileID *outAudioFile);
+OSStatus AudioFileOpenWithCallbacks(void *CA_NULL_UNSPECIFIED inClientData, AudioFile_ReadProc CA_NULL_UNSPECIFIED inReadFunc,
+                                    AudioFile_WriteProc CA_NULLABLE inWriteFunc, AudioFile_GetSizeProc CA_NULL_UNSPECIFIED inGetSizeFunc,
+                                    AudioFile_SetSizeProc CA_NULLABLE inSetSizeFunc, AudioFileTypeID inFileTypeHint,
+                                    AudioFileID CA_NULLABLE *CA_NULL_UNSPECIFIED outAudioFile);
 
 /**
  * Closes the file; its AudioFileID is then invalid (kAudioFileNotOpenError in every call). A file
  * being written gets its header's sizes and its trailer first; their write's error is returned,
  * and the file is closed all the same.
  */
-OSStatus AudioFileClose(AudioFileID inAudioFile);
+OSStatus AudioFileClose(AudioFileID CA_NULL_UNSPECIFIED inAudioFile);
 
 /** Writes a file being written's header sizes and trailer now (as at close); kAudioFilePermissionsError for a file opened to read. */
-OSStatus AudioFileOptimize(AudioFileID inAudioFile);
+OSStatus AudioFileOptimize(AudioFileID CA_NULL_UNSPECIFIED inAudioFile);
 
 /**
  * Reads bytes of audio data, inStartingByte counted from the data's start. *ioNumBytes is the
  * room on entry and the bytes read on return; reading past the data's end reads what there is
  * and returns kAudioFileEndOfFileError. A negative position is kAudioFilePositionError.
  */
-OSStatus AudioFileReadBytes(AudioFileID inAudioFile, Boolean inUseCache, SInt64 inStartingByte, UInt32 *ioNumBytes,
-                            void *outBuffer);
+OSStatus AudioFileReadBytes(AudioFileID CA_NULL_UNSPECIFIED inAudioFile, Boolean inUseCache, SInt64 inStartingByte,
+                            UInt32 *CA_NULL_UNSPECIFIED ioNumBytes, void *CA_NULL_UNSPECIFIED outBuffer);
 
 /**
  * Writes bytes of audio data at inStartingByte (from the data's start, at most its end:
@@ -355,8 +368,8 @@ OSStatus AudioFileReadBytes(AudioFileID inAudioFile, Boolean inUseCache, SInt64 
  * (kAudioFileOperationNotSupportedError for AAC, ALAC, ...). kAudioFilePermissionsError for a file
  * opened to read.
  */
-OSStatus AudioFileWriteBytes(AudioFileID inAudioFile, Boolean inUseCache, SInt64 inStartingByte, UInt32 *ioNumBytes,
-                             const void *inBuffer);
+OSStatus AudioFileWriteBytes(AudioFileID CA_NULL_UNSPECIFIED inAudioFile, Boolean inUseCache, SInt64 inStartingByte,
+                             UInt32 *CA_NULL_UNSPECIFIED ioNumBytes, const void *CA_NULL_UNSPECIFIED inBuffer);
 
 /**
  * Reads whole packets: as many of *ioNumPackets as fit in *ioNumBytes (both updated to what was
@@ -366,18 +379,18 @@ OSStatus AudioFileWriteBytes(AudioFileID inAudioFile, Boolean inUseCache, SInt64
  * kAudioFileEndOfFileError. A negative inStartingPacket is kAudioFileInvalidPacketOffsetError;
  * room for not even one packet is kAudio_ParamError.
  */
-OSStatus AudioFileReadPacketData(AudioFileID inAudioFile, Boolean inUseCache, UInt32 *ioNumBytes,
-                                 AudioStreamPacketDescription *outPacketDescriptions, SInt64 inStartingPacket,
-                                 UInt32 *ioNumPackets, void *outBuffer);
+OSStatus AudioFileReadPacketData(AudioFileID CA_NULL_UNSPECIFIED inAudioFile, Boolean inUseCache, UInt32 *CA_NULL_UNSPECIFIED ioNumBytes,
+                                 AudioStreamPacketDescription *CA_NULLABLE outPacketDescriptions, SInt64 inStartingPacket,
+                                 UInt32 *CA_NULL_UNSPECIFIED ioNumPackets, void *CA_NULLABLE outBuffer);
 
 /**
  * Deprecated by Apple, still used: reads *ioNumPackets packets into outBuffer, which must hold
  * that many packets of the maximum packet size. At the end of the data *ioNumPackets comes back
  * smaller, or 0, with noErr. A negative inStartingPacket is kAudioFileInvalidPacketOffsetError.
  */
-OSStatus AudioFileReadPackets(AudioFileID inAudioFile, Boolean inUseCache, UInt32 *outNumBytes,
-                              AudioStreamPacketDescription *outPacketDescriptions, SInt64 inStartingPacket,
-                              UInt32 *ioNumPackets, void *outBuffer);
+OSStatus AudioFileReadPackets(AudioFileID CA_NULL_UNSPECIFIED inAudioFile, Boolean inUseCache, UInt32 *CA_NULL_UNSPECIFIED outNumBytes,
+                              AudioStreamPacketDescription *CA_NULLABLE outPacketDescriptions, SInt64 inStartingPacket,
+                              UInt32 *CA_NULL_UNSPECIFIED ioNumPackets, void *CA_NULLABLE outBuffer);
 
 /**
  * Writes *ioNumPackets packets from inBuffer (inNumBytes bytes): constant-size packets at any
@@ -385,17 +398,17 @@ OSStatus AudioFileReadPackets(AudioFileID inAudioFile, Boolean inUseCache, UInt3
  * kAudio_ParamError) appended at the end only (else kAudioFileInvalidPacketOffsetError). A
  * description reaching outside inBuffer is kAudio_ParamError. *ioNumPackets is what was written.
  */
-OSStatus AudioFileWritePackets(AudioFileID inAudioFile, Boolean inUseCache, UInt32 inNumBytes,
-                               const AudioStreamPacketDescription *inPacketDescriptions, SInt64 inStartingPacket,
-                               UInt32 *ioNumPackets, const void *inBuffer);
+OSStatus AudioFileWritePackets(AudioFileID CA_NULL_UNSPECIFIED inAudioFile, Boolean inUseCache, UInt32 inNumBytes,
+                               const AudioStreamPacketDescription *CA_NULLABLE inPacketDescriptions, SInt64 inStartingPacket,
+                               UInt32 *CA_NULL_UNSPECIFIED ioNumPackets, const void *CA_NULL_UNSPECIFIED inBuffer);
 
 /**
  * A property's size and whether it can be set (a file being written: MagicCookieData, and for the
  * types storing them ChannelLayout and PacketTableInfo, and DataFormat before any data); either
  * output may be NULL. kAudioFileUnsupportedPropertyError for a property the file does not have.
  */
-OSStatus AudioFileGetPropertyInfo(AudioFileID inAudioFile, AudioFilePropertyID inPropertyID, UInt32 *outDataSize,
-                                  UInt32 *isWritable);
+OSStatus AudioFileGetPropertyInfo(AudioFileID CA_NULL_UNSPECIFIED inAudioFile, AudioFilePropertyID inPropertyID,
+                                  UInt32 *CA_NULLABLE outDataSize, UInt32 *CA_NULLABLE isWritable);
 
 /**
  * A property's value. *ioDataSize is the room on entry and the bytes written on return. A
@@ -404,8 +417,8 @@ OSStatus AudioFileGetPropertyInfo(AudioFileID inAudioFile, AudioFilePropertyID i
  * translations (FrameToPacket, PacketToFrame, ByteToPacket, PacketToByte,
  * PacketRangeByteCountUpperBound) read their question from outPropertyData and answer in place.
  */
-OSStatus AudioFileGetProperty(AudioFileID inAudioFile, AudioFilePropertyID inPropertyID, UInt32 *ioDataSize,
-                              void *outPropertyData);
+OSStatus AudioFileGetProperty(AudioFileID CA_NULL_UNSPECIFIED inAudioFile, AudioFilePropertyID inPropertyID, UInt32 *CA_NULL_UNSPECIFIED ioDataSize,
+                              void *CA_NULL_UNSPECIFIED outPropertyData);
 
 /**
  * Sets a property of a file being written: MagicCookieData (CAF, M4A, ADTS), ChannelLayout (CAF,
@@ -415,20 +428,20 @@ OSStatus AudioFileGetProperty(AudioFileID inAudioFile, AudioFilePropertyID inPro
  * kAudioFileUnsupportedPropertyError for another property; a file opened to read:
  * kAudioFilePermissionsError.
  */
-OSStatus AudioFileSetProperty(AudioFileID inAudioFile, AudioFilePropertyID inPropertyID, UInt32 inDataSize,
-                              const void *inPropertyData);
+OSStatus AudioFileSetProperty(AudioFileID CA_NULL_UNSPECIFIED inAudioFile, AudioFilePropertyID inPropertyID, UInt32 inDataSize,
+                              const void *CA_NULL_UNSPECIFIED inPropertyData);
 
 /** The size of a global property's value for the specifier. */
-OSStatus AudioFileGetGlobalInfoSize(AudioFilePropertyID inPropertyID, UInt32 inSpecifierSize, void *inSpecifier,
-                                    UInt32 *outDataSize);
+OSStatus AudioFileGetGlobalInfoSize(AudioFilePropertyID inPropertyID, UInt32 inSpecifierSize, void *CA_NULLABLE inSpecifier,
+                                    UInt32 *CA_NULL_UNSPECIFIED outDataSize);
 
 /**
  * A global property's value. CFStringRef and CFArrayRef answers (FileTypeName, ExtensionsForType,
  * AllExtensions) are new objects the caller releases. Lists of type or format IDs are cut to the
  * whole items that fit.
  */
-OSStatus AudioFileGetGlobalInfo(AudioFilePropertyID inPropertyID, UInt32 inSpecifierSize, void *inSpecifier,
-                                UInt32 *ioDataSize, void *outPropertyData);
+OSStatus AudioFileGetGlobalInfo(AudioFilePropertyID inPropertyID, UInt32 inSpecifierSize, void *CA_NULLABLE inSpecifier,
+                                UInt32 *CA_NULL_UNSPECIFIED ioDataSize, void *CA_NULL_UNSPECIFIED outPropertyData);
 
 CA_HEADER_END
 

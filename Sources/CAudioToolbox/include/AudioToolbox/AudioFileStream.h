@@ -90,7 +90,7 @@ CA_ENUM(AudioFileStreamPropertyID) {
     kAudioFileStreamProperty_PacketSizeUpperBound      = CA_FOURCC('p', 'k', 'u', 'b'),   /* 'pkub' UInt32 */
     kAudioFileStreamProperty_AverageBytesPerPacket     = CA_FOURCC('a', 'b', 'p', 'p'),   /* 'abpp' Float64 */
     kAudioFileStreamProperty_BitRate                   = CA_FOURCC('b', 'r', 'a', 't'),   /* 'brat' UInt32, bits a second */
-    kAudioFileStreamProperty_InfoDictionary            = CA_FOURCC('i', 'n', 'f', 'o')    /* 'info' not yet (CFDictionary) */
+    kAudioFileStreamProperty_InfoDictionary            = CA_FOURCC('i', 'n', 'f', 'o')    /* 'info' a new CFDictionaryRef: the tags before the data */
 };
 
 /* Audio File Stream Services' result codes. */
