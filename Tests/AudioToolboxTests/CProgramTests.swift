@@ -52,7 +52,7 @@ import Testing
         let compile = try Self.run(compiler + ["-Wall", "-Wextra", "-Werror", "-pedantic",
                                                "-I", Self.root.appendingPathComponent("Sources/CAudioToolbox/include").path,
                                                Self.root.appendingPathComponent("Tests/C/\(name).c").path,
-                                               "-L", library.path, "-l:libSoundstageC.so", "-Wl,-rpath," + library.path, "-o", program])
+                                               "-L", library.path, "-l:libSoundstageC.so", "-Wl,-rpath," + library.path, "-lm", "-o", program])
         #expect(compile.status == 0, "\(compiler.joined(separator: " ")): \(compile.output)", sourceLocation: sourceLocation)
         return compile.status == 0 ? program : nil
     }
@@ -91,17 +91,9 @@ import Testing
 
     @Test(arguments: [["gcc", "-std=c99"], ["clang", "-std=c99"], ["g++", "-x", "c++", "-std=c++17"], ["clang++", "-x", "c++", "-std=c++17"]])
     func theAudioConverterProgramPasses(compiler: [String]) throws {
-        let library = try #require(Self.libraryDirectory, "no libSoundstageC.so above \(CommandLine.arguments[0])")
-        let work = FileManager.default.temporaryDirectory.appendingPathComponent("audio-converter-c-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        let work = try Self.workDirectory("audio-converter-c")
         defer { try? FileManager.default.removeItem(at: work) }
-        let program = work.appendingPathComponent("audio_converter").path
-        let compile = try Self.run(compiler + ["-Wall", "-Wextra", "-Werror", "-pedantic",
-                                               "-I", Self.root.appendingPathComponent("Sources/CAudioToolbox/include").path,
-                                               Self.root.appendingPathComponent("Tests/C/audio_converter.c").path,
-                                               "-L", library.path, "-l:libSoundstageC.so", "-Wl,-rpath," + library.path, "-lm", "-o", program])
-        #expect(compile.status == 0, "\(compiler.joined(separator: " ")): \(compile.output)")
-        guard compile.status == 0 else { return }
+        guard let program = try Self.compile("audio_converter", with: compiler, in: work) else { return }
         // Files to decode: AAC and Apple Lossless in M4A, MP3, IMA4 in CAF.
         let aac = try AudioFileFixture.write(frames: 20_000, channels: 2, .m4aAAC, name: "aac.m4a", in: work)
         let alac = try AudioFileFixture.write(frames: 10_000, channels: 2, .m4aALAC, name: "alac.m4a", in: work)
@@ -129,25 +121,12 @@ import Testing
         #expect(result.output.contains("song.mp3: "), "\(result.output)")
     }
 
-    /// Compiles `Tests/C/NAME.c` with `compiler` against the debug build's library; nil (and an
-    /// issue recorded) when it does not compile.
-    static func build(_ name: String, _ compiler: [String], in work: URL) throws -> String? {
-        let library = try #require(Self.libraryDirectory, "no libSoundstageC.so above \(CommandLine.arguments[0])")
-        let program = work.appendingPathComponent(name).path
-        let compile = try Self.run(compiler + ["-Wall", "-Wextra", "-Werror", "-pedantic",
-                                               "-I", Self.root.appendingPathComponent("Sources/CAudioToolbox/include").path,
-                                               Self.root.appendingPathComponent("Tests/C/\(name).c").path,
-                                               "-L", library.path, "-l:libSoundstageC.so", "-Wl,-rpath," + library.path, "-lm", "-o", program])
-        #expect(compile.status == 0, "\(compiler.joined(separator: " ")): \(compile.output)")
-        return compile.status == 0 ? program : nil
-    }
-
     @Test(arguments: [["gcc", "-std=c99"], ["clang", "-std=c99"], ["g++", "-x", "c++", "-std=c++17"], ["clang++", "-x", "c++", "-std=c++17"]])
     func theOpenALLoaderProgramPasses(compiler: [String]) throws {
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("openal-loader-c-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: work) }
-        guard let program = try Self.build("openal_loader", compiler, in: work) else { return }
+        guard let program = try Self.compile("openal_loader", with: compiler, in: work) else { return }
         // One second of a sine in each: PCM, and (with FFmpeg) AAC, Apple Lossless and MP3.
         var files: [(OutputFormat, String, Int)] = [(.wavPCM16, "tone.wav", 2), (.cafIMA4, "tone-ima4.caf", 1), (.aiffPCM16, "tone.aiff", 1)]
         if FFmpeg.isAvailable { files += [(.m4aAAC, "tone.m4a", 2), (.cafALAC, "tone-alac.caf", 1), (.mp3, "tone.mp3", 1)] }
@@ -170,7 +149,7 @@ import Testing
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("recorder-c-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: work) }
-        guard let program = try Self.build("recorder_to_file", compiler, in: work) else { return }
+        guard let program = try Self.compile("recorder_to_file", with: compiler, in: work) else { return }
         let result = try Self.run([program, work.path])
         #expect(result.status == 0, "\(result.output)")
         #expect(result.output.contains(" passed, 0 failed"), "\(result.output)")

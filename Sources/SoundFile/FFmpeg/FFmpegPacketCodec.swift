@@ -276,7 +276,9 @@ public final class FFmpegPacketEncoder {
     /// Encodes `frames` frames (at most ``frameSize``) given as one plane of numbers in -1...1 per
     /// channel, and hands each packet the encoder has ready to `emit` (its bytes and its frames).
     public func encode(_ planes: [UnsafePointer<Double>], frames: Int, _ emit: (UnsafeRawBufferPointer, Int) throws -> Void) throws {
-        precondition(planes.count == channels && frames > 0 && frames <= frameSize)
+        guard planes.count == channels, frames > 0, frames <= frameSize else {
+            throw SoundstageError(.invalidArgument, "\(planes.count) planes of \(frames) frames for an encoder of \(channels) channels, \(frameSize) frames a call")
+        }
         let raw = UnsafeMutableRawPointer(frame!)
         ff.av_frame_unref(frame)
         raw.storeBytes(of: Int32(frames), toByteOffset: FFmpegLayout.frameSampleCount, as: Int32.self)
