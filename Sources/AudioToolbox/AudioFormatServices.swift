@@ -8,7 +8,7 @@
 public func AudioFormatGetPropertyInfo(_ inPropertyID: AudioFormatPropertyID, _ inSpecifierSize: UInt32,
                                        _ inSpecifier: UnsafeRawPointer?,
                                        _ outPropertyDataSize: UnsafeMutablePointer<UInt32>?) -> OSStatus {
-    status { () throws(FormatStatus) in
+    osStatus { () throws(FormatStatus) in
         guard let outPropertyDataSize else { throw .parameter }
         let specifier = try Specifier(size: inSpecifierSize, pointer: inSpecifier)
         let size: Int
@@ -30,7 +30,7 @@ public func AudioFormatGetPropertyInfo(_ inPropertyID: AudioFormatPropertyID, _ 
 public func AudioFormatGetProperty(_ inPropertyID: AudioFormatPropertyID, _ inSpecifierSize: UInt32,
                                    _ inSpecifier: UnsafeRawPointer?, _ ioPropertyDataSize: UnsafeMutablePointer<UInt32>?,
                                    _ outPropertyData: UnsafeMutableRawPointer?) -> OSStatus {
-    status { () throws(FormatStatus) in
+    osStatus { () throws(FormatStatus) in
         if inPropertyID == kAudioFormatProperty_ValidateChannelLayout {
             // Apple: "The property value and size are not used and must be set to NULL."
             _ = try FormatProperty.answer(inPropertyID, try Specifier(size: inSpecifierSize, pointer: inSpecifier))
@@ -71,15 +71,6 @@ public func AudioFormatGetProperty(_ inPropertyID: AudioFormatPropertyID, _ inSp
     }
 }
 
-/// Runs `body`, turning what it throws into its OSStatus (noErr when it returns).
-private func status(_ body: () throws(FormatStatus) -> Void) -> OSStatus {
-    do {
-        try body()
-        return noErr
-    } catch {
-        return error.status
-    }
-}
 
 /// `AudioFormatGetProperty` for the name properties (`kAudioFormatProperty_FormatName`,
 /// `ChannelLayoutName`, ...) as iOS Swift code calls it with `var name: CFString? = nil` and `&name`:
@@ -88,7 +79,7 @@ private func status(_ body: () throws(FormatStatus) -> Void) -> OSStatus {
 public func AudioFormatGetProperty(_ inPropertyID: AudioFormatPropertyID, _ inSpecifierSize: UInt32,
                                    _ inSpecifier: UnsafeRawPointer?, _ ioPropertyDataSize: UnsafeMutablePointer<UInt32>?,
                                    _ outPropertyData: UnsafeMutablePointer<CFString?>) -> OSStatus {
-    status { () throws(FormatStatus) in
+    osStatus { () throws(FormatStatus) in
         guard FormatNames.isNameProperty(inPropertyID) else { throw .unsupportedProperty }
         guard let ioPropertyDataSize else { throw .parameter }
         guard ioPropertyDataSize.pointee >= UInt32(MemoryLayout<UnsafeRawPointer>.size) else { throw .badPropertySize }

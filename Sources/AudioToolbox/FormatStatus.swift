@@ -2,7 +2,7 @@
 // module and returned at the C boundary (AudioFormatServices.swift).
 
 /// An OSStatus on its way out of an Audio Format Services call.
-struct FormatStatus: Error, Equatable {
+struct FormatStatus: StatusError, Equatable {
     /// The code the C function returns.
     let status: OSStatus
 

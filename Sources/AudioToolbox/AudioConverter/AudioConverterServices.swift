@@ -41,7 +41,7 @@ private func withConverter(_ handle: AudioConverterRef?, _ body: (AudioConverter
 public func AudioConverterNew(_ inSourceFormat: UnsafePointer<AudioStreamBasicDescription>?,
                               _ inDestinationFormat: UnsafePointer<AudioStreamBasicDescription>?,
                               _ outAudioConverter: UnsafeMutablePointer<AudioConverterRef?>?) -> OSStatus {
-    converterStatus { () throws(ConverterStatus) in
+    osStatus { () throws(ConverterStatus) in
         guard let outAudioConverter else { throw .parameter }
         outAudioConverter.pointee = nil
         guard let inSourceFormat, let inDestinationFormat else { throw .parameter }
@@ -58,7 +58,7 @@ public func AudioConverterNewSpecific(_ inSourceFormat: UnsafePointer<AudioStrea
                                       _ inNumberClassDescriptions: UInt32,
                                       _ inClassDescriptions: UnsafePointer<AudioClassDescription>?,
                                       _ outAudioConverter: UnsafeMutablePointer<AudioConverterRef?>?) -> OSStatus {
-    converterStatus { () throws(ConverterStatus) in
+    osStatus { () throws(ConverterStatus) in
         guard let outAudioConverter else { throw .parameter }
         outAudioConverter.pointee = nil
         guard let inSourceFormat, let inDestinationFormat else { throw .parameter }

@@ -2,7 +2,7 @@
 // module and returned at the C boundary (AudioConverterServices.swift).
 
 /// An OSStatus on its way out of an Audio Converter Services call.
-struct ConverterStatus: Error, Equatable {
+struct ConverterStatus: StatusError, Equatable {
     /// The code the C function returns.
     let status: OSStatus
 
@@ -29,14 +29,4 @@ struct ConverterStatus: Error, Equatable {
     static let inputRateOutOfRange = ConverterStatus(status: kAudioConverterErr_InputSampleRateOutOfRange)
     /// `kAudioConverterErr_OutputSampleRateOutOfRange` ('!osr').
     static let outputRateOutOfRange = ConverterStatus(status: kAudioConverterErr_OutputSampleRateOutOfRange)
-}
-
-/// Runs `body`, turning what it throws into its OSStatus (noErr when it returns).
-func converterStatus(_ body: () throws(ConverterStatus) -> Void) -> OSStatus {
-    do {
-        try body()
-        return noErr
-    } catch {
-        return error.status
-    }
 }

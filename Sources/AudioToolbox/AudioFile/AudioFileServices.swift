@@ -23,7 +23,7 @@ func openAudioFile(path: String, permissions: AudioFilePermissions,
 @c(AudioFileOpenURL)
 public func _AudioFileOpenURL(_ inFileRef: UnsafeRawPointer?, _ inPermissions: AudioFilePermissions,
                               _ inFileTypeHint: AudioFileTypeID, _ outAudioFile: UnsafeMutablePointer<AudioFileID?>?) -> OSStatus {
-    fileStatus { () throws(FileStatus) in
+    osStatus { () throws(FileStatus) in
         guard let outAudioFile else { throw .parameter }
         outAudioFile.pointee = nil
         guard let url = cfURL(inFileRef) else { throw .parameter }
@@ -53,7 +53,7 @@ func createAudioFile(path: String, type: AudioFileTypeID, format: UnsafePointer<
 public func _AudioFileCreateWithURL(_ inFileRef: UnsafeRawPointer?, _ inFileType: AudioFileTypeID,
                                     _ inFormat: UnsafePointer<AudioStreamBasicDescription>?, _ inFlags: AudioFileFlags,
                                     _ outAudioFile: UnsafeMutablePointer<AudioFileID?>?) -> OSStatus {
-    fileStatus { () throws(FileStatus) in
+    osStatus { () throws(FileStatus) in
         guard let outAudioFile else { throw .parameter }
         outAudioFile.pointee = nil
         guard let url = cfURL(inFileRef) else { throw .parameter }
@@ -67,7 +67,7 @@ public func AudioFileOpenWithCallbacks(_ inClientData: UnsafeMutableRawPointer?,
                                        _ inWriteFunc: AudioFile_WriteProc?, _ inGetSizeFunc: AudioFile_GetSizeProc?,
                                        _ inSetSizeFunc: AudioFile_SetSizeProc?, _ inFileTypeHint: AudioFileTypeID,
                                        _ outAudioFile: UnsafeMutablePointer<AudioFileID?>?) -> OSStatus {
-    fileStatus { () throws(FileStatus) in
+    osStatus { () throws(FileStatus) in
         guard let outAudioFile else { throw .parameter }
         outAudioFile.pointee = nil
         guard let inReadFunc, let inGetSizeFunc else { throw .parameter }
@@ -84,7 +84,7 @@ public func AudioFileInitializeWithCallbacks(_ inClientData: UnsafeMutableRawPoi
                                              _ inSetSizeFunc: AudioFile_SetSizeProc?, _ inFileType: AudioFileTypeID,
                                              _ inFormat: UnsafePointer<AudioStreamBasicDescription>?, _ inFlags: AudioFileFlags,
                                              _ outAudioFile: UnsafeMutablePointer<AudioFileID?>?) -> OSStatus {
-    fileStatus { () throws(FileStatus) in
+    osStatus { () throws(FileStatus) in
         guard let outAudioFile else { throw .parameter }
         outAudioFile.pointee = nil
         guard let inWriteFunc, let inSetSizeFunc, let format = inFormat?.pointee else { throw .parameter }
@@ -102,14 +102,14 @@ public func AudioFileInitializeWithCallbacks(_ inClientData: UnsafeMutableRawPoi
 /// error is returned, and the ID is closed all the same.
 @c @implementation
 public func AudioFileClose(_ inAudioFile: AudioFileID?) -> OSStatus {
-    fileStatus { () throws(FileStatus) in try AudioFileTable.remove(inAudioFile).finish() }
+    osStatus { () throws(FileStatus) in try AudioFileTable.remove(inAudioFile).finish() }
 }
 
 /// Brings a file being written up to date on disk: its header's sizes and its trailer
 /// (`AudioFileOptimize`); `kAudioFilePermissionsError` for a file opened to read.
 @c @implementation
 public func AudioFileOptimize(_ inAudioFile: AudioFileID?) -> OSStatus {
-    fileStatus { () throws(FileStatus) in
+    osStatus { () throws(FileStatus) in
         let file = try AudioFileTable.file(inAudioFile)
         guard file.isWritable else { throw .permissions }
         try file.finish()
@@ -120,7 +120,7 @@ public func AudioFileOptimize(_ inAudioFile: AudioFileID?) -> OSStatus {
 @c @implementation
 public func AudioFileReadBytes(_ inAudioFile: AudioFileID?, _ inUseCache: Bool, _ inStartingByte: Int64,
                                _ ioNumBytes: UnsafeMutablePointer<UInt32>?, _ outBuffer: UnsafeMutableRawPointer?) -> OSStatus {
-    fileStatus { () throws(FileStatus) in
+    osStatus { () throws(FileStatus) in
         let file = try AudioFileTable.file(inAudioFile)
         guard let ioNumBytes else { throw .parameter }
         let wanted = Int(ioNumBytes.pointee)
@@ -141,7 +141,7 @@ public func AudioFileReadBytes(_ inAudioFile: AudioFileID?, _ inUseCache: Bool, 
 @c @implementation
 public func AudioFileWriteBytes(_ inAudioFile: AudioFileID?, _ inUseCache: Bool, _ inStartingByte: Int64,
                                 _ ioNumBytes: UnsafeMutablePointer<UInt32>?, _ inBuffer: UnsafeRawPointer?) -> OSStatus {
-    fileStatus { () throws(FileStatus) in
+    osStatus { () throws(FileStatus) in
         let file = try AudioFileTable.file(inAudioFile)
         guard let ioNumBytes else { throw .parameter }
         let count = Int(ioNumBytes.pointee)
@@ -162,7 +162,7 @@ public func AudioFileReadPacketData(_ inAudioFile: AudioFileID?, _ inUseCache: B
                                     _ outPacketDescriptions: UnsafeMutablePointer<AudioStreamPacketDescription>?,
                                     _ inStartingPacket: Int64, _ ioNumPackets: UnsafeMutablePointer<UInt32>?,
                                     _ outBuffer: UnsafeMutableRawPointer?) -> OSStatus {
-    fileStatus { () throws(FileStatus) in
+    osStatus { () throws(FileStatus) in
         let file = try AudioFileTable.file(inAudioFile)
         guard let ioNumBytes, let ioNumPackets else { throw .parameter }
         try readPackets(file, room: Int(ioNumBytes.pointee), ioNumBytes: ioNumBytes, outPacketDescriptions,
@@ -177,7 +177,7 @@ public func AudioFileReadPackets(_ inAudioFile: AudioFileID?, _ inUseCache: Bool
                                  _ outPacketDescriptions: UnsafeMutablePointer<AudioStreamPacketDescription>?,
                                  _ inStartingPacket: Int64, _ ioNumPackets: UnsafeMutablePointer<UInt32>?,
                                  _ outBuffer: UnsafeMutableRawPointer?) -> OSStatus {
-    fileStatus { () throws(FileStatus) in
+    osStatus { () throws(FileStatus) in
         let file = try AudioFileTable.file(inAudioFile)
         guard let outNumBytes, let ioNumPackets else { throw .parameter }
         let room = Int(ioNumPackets.pointee) * Int(max(file.layout.maximumPacketSize, 1))
@@ -251,7 +251,7 @@ private func readPackets(_ file: OpenAudioFile, room: Int, ioNumBytes: UnsafeMut
 public func AudioFileWritePackets(_ inAudioFile: AudioFileID?, _ inUseCache: Bool, _ inNumBytes: UInt32,
                                   _ inPacketDescriptions: UnsafePointer<AudioStreamPacketDescription>?, _ inStartingPacket: Int64,
                                   _ ioNumPackets: UnsafeMutablePointer<UInt32>?, _ inBuffer: UnsafeRawPointer?) -> OSStatus {
-    fileStatus { () throws(FileStatus) in
+    osStatus { () throws(FileStatus) in
         let file = try AudioFileTable.file(inAudioFile)
         guard let ioNumPackets else { throw .parameter }
         let count = Int(ioNumPackets.pointee)
@@ -273,7 +273,7 @@ public func AudioFileWritePackets(_ inAudioFile: AudioFileID?, _ inUseCache: Boo
 @c @implementation
 public func AudioFileGetPropertyInfo(_ inAudioFile: AudioFileID?, _ inPropertyID: AudioFilePropertyID,
                                      _ outDataSize: UnsafeMutablePointer<UInt32>?, _ isWritable: UnsafeMutablePointer<UInt32>?) -> OSStatus {
-    fileStatus { () throws(FileStatus) in
+    osStatus { () throws(FileStatus) in
         let file = try AudioFileTable.file(inAudioFile)
         let settable = file.isWritable && (try? file.write { (writer, _) in writer.canSet(inPropertyID) }) == true
         let size: Int
@@ -291,7 +291,7 @@ public func AudioFileGetPropertyInfo(_ inAudioFile: AudioFileID?, _ inPropertyID
 @c @implementation
 public func AudioFileGetProperty(_ inAudioFile: AudioFileID?, _ inPropertyID: AudioFilePropertyID,
                                  _ ioDataSize: UnsafeMutablePointer<UInt32>?, _ outPropertyData: UnsafeMutableRawPointer?) -> OSStatus {
-    fileStatus { () throws(FileStatus) in
+    osStatus { () throws(FileStatus) in
         let file = try AudioFileTable.file(inAudioFile)
         guard let ioDataSize, let outPropertyData else { throw .parameter }
         let room = Int(ioDataSize.pointee)
@@ -317,7 +317,7 @@ public func AudioFileGetProperty(_ inAudioFile: AudioFileID?, _ inPropertyID: Au
 @c @implementation
 public func AudioFileSetProperty(_ inAudioFile: AudioFileID?, _ inPropertyID: AudioFilePropertyID, _ inDataSize: UInt32,
                                  _ inPropertyData: UnsafeRawPointer?) -> OSStatus {
-    fileStatus { () throws(FileStatus) in
+    osStatus { () throws(FileStatus) in
         let file = try AudioFileTable.file(inAudioFile)
         guard file.isWritable else {
             _ = try FileProperty.size(inPropertyID, of: file.layout, optimized: true)

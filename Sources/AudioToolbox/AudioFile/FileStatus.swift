@@ -2,7 +2,7 @@
 // and returned at the C boundary (AudioFileServices.swift).
 
 /// An OSStatus on its way out of an Audio File Services call.
-struct FileStatus: Error, Equatable {
+struct FileStatus: StatusError, Equatable {
     /// The code the C function returns.
     let status: OSStatus
 
@@ -47,14 +47,4 @@ struct FileStatus: Error, Equatable {
     /// 'more' (`kAudioFileStreamError_DataUnavailable`): a stream has not delivered the bytes a
     /// parser asked for yet (StreamSource); never returned by Audio File Services.
     static let moreData = FileStatus(status: 0x6D6F_7265)
-}
-
-/// Runs `body`, turning what it throws into its OSStatus (noErr when it returns).
-func fileStatus(_ body: () throws(FileStatus) -> Void) -> OSStatus {
-    do {
-        try body()
-        return noErr
-    } catch {
-        return error.status
-    }
 }

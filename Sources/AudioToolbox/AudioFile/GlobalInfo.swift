@@ -121,7 +121,7 @@ enum GlobalInfo {
 @c @implementation
 public func AudioFileGetGlobalInfoSize(_ inPropertyID: AudioFilePropertyID, _ inSpecifierSize: UInt32,
                                        _ inSpecifier: UnsafeMutableRawPointer?, _ outDataSize: UnsafeMutablePointer<UInt32>?) -> OSStatus {
-    fileStatus { () throws(FileStatus) in
+    osStatus { () throws(FileStatus) in
         guard let outDataSize else { throw .parameter }
         let specifier = try globalSpecifier(inSpecifierSize, inSpecifier)
         outDataSize.pointee = UInt32(try GlobalInfo.answer(inPropertyID, specifier: specifier).size)
@@ -133,7 +133,7 @@ public func AudioFileGetGlobalInfoSize(_ inPropertyID: AudioFilePropertyID, _ in
 public func AudioFileGetGlobalInfo(_ inPropertyID: AudioFilePropertyID, _ inSpecifierSize: UInt32,
                                    _ inSpecifier: UnsafeMutableRawPointer?, _ ioDataSize: UnsafeMutablePointer<UInt32>?,
                                    _ outPropertyData: UnsafeMutableRawPointer?) -> OSStatus {
-    fileStatus { () throws(FileStatus) in
+    osStatus { () throws(FileStatus) in
         guard let ioDataSize, let outPropertyData else { throw .parameter }
         let specifier = try globalSpecifier(inSpecifierSize, inSpecifier)
         let room = Int(ioDataSize.pointee)

@@ -130,7 +130,7 @@ enum FileStreamTable {
 public func AudioFileStreamOpen(_ inClientData: UnsafeMutableRawPointer?, _ inPropertyListenerProc: AudioFileStream_PropertyListenerProc?,
                                 _ inPacketsProc: AudioFileStream_PacketsProc?, _ inFileTypeHint: AudioFileTypeID,
                                 _ outAudioFileStream: UnsafeMutablePointer<AudioFileStreamID?>?) -> OSStatus {
-    fileStatus { () throws(FileStatus) in
+    osStatus { () throws(FileStatus) in
         guard let outAudioFileStream else { throw .parameter }
         outAudioFileStream.pointee = nil
         guard let inPropertyListenerProc, let inPacketsProc else { throw .parameter }
@@ -146,7 +146,7 @@ public func AudioFileStreamOpen(_ inClientData: UnsafeMutableRawPointer?, _ inPr
 @c @implementation
 public func AudioFileStreamParseBytes(_ inAudioFileStream: AudioFileStreamID?, _ inDataByteSize: UInt32,
                                       _ inData: UnsafeRawPointer?, _ inFlags: AudioFileStreamParseFlags) -> OSStatus {
-    fileStatus { () throws(FileStatus) in
+    osStatus { () throws(FileStatus) in
         let stream = try FileStreamTable.stream(inAudioFileStream)
         guard inData != nil || inDataByteSize == 0 else { throw .parameter }
         let input = UnsafeRawBufferPointer(start: inDataByteSize == 0 ? nil : inData, count: Int(inDataByteSize))
@@ -159,7 +159,7 @@ public func AudioFileStreamParseBytes(_ inAudioFileStream: AudioFileStreamID?, _
 public func AudioFileStreamSeek(_ inAudioFileStream: AudioFileStreamID?, _ inPacketOffset: Int64,
                                 _ outDataByteOffset: UnsafeMutablePointer<Int64>?,
                                 _ ioFlags: UnsafeMutablePointer<AudioFileStreamSeekFlags>?) -> OSStatus {
-    fileStatus { () throws(FileStatus) in
+    osStatus { () throws(FileStatus) in
         let stream = try FileStreamTable.stream(inAudioFileStream)
         guard let outDataByteOffset, let ioFlags else { throw .parameter }
         let (offset, estimated) = try stream.withParser(idle: true) { (parser) throws(FileStatus) in
@@ -175,7 +175,7 @@ public func AudioFileStreamSeek(_ inAudioFileStream: AudioFileStreamID?, _ inPac
 public func AudioFileStreamGetPropertyInfo(_ inAudioFileStream: AudioFileStreamID?, _ inPropertyID: AudioFileStreamPropertyID,
                                            _ outPropertyDataSize: UnsafeMutablePointer<UInt32>?,
                                            _ outWritable: UnsafeMutablePointer<Bool>?) -> OSStatus {
-    fileStatus { () throws(FileStatus) in
+    osStatus { () throws(FileStatus) in
         let stream = try FileStreamTable.stream(inAudioFileStream)
         let size = try stream.withParser { (parser) throws(FileStatus) in try StreamProperty.size(inPropertyID, of: parser) }
         outPropertyDataSize?.pointee = UInt32(size)
@@ -189,7 +189,7 @@ public func AudioFileStreamGetPropertyInfo(_ inAudioFileStream: AudioFileStreamI
 public func AudioFileStreamGetProperty(_ inAudioFileStream: AudioFileStreamID?, _ inPropertyID: AudioFileStreamPropertyID,
                                        _ ioPropertyDataSize: UnsafeMutablePointer<UInt32>?,
                                        _ outPropertyData: UnsafeMutableRawPointer?) -> OSStatus {
-    fileStatus { () throws(FileStatus) in
+    osStatus { () throws(FileStatus) in
         let stream = try FileStreamTable.stream(inAudioFileStream)
         guard let ioPropertyDataSize, let outPropertyData else { throw .parameter }
         let room = Int(ioPropertyDataSize.pointee)
@@ -215,7 +215,7 @@ public func AudioFileStreamGetProperty(_ inAudioFileStream: AudioFileStreamID?, 
 @c @implementation
 public func AudioFileStreamSetProperty(_ inAudioFileStream: AudioFileStreamID?, _ inPropertyID: AudioFileStreamPropertyID,
                                        _ inPropertyDataSize: UInt32, _ inPropertyData: UnsafeRawPointer?) -> OSStatus {
-    fileStatus { () throws(FileStatus) in
+    osStatus { () throws(FileStatus) in
         _ = try FileStreamTable.stream(inAudioFileStream)
         throw StreamProperty.answered.contains(inPropertyID) ? .illegalOperation : .unsupportedProperty
     }
@@ -224,7 +224,7 @@ public func AudioFileStreamSetProperty(_ inAudioFileStream: AudioFileStreamID?, 
 /// Closes the parser (`AudioFileStreamClose`); its ID is stale from then on.
 @c @implementation
 public func AudioFileStreamClose(_ inAudioFileStream: AudioFileStreamID?) -> OSStatus {
-    fileStatus { () throws(FileStatus) in
+    osStatus { () throws(FileStatus) in
         try FileStreamTable.remove(inAudioFileStream).close()
     }
 }

@@ -19,7 +19,7 @@ public typealias CFString = String
 /// `kAudio_BadFilePathError`.
 public func AudioFileOpenURL(_ inFileRef: CFURL, _ inPermissions: AudioFilePermissions, _ inFileTypeHint: AudioFileTypeID,
                              _ outAudioFile: UnsafeMutablePointer<AudioFileID?>) -> OSStatus {
-    fileStatus { () throws(FileStatus) in
+    osStatus { () throws(FileStatus) in
         outAudioFile.pointee = nil
         guard inFileRef.isFileURL else { throw .badFilePath }
         try openAudioFile(path: inFileRef.path(percentEncoded: false), permissions: inPermissions, outAudioFile)
@@ -31,7 +31,7 @@ public func AudioFileOpenURL(_ inFileRef: CFURL, _ inPermissions: AudioFilePermi
 public func AudioFileCreateWithURL(_ inFileRef: CFURL, _ inFileType: AudioFileTypeID,
                                    _ inFormat: UnsafePointer<AudioStreamBasicDescription>, _ inFlags: AudioFileFlags,
                                    _ outAudioFile: UnsafeMutablePointer<AudioFileID?>) -> OSStatus {
-    fileStatus { () throws(FileStatus) in
+    osStatus { () throws(FileStatus) in
         outAudioFile.pointee = nil
         guard inFileRef.isFileURL else { throw .badFilePath }
         try createAudioFile(path: inFileRef.path(percentEncoded: false), type: inFileType, format: inFormat, flags: inFlags,
@@ -43,7 +43,7 @@ public func AudioFileCreateWithURL(_ inFileRef: CFURL, _ inFileType: AudioFileTy
 /// calls `ExtAudioFileOpenURL` with `url as CFURL` (the same codes as from C). A URL that is not a
 /// file's is `kAudio_BadFilePathError`.
 public func ExtAudioFileOpenURL(_ inURL: CFURL, _ outExtAudioFile: UnsafeMutablePointer<ExtAudioFileRef?>) -> OSStatus {
-    extStatus { () throws(ExtStatus) in
+    osStatus { () throws(ExtStatus) in
         outExtAudioFile.pointee = nil
         guard inURL.isFileURL else { throw ExtStatus(kAudio_BadFilePathError) }
         try openExtAudioFile(path: inURL.path(percentEncoded: false), outExtAudioFile)
@@ -57,7 +57,7 @@ public func ExtAudioFileCreateWithURL(_ inURL: CFURL, _ inFileType: AudioFileTyp
                                       _ inStreamDesc: UnsafePointer<AudioStreamBasicDescription>,
                                       _ inChannelLayout: UnsafePointer<AudioChannelLayout>?, _ inFlags: UInt32,
                                       _ outExtAudioFile: UnsafeMutablePointer<ExtAudioFileRef?>) -> OSStatus {
-    extStatus { () throws(ExtStatus) in
+    osStatus { () throws(ExtStatus) in
         outExtAudioFile.pointee = nil
         guard inURL.isFileURL else { throw ExtStatus(kAudio_BadFilePathError) }
         try createExtAudioFile(path: inURL.path(percentEncoded: false), type: inFileType, format: inStreamDesc,

@@ -133,7 +133,7 @@ final class AsyncWriter: @unchecked Sendable {
                 }
                 let status = owner.lock.withLock { () -> OSStatus in
                     guard !owner.isFinished else { return kExtAudioFileError_InvalidOperationOrder }
-                    return extStatus { () throws(ExtStatus) in try owner.write(frames, from: UnsafePointer(list.unsafeMutablePointer)) }
+                    return osStatus { () throws(ExtStatus) in try owner.write(frames, from: UnsafePointer(list.unsafeMutablePointer)) }
                 }
                 if status != noErr { _ = failure.compareExchange(expected: 0, desired: status, ordering: .acquiringAndReleasing) }
                 tail.store(taken + frames, ordering: .releasing)
@@ -161,7 +161,7 @@ extension ExtAudioFileObject {
         if queue == nil {
             let status = lock.withLock { () -> OSStatus in
                 guard !disposed else { return kAudio_ParamError }
-                return extStatus { () throws(ExtStatus) in
+                return osStatus { () throws(ExtStatus) in
                     try prepareForWriting()
                     guard let client else { throw .nonPCMClientFormat }
                     let writer = AsyncWriter(owner: self, client: client)

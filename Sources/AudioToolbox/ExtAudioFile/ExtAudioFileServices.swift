@@ -23,7 +23,7 @@ private func withExtAudioFile(_ handle: ExtAudioFileRef?, _ body: (ExtAudioFileO
     object.lock.lock()
     defer { object.lock.unlock() }
     if object.disposed { return kAudio_ParamError }
-    return extStatus { () throws(ExtStatus) in try body(object) }
+    return osStatus { () throws(ExtStatus) in try body(object) }
 }
 
 /// Opens the file at `path` to read and stores its new handle.
@@ -46,7 +46,7 @@ func openExtAudioFile(path: String, _ out: UnsafeMutablePointer<ExtAudioFileRef?
 /// `ExtAudioFileOpenURL` from C: opens a file URL (CoreFoundation/CFURL.h) to read.
 @c(ExtAudioFileOpenURL)
 public func _ExtAudioFileOpenURL(_ inURL: UnsafeRawPointer?, _ outExtAudioFile: UnsafeMutablePointer<ExtAudioFileRef?>?) -> OSStatus {
-    extStatus { () throws(ExtStatus) in
+    osStatus { () throws(ExtStatus) in
         guard let outExtAudioFile else { throw .parameter }
         outExtAudioFile.pointee = nil
         guard let url = cfURL(inURL) else { throw .parameter }
@@ -119,7 +119,7 @@ public func _ExtAudioFileCreateWithURL(_ inURL: UnsafeRawPointer?, _ inFileType:
                                        _ inStreamDesc: UnsafePointer<AudioStreamBasicDescription>?,
                                        _ inChannelLayout: UnsafePointer<AudioChannelLayout>?, _ inFlags: UInt32,
                                        _ outExtAudioFile: UnsafeMutablePointer<ExtAudioFileRef?>?) -> OSStatus {
-    extStatus { () throws(ExtStatus) in
+    osStatus { () throws(ExtStatus) in
         guard let outExtAudioFile else { throw .parameter }
         outExtAudioFile.pointee = nil
         guard let url = cfURL(inURL) else { throw .parameter }
@@ -131,7 +131,7 @@ public func _ExtAudioFileCreateWithURL(_ inURL: UnsafeRawPointer?, _ inFileType:
 @c @implementation
 public func ExtAudioFileWrapAudioFileID(_ inFileID: AudioFileID?, _ inForWriting: Bool,
                                         _ outExtAudioFile: UnsafeMutablePointer<ExtAudioFileRef?>?) -> OSStatus {
-    extStatus { () throws(ExtStatus) in
+    osStatus { () throws(ExtStatus) in
         guard let outExtAudioFile else { throw .parameter }
         outExtAudioFile.pointee = nil
         let open: OpenAudioFile
@@ -159,7 +159,7 @@ public func ExtAudioFileDispose(_ inExtAudioFile: ExtAudioFileRef?) -> OSStatus 
     object.lock.lock()
     defer { object.lock.unlock() }
     object.disposed = true
-    let finished = extStatus { () throws(ExtStatus) in try object.finishWriting() }
+    let finished = osStatus { () throws(ExtStatus) in try object.finishWriting() }
     if first == noErr { first = finished }
     object.releaseConverter()
     if object.ownsFile {

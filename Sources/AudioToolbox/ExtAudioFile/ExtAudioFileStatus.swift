@@ -3,7 +3,7 @@
 // returned at the C boundary (ExtAudioFileServices.swift).
 
 /// An OSStatus on its way out of an Extended Audio File Services call.
-struct ExtStatus: Error, Equatable {
+struct ExtStatus: StatusError, Equatable {
     /// The code the C function returns.
     let status: OSStatus
 
@@ -40,15 +40,6 @@ struct ExtStatus: Error, Equatable {
     static let operationNotSupported = ExtStatus(kAudioFileOperationNotSupportedError)
 }
 
-/// Runs `body`: noErr, or the code it threw.
-func extStatus(_ body: () throws(ExtStatus) -> Void) -> OSStatus {
-    do {
-        try body()
-        return noErr
-    } catch {
-        return error.status
-    }
-}
 
 /// Throws the status of another service's call unless it is noErr.
 @inline(__always)
