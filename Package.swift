@@ -137,7 +137,7 @@ let package = Package(
         // Their functions, implemented in Swift with `@c @implementation` for C and Swift at once.
         .target(
             name: "AudioToolbox",
-            dependencies: ["CAudioToolbox", "SoundFile", .product(name: "NIOConcurrencyHelpers", package: "swift-nio")],
+            dependencies: ["CAudioToolbox", "SoundFile", "Soundstage", .product(name: "NIOConcurrencyHelpers", package: "swift-nio")],
             swiftSettings: strict
         ),
         .target(

@@ -51,10 +51,11 @@ doc_blocks_name="the C blocks of README.md and docs/getting-started.md compile a
 # The Core Audio programs (Tests/C/audio_*.c: Apple's interfaces called as iOS and macOS developers
 # write them, each checking its own results), compiled as C99 and as C++17 by gcc and g++ with
 # every warning an error, run, then once more under LeakSanitizer (every CF object, AudioFileID and
-# converter made is released). `apple_programs LINK-FLAGS...` builds them against a library: the
+# converter made is released; the false positives Tests/Fuzz/lsan-suppressions.txt explains are
+# ignored, such as a weak reference's side table). `apple_programs LINK-FLAGS...` builds them against a library: the
 # shipped one through pkg-config soundstage-audiotoolbox (the headers from include/soundstage/apple,
 # as a port builds), or in --quick the debug build's libSoundstageC.so with the source headers.
-apple_programs=(audio_format audio_file audio_file_stream audio_converter openal_loader recorder_to_file)
+apple_programs=(audio_format audio_file audio_file_stream audio_converter audio_session openal_loader recorder_to_file)
 apple_program() {   # apple_program NAME LINK-FLAGS...
     local name=$1 compiler inputs=() listed
     shift
@@ -63,17 +64,22 @@ apple_program() {   # apple_program NAME LINK-FLAGS...
     for compiler in "gcc -std=c99" "g++ -x c++ -std=c++17"; do
         # shellcheck disable=SC2086
         $compiler -Wall -Wextra -Werror -pedantic "Tests/C/$name.c" "$@" -lm -o "$work/$name" || return 1
-        "$work/$name" "${inputs[@]}" || return 1
+        apple_session_output "$work/$name" "${inputs[@]}" || return 1
     done
     gcc -std=c99 -g -fsanitize=address "Tests/C/$name.c" "$@" -lm -o "$work/${name}_asan" &&
-        ASAN_OPTIONS=detect_leaks=1 "$work/${name}_asan" "${inputs[@]}" > /dev/null
+        ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS="suppressions=$root/Tests/Fuzz/lsan-suppressions.txt:print_suppressions=0" \
+            apple_session_output "$work/${name}_asan" "${inputs[@]}" > /dev/null
 }
+# The programs run with no desktop server (PULSE_SERVER points nowhere) and OpenAL Soft's null
+# output, which mixes in real time and plays nowhere: audio_session's session opens the app's
+# default output, which is then that one (the others open no output).
+apple_session_output() { PULSE_SERVER=unix:/nonexistent ALSOFT_DRIVERS=null ALSOFT_LOGLEVEL=0 "$@"; }
 # The files a program is given: audio_converter decodes AAC, MP3 and ALAC the ffmpeg tool makes,
 # and openal_loader loads them and a WAVE file (each one second of a sine) when ffmpeg is installed
 # (both programs make their own PCM files either way); recorder_to_file writes its recordings in
 # the work directory.
 apple_inputs() {   # apple_inputs NAME: one path a line
-    [ "$1" = recorder_to_file ] && { echo "$work"; return 0; }
+    [ "$1" = recorder_to_file ] || [ "$1" = audio_session ] && { echo "$work"; return 0; }
     [ "$1" = audio_converter ] || [ "$1" = openal_loader ] || return 0
     command -v ffmpeg > /dev/null || return 0
     local sine=(-v error -nostdin -y -f lavfi -i sine=frequency=1000:sample_rate=44100:duration=1)

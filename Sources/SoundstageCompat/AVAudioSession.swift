@@ -105,7 +105,7 @@ public final class AVAudioSession: NSObject, @unchecked Sendable {
     public static func sharedInstance() -> AVAudioSession { shared }
 
     let lock = NSLock()
-    private var engine: CompatEngine?
+    private var engine: ApplicationAudio?
     private var observer: Int?
     private var routeObserver: (Device, Int)?
     private var chosen = (category: Category.soloAmbient, mode: Mode.default, options: CategoryOptions())
@@ -118,8 +118,9 @@ public final class AVAudioSession: NSObject, @unchecked Sendable {
     private override init() { super.init() }
 
     /// Moves the session onto `engine` (its first use, or `CompatOutput.use(device:)`).
-    func attach(_ engine: CompatEngine) {
-        let (previous, category, options) = lock.withLock { () -> ((Device, Int)?, Category, CategoryOptions) in
+    func attach(_ engine: ApplicationAudio) {
+        guard let (previous, category, options) = lock.withLock({ () -> ((Device, Int)?, Category, CategoryOptions)? in
+            if self.engine === engine { return nil }
             if let observer { self.engine?.session.removeObserver(observer) }
             self.engine = engine
             defer {
@@ -129,7 +130,7 @@ public final class AVAudioSession: NSObject, @unchecked Sendable {
                 outputOverride = .none
             }
             return (routeObserver, chosen.category, chosen.options)
-        }
+        }) else { return }
         if let previous { previous.0.removeRouteObserver(previous.1) }
         engine.session.setCategory(Self.sessionCategory(category) ?? .soloAmbient, options: Self.sessionOptions(options))
         let token = engine.session.addObserver { [weak self] event in self?.sessionEvent(event) }
@@ -142,7 +143,7 @@ public final class AVAudioSession: NSObject, @unchecked Sendable {
         }
     }
 
-    func current() throws -> CompatEngine {
+    func current() throws -> ApplicationAudio {
         if let engine = lock.withLock({ engine }) { return engine }
         return try CompatEngine.shared()
     }

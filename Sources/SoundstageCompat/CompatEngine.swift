@@ -14,8 +14,7 @@ public enum CompatOutput {
     /// The previous engine's players stop.
     /// - Throws: an `NSError` (``SoundstageError/nsError``) when the session cannot activate.
     public static func use(device: Device) throws {
-        let engine = try throwingNSError { try CompatEngine(device: device) }
-        CompatEngine.lock.withLock { CompatEngine.current = engine }
+        let engine = try throwingNSError { try ApplicationAudio.use(device: device) }
         AVAudioSession.sharedInstance().attach(engine)
     }
 
@@ -53,40 +52,17 @@ public enum CompatOutput {
     public static func systemSounds() throws -> SystemSoundRegistry { try throwingNSError { try CompatEngine.shared().registry } }
 }
 
-/// The objects behind the iOS names.
-final class CompatEngine: @unchecked Sendable {
-    let device: Device
-    let center: AudioSessionCenter
-    let session: AudioSession
-    let scene: Scene
-    let registry: SystemSoundRegistry
-
+/// The objects behind the iOS names are AudioToolbox's `ApplicationAudio` (the device, the app's
+/// session, a scene, the system-sound registry), shared with the Audio Session and System Sound C
+/// APIs; this is where SoundstageCompat reaches it, with AVAudioSession following it.
+enum CompatEngine {
     static let lock = NSLock()
-    nonisolated(unsafe) static var current: CompatEngine?
     nonisolated(unsafe) static var queue: DispatchQueue?
 
-    init(device: Device) throws {
-        self.device = device
-        center = AudioSessionCenter(device: device)
-        session = center.makeSession(category: .soloAmbient)
-        scene = try device.makeScene()
-        session.attach(scene)
-        registry = try SystemSoundRegistry(device: device)
-        session.attach(registry)
-        // An iOS app's session is active once the app makes sound, without asking.
-        try session.setActive(true)
-    }
-
-    /// The engine in use, opening the default output on first use.
-    static func shared() throws -> CompatEngine {
-        if let engine = lock.withLock({ current }) { return engine }
-        let engine = try CompatEngine(device: Device.openOutput())
-        let chosen = lock.withLock { () -> CompatEngine in
-            if let current { return current }
-            current = engine
-            return engine
-        }
-        if chosen === engine { AVAudioSession.sharedInstance().attach(engine) }
-        return chosen
+    /// The app's audio, opening the default output on first use; AVAudioSession follows it.
+    static func shared() throws -> ApplicationAudio {
+        let audio = try ApplicationAudio.shared()
+        AVAudioSession.sharedInstance().attach(audio)
+        return audio
     }
 }

@@ -103,7 +103,7 @@ extension CompatPrograms {
             let rig = try Rig()
             let legacy = LegacySession.shared
             legacy.forget()
-            #expect(legacy.start() == kAudioSessionNoError)
+            #expect(legacy.start() == noErr)
             let music = try AVAudioPlayer(contentsOf: try rig.file(Signals.sine(440, seconds: 3), "music.wav"))
             let observer = InterruptionObserver(music: music)
             #expect(music.play())
@@ -117,7 +117,7 @@ extension CompatPrograms {
             _ = try rig.render(0.05)
             #expect(Signals.rms(try rig.render(0.2), channel: 0) > 0.1, "resumed")
             #expect(observer.began == 1 && observer.resumed == 1)
-            #expect(legacy.states == [kAudioSessionBeginInterruption, kAudioSessionEndInterruption])
+            #expect(legacy.states == [UInt32(kAudioSessionBeginInterruption), UInt32(kAudioSessionEndInterruption)])
             #expect(!legacy.otherAudioIsPlaying())
             music.stop()
         }

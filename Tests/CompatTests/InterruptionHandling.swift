@@ -61,17 +61,17 @@ final class LegacySession: @unchecked Sendable {  // (one per app; Swift 6 asks 
             guard let clientData else { return }
             Unmanaged<LegacySession>.fromOpaque(clientData).takeUnretainedValue().note(state)
         }, me)
-        guard status == kAudioSessionNoError || status == kAudioSessionAlreadyInitialized else { return status }
-        var category = kAudioSessionCategory_AmbientSound
-        status = AudioSessionSetProperty(kAudioSessionProperty_AudioCategory, UInt32(MemoryLayout.size(ofValue: category)), &category)
-        guard status == kAudioSessionNoError else { return status }
+        guard status == noErr || status == OSStatus(kAudioSessionAlreadyInitialized) else { return status }
+        var category = UInt32(kAudioSessionCategory_AmbientSound)
+        status = AudioSessionSetProperty(AudioSessionPropertyID(kAudioSessionProperty_AudioCategory), UInt32(MemoryLayout.size(ofValue: category)), &category)
+        guard status == noErr else { return status }
         return AudioSessionSetActive(true)
     }
 
     func otherAudioIsPlaying() -> Bool {
         var playing: UInt32 = 0
         var size = UInt32(MemoryLayout.size(ofValue: playing))
-        _ = AudioSessionGetProperty(kAudioSessionProperty_OtherAudioIsPlaying, &size, &playing)
+        _ = AudioSessionGetProperty(AudioSessionPropertyID(kAudioSessionProperty_OtherAudioIsPlaying), &size, &playing)
         return playing != 0
     }
 }

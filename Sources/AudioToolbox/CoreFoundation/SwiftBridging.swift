@@ -39,6 +39,17 @@ public func AudioFileCreateWithURL(_ inFileRef: CFURL, _ inFileType: AudioFileTy
     }
 }
 
+/// Registers the sound file at a file URL, as iOS Swift code calls
+/// `AudioServicesCreateSystemSoundID` with `url as CFURL` (the same codes as from C). A URL that
+/// is not a file's is `kAudioServicesSystemSoundUnspecifiedError`.
+@discardableResult
+public func AudioServicesCreateSystemSoundID(_ inFileURL: CFURL, _ outSystemSoundID: UnsafeMutablePointer<SystemSoundID>) -> OSStatus {
+    osStatus { () throws(SystemSoundStatus) in
+        guard inFileURL.isFileURL else { throw .unspecified }
+        outSystemSoundID.pointee = try SystemSoundServices.shared.create(path: inFileURL.path(percentEncoded: false))
+    }
+}
+
 /// Opens the file at a file URL to read through Extended Audio File Services, as iOS Swift code
 /// calls `ExtAudioFileOpenURL` with `url as CFURL` (the same codes as from C). A URL that is not a
 /// file's is `kAudio_BadFilePathError`.

@@ -55,13 +55,13 @@ func say(_ line: String) {
 func interruptionListener(_ inClientData: UnsafeMutableRawPointer?, _ inInterruptionState: UInt32) {
     guard let inClientData else { return }
     let controller = Unmanaged<OpenALController>.fromOpaque(inClientData).takeUnretainedValue()
-    if inInterruptionState == kAudioSessionBeginInterruption {
+    if inInterruptionState == UInt32(kAudioSessionBeginInterruption) {
         alcMakeContextCurrent(nil)
         alcSuspendContext(controller.context)
         say("began")
-    } else if inInterruptionState == kAudioSessionEndInterruption {
-        var sessionCategory = kAudioSessionCategory_AmbientSound
-        AudioSessionSetProperty(kAudioSessionProperty_AudioCategory, UInt32(MemoryLayout.size(ofValue: sessionCategory)), &sessionCategory)
+    } else if inInterruptionState == UInt32(kAudioSessionEndInterruption) {
+        var sessionCategory = UInt32(kAudioSessionCategory_AmbientSound)
+        AudioSessionSetProperty(AudioSessionPropertyID(kAudioSessionProperty_AudioCategory), UInt32(MemoryLayout.size(ofValue: sessionCategory)), &sessionCategory)
         AudioSessionSetActive(true)
         alcMakeContextCurrent(controller.context)
         alcProcessContext(controller.context)
@@ -80,12 +80,12 @@ guard let controller = OpenALController() else {
     exit(1)
 }
 var status = AudioSessionInitialize(nil, nil, interruptionListener, Unmanaged.passUnretained(controller).toOpaque())
-var sessionCategory = kAudioSessionCategory_AmbientSound
-if status == kAudioSessionNoError {
-    status = AudioSessionSetProperty(kAudioSessionProperty_AudioCategory, UInt32(MemoryLayout.size(ofValue: sessionCategory)), &sessionCategory)
+var sessionCategory = UInt32(kAudioSessionCategory_AmbientSound)
+if status == noErr {
+    status = AudioSessionSetProperty(AudioSessionPropertyID(kAudioSessionProperty_AudioCategory), UInt32(MemoryLayout.size(ofValue: sessionCategory)), &sessionCategory)
 }
-if status == kAudioSessionNoError { status = AudioSessionSetActive(true) }
-guard status == kAudioSessionNoError else {
+if status == noErr { status = AudioSessionSetActive(true) }
+guard status == noErr else {
     FileHandle.standardError.write(Data("compat-openal-game: the audio session failed: \(status)\n".utf8))
     exit(1)
 }

@@ -21,5 +21,7 @@
 #include <AudioToolbox/AudioConverter.h>
 #include <AudioToolbox/AudioFileStream.h>
 #include <AudioToolbox/ExtendedAudioFile.h>
+#include <AudioToolbox/AudioServices.h>
+#include <AudioToolbox/AudioSession.h>
 
 #endif /* AudioToolbox_AudioToolbox_h */

@@ -18,6 +18,7 @@
 #include <CoreFoundation/CFByteOrder.h>
 #include <CoreFoundation/CFString.h>
 #include <CoreFoundation/CFArray.h>
+#include <CoreFoundation/CFNumber.h>
 #include <CoreFoundation/CFDictionary.h>
 #include <CoreFoundation/CFURL.h>
 #include <CoreFoundation/CFBundle.h>

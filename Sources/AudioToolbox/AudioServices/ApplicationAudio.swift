@@ -1,0 +1,79 @@
+// The app's audio as iOS gives it to an app: one output device, its session center with the app's
+// one audio session, a scene for players and a system-sound registry under that session, made on
+// first use. Everything that speaks Apple's names stands on it: the Audio Session C API and System
+// Sound Services here (for C and Swift at once), and SoundstageCompat's AVAudioSession,
+// AVAudioPlayer and AVAudioRecorder.
+import NIOConcurrencyHelpers
+import Soundstage
+
+/// The objects behind Apple's names: the device, the session and what it governs.
+package final class ApplicationAudio: @unchecked Sendable {
+    // @unchecked: every stored property is a `let` of a thread-safe Soundstage object.
+    package let device: Device
+    package let center: AudioSessionCenter
+    package let session: AudioSession
+    package let scene: Scene
+    package let registry: SystemSoundRegistry
+
+    /// Makes the app's audio on `device`: a session of category solo ambient (iOS's default),
+    /// active at once, as an iOS app's session is once it makes sound.
+    package init(device: Device) throws {
+        self.device = device
+        center = AudioSessionCenter(device: device)
+        session = center.makeSession(category: .soloAmbient)
+        scene = try device.makeScene()
+        session.attach(scene)
+        registry = try SystemSoundRegistry(device: device)
+        session.attach(registry)
+        try session.setActive(true)
+    }
+
+    private struct State {
+        var current: ApplicationAudio?
+        var observers: [Int: @Sendable (ApplicationAudio) -> Void] = [:]
+        var nextObserver = 0
+    }
+
+    // NIO's lock, not `Mutex`: ThreadSanitizer sees its contended path on Linux (HandleTable.swift).
+    private static let state = NIOLockedValueBox(State())
+
+    /// The app's audio if it has been made.
+    package static var current: ApplicationAudio? { state.withLockedValue { $0.current } }
+
+    /// The app's audio, opening the default output (the desktop server, else OpenAL's default
+    /// device) on first use.
+    package static func shared() throws -> ApplicationAudio {
+        if let current { return current }
+        let made = try ApplicationAudio(device: Device.openOutput())
+        let chosen = state.withLockedValue { state -> ApplicationAudio in
+            if let current = state.current { return current }
+            state.current = made
+            return made
+        }
+        if chosen === made { announce(made) }
+        return chosen
+    }
+
+    /// Makes Apple's names play on `device` from now on (a new session, scene and registry).
+    @discardableResult
+    package static func use(device: Device) throws -> ApplicationAudio {
+        let made = try ApplicationAudio(device: device)
+        state.withLockedValue { $0.current = made }
+        announce(made)
+        return made
+    }
+
+    /// Calls `observer` with each app audio made from now on (the first, or one `use(device:)` makes).
+    @discardableResult
+    package static func addObserver(_ observer: @escaping @Sendable (ApplicationAudio) -> Void) -> Int {
+        state.withLockedValue { state in
+            defer { state.nextObserver += 1 }
+            state.observers[state.nextObserver] = observer
+            return state.nextObserver
+        }
+    }
+
+    private static func announce(_ audio: ApplicationAudio) {
+        for observer in state.withLockedValue({ Array($0.observers.values) }) { observer(audio) }
+    }
+}
