@@ -245,7 +245,7 @@ let package = Package(
         // Programs written as an iOS developer writes them, against SoundstageCompat.
         .testTarget(
             name: "CompatTests",
-            dependencies: ["SoundstageCompat", "Soundstage", "TestSupport", "CompatPrograms"],
+            dependencies: ["SoundstageCompat", "Soundstage", "SoundFile", "TestSupport", "CompatPrograms"],
             exclude: ["OpenALGame", "Programs"],
             swiftSettings: strict
         ),

@@ -1,0 +1,197 @@
+import AudioToolbox
+@testable import CompatPrograms
+import Foundation
+import SoundFile
+import Testing
+import TestSupport
+
+/// The Swift programs of Programs/ that use Core Audio's C interfaces as iOS code does, run
+/// offline on files the tests write. What they produce is checked against SoundFile's decode of
+/// the same input, which shares no code with Core Audio's names: sample for sample where the
+/// codec is lossless, by frequency, level and length where it is lossy. No device, no session:
+/// the programs run on the test's thread, their callbacks too.
+@Suite struct CoreAudioProgramTests {
+    static let rate = 44_100
+
+    /// A fresh directory for one test's files.
+    final class Scratch {
+        let url: URL
+        init(_ name: String) throws {
+            url = FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        }
+        deinit { try? FileManager.default.removeItem(at: url) }
+        func path(_ name: String) -> URL { url.appendingPathComponent(name) }
+    }
+
+    /// `seconds` of a sine per channel (440 Hz at 0.5 left, 660 Hz at 0.25 right; mono: the left),
+    /// written by SoundFile in `format`.
+    static func tone(_ url: URL, _ format: OutputFormat, channels: Int = 2, seconds: Double = 1, rate: Int = rate) throws {
+        let frames = Int(seconds * Double(rate))
+        var samples = [Float](repeating: 0, count: frames * channels)
+        for i in 0..<frames {
+            let t = Double(i) / Double(rate)
+            samples[i * channels] = Float(0.5 * sin(2 * Double.pi * 440 * t))
+            if channels > 1 { samples[i * channels + 1] = Float(0.25 * sin(2 * Double.pi * 660 * t)) }
+            for extra in stride(from: 2, to: channels, by: 1) { samples[i * channels + extra] = 0.1 }
+        }
+        try SoundFileWriter.write(SoundBuffer(samples: samples, channels: channels, sampleRate: rate), to: url.path, format: format)
+    }
+
+    /// One channel of interleaved samples.
+    static func channel(_ samples: [Float], _ index: Int, of channels: Int) -> [Float] {
+        stride(from: index, to: samples.count, by: channels).map { samples[$0] }
+    }
+
+    /// Checks that `samples` (interleaved) hold the tone of ``tone(_:_:channels:seconds:rate:)``:
+    /// each channel's frequency within 0.5 Hz and level within 0.5 dB, away from the ends.
+    static func expectTone(_ samples: [Float], channels: Int, rate: Int = rate, _ what: String,
+                           sourceLocation: SourceLocation = #_sourceLocation) {
+        let tones: [(frequency: Double, amplitude: Double)] = [(440, 0.5), (660, 0.25)]
+        for index in 0..<min(channels, 2) {
+            let mono = channel(samples, index, of: channels)
+            guard mono.count > 8_192 else {
+                Issue.record("\(what): \(mono.count) frames", sourceLocation: sourceLocation)
+                return
+            }
+            let middle = Array(mono[4_096..<(mono.count - 4_096)])
+            let frequency = Signals.frequency(middle, rate: rate)
+            let level = Signals.toneLevel(middle, frequency: tones[index].frequency, rate: rate)
+            #expect(abs(frequency - tones[index].frequency) < 0.5, "\(what), channel \(index): \(frequency) Hz",
+                    sourceLocation: sourceLocation)
+            #expect(abs(20 * log10(level / tones[index].amplitude)) < 0.5, "\(what), channel \(index): level \(level)",
+                    sourceLocation: sourceLocation)
+        }
+    }
+
+    /// A property of an Audio File Services file, as iOS code reads one.
+    static func property<T: BitwiseCopyable>(_ file: AudioFileID, _ id: AudioFilePropertyID, _ initial: T) -> (OSStatus, T) {
+        var value = initial
+        var size = UInt32(MemoryLayout<T>.size)
+        let status = AudioFileGetProperty(file, id, &size, &value)
+        return (status, value)
+    }
+
+    /// What Audio File Services says of a file: its description, packets, cookie size and packet table.
+    struct FileFacts {
+        var format = AudioStreamBasicDescription()
+        var packets: UInt64 = 0
+        var cookieSize: UInt32 = 0
+        var packetTable: AudioFilePacketTableInfo?
+    }
+
+    static func facts(_ url: URL, sourceLocation: SourceLocation = #_sourceLocation) throws -> FileFacts {
+        var fileID: AudioFileID?
+        #expect(AudioFileOpenURL(url as CFURL, .readPermission, 0, &fileID) == noErr, sourceLocation: sourceLocation)
+        let file = try #require(fileID, sourceLocation: sourceLocation)
+        defer { AudioFileClose(file) }
+        var facts = FileFacts()
+        facts.format = property(file, kAudioFilePropertyDataFormat, AudioStreamBasicDescription()).1
+        facts.packets = property(file, kAudioFilePropertyAudioDataPacketCount, UInt64(0)).1
+        if AudioFileGetPropertyInfo(file, kAudioFilePropertyMagicCookieData, &facts.cookieSize, nil) != noErr { facts.cookieSize = 0 }
+        let table = property(file, kAudioFilePropertyPacketTableInfo, AudioFilePacketTableInfo())
+        if table.0 == noErr { facts.packetTable = table.1 }
+        return facts
+    }
+
+    // MARK: - The converter
+
+    struct ConversionCase: CustomStringConvertible, Sendable {
+        let arguments: [String]
+        let name: String
+        let formatID: AudioFormatID
+        let rate: Int
+        let lossless: Bool
+        var description: String { name }
+    }
+
+    static let conversions: [ConversionCase] = [
+        ConversionCase(arguments: ["-d", "aac", "-f", "m4af"], name: "tone.m4a", formatID: kAudioFormatMPEG4AAC, rate: 44_100, lossless: false),
+        ConversionCase(arguments: ["-d", "aac", "-f", "m4af", "-r", "48000"], name: "tone-48k.m4a", formatID: kAudioFormatMPEG4AAC, rate: 48_000,
+                       lossless: false),
+        ConversionCase(arguments: ["-d", "alac", "-f", "caff"], name: "tone-alac.caf", formatID: kAudioFormatAppleLossless, rate: 44_100,
+                       lossless: true),
+        ConversionCase(arguments: ["-d", "alac", "-f", "m4af"], name: "tone-alac.m4a", formatID: kAudioFormatAppleLossless, rate: 44_100,
+                       lossless: true),
+        ConversionCase(arguments: ["-d", "ima4", "-f", "caff"], name: "tone-ima4.caf", formatID: kAudioFormatAppleIMA4, rate: 44_100,
+                       lossless: false),
+        ConversionCase(arguments: ["-d", "lpcm", "-f", "WAVE"], name: "copy.wav", formatID: kAudioFormatLinearPCM, rate: 44_100, lossless: true),
+        ConversionCase(arguments: ["-d", "lpcm", "-f", "WAVE", "-r", "48000"], name: "tone-48k.wav", formatID: kAudioFormatLinearPCM,
+                       rate: 48_000, lossless: false),
+    ]
+
+    /// The books' converter, run as its command line is: a WAV file in, the format and container
+    /// asked for out. SoundFile reads the result: the same samples as its decode of the WAV where
+    /// the codec is lossless; where it is not, both tones, at their levels, and the input's length
+    /// (the encoder's priming and padding trimmed by the packet table the dispose wrote).
+    @Test(arguments: conversions)
+    func theConverterConvertsAWaveFile(_ conversion: ConversionCase) throws {
+        if [kAudioFormatMPEG4AAC, kAudioFormatAppleLossless].contains(conversion.formatID) { try #require(FFmpeg.isAvailable) }
+        let scratch = try Scratch("convertfile")
+        let input = scratch.path("in.wav"), output = scratch.path(conversion.name)
+        try Self.tone(input, .wavPCM16)
+        #expect(ConvertFile.main(["convertfile"] + conversion.arguments + [input.path, output.path]) == 0)
+
+        let facts = try Self.facts(output)
+        #expect(facts.format.mFormatID == conversion.formatID && facts.format.mChannelsPerFrame == 2
+                && facts.format.mSampleRate == Double(conversion.rate), "\(conversion): \(facts.format)")
+        if [kAudioFormatMPEG4AAC, kAudioFormatAppleLossless].contains(conversion.formatID) {
+            #expect(facts.cookieSize > 0, "\(conversion): no magic cookie")
+        }
+        // One second at the destination's rate: 44,100 frames resampled to 48 kHz are 48,000.
+        let frames = (Self.rate * conversion.rate + Self.rate - 1) / Self.rate
+        if conversion.formatID == kAudioFormatMPEG4AAC {
+            #expect(facts.packetTable?.mPrimingFrames == 2_112 && facts.packetTable?.mNumberValidFrames == Int64(frames),
+                    "\(conversion): \(String(describing: facts.packetTable))")
+        }
+
+        let original = try SoundFile.decode(path: input.path)
+        let converted = try SoundFile.decode(path: output.path)
+        #expect(converted.channels == 2 && converted.sampleRate == conversion.rate)
+        if conversion.lossless {
+            #expect(Signals.difference(converted.samples, original.samples) == nil, "\(conversion)")
+        } else {
+            #expect(converted.frames == frames, "\(conversion): \(converted.frames) frames, not \(frames)")
+            Self.expectTone(converted.samples, channels: 2, rate: conversion.rate, "\(conversion)")
+        }
+    }
+
+    /// A compressed source takes the other road: the client format is float, and the destination's
+    /// 16-bit PCM is SoundFile's decode of the AAC file, its priming trimmed, to within one step.
+    @Test func theConverterDecodesACompressedFile() throws {
+        try #require(FFmpeg.isAvailable)
+        let scratch = try Scratch("convertfile-decode")
+        let input = scratch.path("in.m4a"), output = scratch.path("out.wav")
+        try Self.tone(input, .m4aAAC)
+        #expect(ConvertFile.main(["convertfile", "-d", "lpcm", "-f", "WAVE", input.path, output.path]) == 0)
+        let facts = try Self.facts(output)
+        #expect(facts.format.mFormatID == kAudioFormatLinearPCM && facts.format.mBitsPerChannel == 16 && facts.packets == UInt64(Self.rate),
+                "\(facts.format), \(facts.packets) frames")
+        let theirs = try SoundFile.decode(path: input.path)
+        let converted = try SoundFile.decode(path: output.path)
+        #expect(converted.samples.count == theirs.samples.count, "\(converted.frames) frames, the source \(theirs.frames)")
+        let steps = zip(converted.samples, theirs.samples).map { abs($0 - $1) * 32_768 }.max() ?? .infinity
+        #expect(steps <= 1, "\(steps) 16-bit steps from SoundFile's decode")
+        Self.expectTone(converted.samples, channels: 2, "the decoded AAC")
+    }
+
+    /// What the command line refuses, it says, with the books' four-character codes, and exits 1.
+    @Test func theConverterReportsWhatFails() throws {
+        let scratch = try Scratch("convertfile-errors")
+        let input = scratch.path("in.wav")
+        try Self.tone(input, .wavPCM16, seconds: 0.1)
+        #expect(ConvertFile.main(["convertfile", input.path]) == 2, "no output named: the usage")
+        #expect(ConvertFile.main(["convertfile", scratch.path("missing.wav").path, scratch.path("out.caf").path]) == 1)
+        #expect(!FileManager.default.fileExists(atPath: scratch.path("out.caf").path))
+        // AAC in a WAVE file: the destination cannot be made, and nothing is left half-written.
+        do {
+            try ConvertFile.DoConvertFile(input, scratch.path("out.wav"), kAudioFormatMPEG4AAC, 0, kAudioFileWAVEType)
+            Issue.record("AAC in WAVE was converted")
+        } catch let failure as ConvertFile.Failure {
+            #expect(failure.operation == "ExtAudioFileCreateWithURL failed!" && failure.status == kAudioFileUnsupportedDataFormatError,
+                    "\(failure)")
+            #expect(failure.description == "Error: ExtAudioFileCreateWithURL failed! ('fmt?')")
+        }
+        #expect(!FileManager.default.fileExists(atPath: scratch.path("out.wav").path))
+    }
+}
