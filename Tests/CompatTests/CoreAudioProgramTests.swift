@@ -1,4 +1,5 @@
 import AudioToolbox
+import COpenAL
 @testable import CompatPrograms
 import Foundation
 import SoundFile
@@ -193,5 +194,72 @@ import TestSupport
             #expect(failure.description == "Error: ExtAudioFileCreateWithURL failed! ('fmt?')")
         }
         #expect(!FileManager.default.fileExists(atPath: scratch.path("out.wav").path))
+    }
+
+    // MARK: - The OpenAL loader
+
+    struct LoaderCase: CustomStringConvertible, Sendable {
+        let name: String
+        let format: OutputFormat
+        let channels: Int
+        let rate: Int
+        let lossless: Bool
+        var description: String { name }
+    }
+
+    static let loads: [LoaderCase] = [
+        LoaderCase(name: "tone.wav", format: .wavPCM16, channels: 2, rate: 44_100, lossless: true),
+        LoaderCase(name: "tone.aiff", format: .aiffPCM16, channels: 1, rate: 22_050, lossless: true),
+        LoaderCase(name: "tone-alac.caf", format: .cafALAC, channels: 1, rate: 44_100, lossless: true),
+        LoaderCase(name: "tone-ima4.caf", format: .cafIMA4, channels: 1, rate: 44_100, lossless: false),
+        LoaderCase(name: "tone.m4a", format: .m4aAAC, channels: 2, rate: 44_100, lossless: false),
+        LoaderCase(name: "tone.mp3", format: .mp3, channels: 1, rate: 44_100, lossless: false),
+    ]
+
+    /// oalTouch's loader hands back one second of the file as 16-bit PCM, with the OpenAL format and
+    /// the rate: for PCM and Apple Lossless exactly SoundFile's samples; for IMA4, AAC and MP3 one
+    /// second to the frame (priming trimmed), within one 16-bit step of SoundFile's float decode,
+    /// holding the tone at its level.
+    @Test(arguments: loads)
+    func theOpenALLoaderReadsAWholeFile(_ load: LoaderCase) throws {
+        if [OutputFormat.cafALAC, .m4aAAC, .mp3].contains(load.format) { try #require(FFmpeg.isAvailable) }
+        let scratch = try Scratch("openal-loader")
+        let url = scratch.path(load.name)
+        try Self.tone(url, load.format, channels: load.channels, rate: load.rate)
+        var size: ALsizei = 0, format: ALenum = 0, rate: ALsizei = 0
+        let data = try #require(MyGetOpenALAudioData(url as CFURL, &size, &format, &rate), "\(load)")
+        defer { free(data) }
+        #expect(format == (load.channels == 2 ? AL_FORMAT_STEREO16 : AL_FORMAT_MONO16) && rate == ALsizei(load.rate), "\(load)")
+        #expect(Int(size) == load.rate * load.channels * 2, "\(load): \(size) bytes")
+        let samples = Array(UnsafeBufferPointer(start: data.assumingMemoryBound(to: Int16.self), count: Int(size) / 2))
+        let floats = samples.map { Float($0) / 32_768 }
+        let theirs = try SoundFile.decode(path: url.path)
+        if load.lossless {
+            #expect(Signals.difference(floats, theirs.samples) == nil, "\(load)")
+        } else {
+            // The same decoders (FFmpeg's AAC; IMA4's), or two MP3 decoders within 1e-5: what
+            // differs is the rounding to 16 bits, never more than one step.
+            #expect(floats.count == theirs.samples.count, "\(load): SoundFile decodes \(theirs.frames) frames")
+            let steps = zip(floats, theirs.samples).map { abs($0 - $1) * 32_768 }.max() ?? .infinity
+            #expect(steps <= 1, "\(load): \(steps) 16-bit steps from SoundFile's decode")
+        }
+        Self.expectTone(floats, channels: load.channels, rate: load.rate, "\(load)")
+    }
+
+    /// What the loader cannot load gives nil, not a crash: a missing file, a file that is no sound,
+    /// more channels than stereo.
+    @Test func theOpenALLoaderRefusesWhatItCannotLoad() throws {
+        let scratch = try Scratch("openal-loader-refused")
+        let text = scratch.path("notes.wav")
+        try Data("Not a sound: a sentence.".utf8).write(to: text)
+        let surround = scratch.path("surround.wav")
+        try Self.tone(surround, .wavPCM16, channels: 3, seconds: 0.1)
+        for url in [scratch.path("missing.caf"), text, surround] {
+            var size: ALsizei = 0, format: ALenum = 0, rate: ALsizei = 0
+            let data = MyGetOpenALAudioData(url as CFURL, &size, &format, &rate)
+            #expect(data == nil, "\(url.lastPathComponent)")
+            free(data)
+            #expect(size == 0 && format == 0 && rate == 0)
+        }
     }
 }
