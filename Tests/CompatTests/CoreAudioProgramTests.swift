@@ -262,4 +262,94 @@ import TestSupport
             #expect(size == 0 && format == 0 && rate == 0)
         }
     }
+
+    // MARK: - The streaming parser
+
+    /// Feeds `bytes` to a new parser in pieces, `pieces` giving each one's size; with `readWhileFeeding`
+    /// the reader decodes what has arrived after every piece, as a player does while it downloads.
+    static func stream(_ bytes: [UInt8], pieces: () -> Int, readWhileFeeding: Bool) throws -> (parser: Parser, samples: [Float], reads: Int) {
+        let parser = try Parser(fileTypeHint: kAudioFileMP3Type)
+        var reader: Reader?
+        var samples: [Float] = []
+        var reads = 0
+        func readAvailable() throws {
+            if reader == nil, parser.isReadyToProducePackets, let format = parser.dataFormat {
+                reader = try Reader(parser: parser, readFormat: AudioStreamBasicDescription(
+                    mSampleRate: format.mSampleRate, mFormatID: kAudioFormatLinearPCM, mFormatFlags: kAudioFormatFlagsNativeFloatPacked,
+                    mBytesPerPacket: 4 * format.mChannelsPerFrame, mFramesPerPacket: 1, mBytesPerFrame: 4 * format.mChannelsPerFrame,
+                    mChannelsPerFrame: format.mChannelsPerFrame, mBitsPerChannel: 32, mReserved: 0))
+            }
+            guard let reader else { return }
+            while true {
+                let read = try reader.read(4_096)
+                reads += 1
+                samples += read.samples
+                if read.samples.isEmpty || read.isEndOfData { return }
+            }
+        }
+        var at = 0
+        while at < bytes.count {
+            let count = min(bytes.count - at, max(1, pieces()))
+            try parser.parse(data: Data(bytes[at..<(at + count)]))
+            at += count
+            if readWhileFeeding { try readAvailable() }
+        }
+        try parser.finish()
+        try readAvailable()
+        return (parser, samples, reads)
+    }
+
+    /// An MP3 download parsed whole, a byte at a time and in random pieces (a socket's reads: up to
+    /// 4 KB, now and then 1 to 3 bytes): each gives the same packets, as many as Audio File Services
+    /// counts in the file, and the format; the reader decodes them (while the download goes on, or
+    /// after it) to the same samples, which trimmed by the packet table the stream announced are
+    /// SoundFile's decode of the file (mpg123 there, FFmpeg here: within 1e-5).
+    @Test func theStreamingParserCollectsAndDecodesAnMP3Download() throws {
+        try #require(FFmpeg.isAvailable)
+        let scratch = try Scratch("streaming-parser")
+        let url = scratch.path("song.mp3")
+        try Self.tone(url, .mp3, seconds: 2)
+        let bytes = Array(try Data(contentsOf: url))
+        let file = try Self.facts(url)
+        #expect(file.packets > 70)
+
+        var random = SplitMix64(seed: 46)
+        let splits: [(String, () -> Int, Bool)] = [
+            ("whole", { bytes.count }, false),
+            ("a byte at a time", { 1 }, false),
+            ("random pieces, read while downloading", {
+                Int.random(in: 0..<8, using: &random) == 0 ? Int.random(in: 1...3, using: &random) : Int.random(in: 1...4_096, using: &random)
+            }, true),
+        ]
+        var results: [(String, Parser, [Float])] = []
+        for (name, pieces, readWhileFeeding) in splits {
+            let (parser, samples, reads) = try Self.stream(bytes, pieces: pieces, readWhileFeeding: readWhileFeeding)
+            let format = try #require(parser.dataFormat, "\(name)")
+            #expect(format.mFormatID == kAudioFormatMPEGLayer3 && format.mSampleRate == 44_100 && format.mChannelsPerFrame == 2
+                    && format.mFramesPerPacket == 1_152, "\(name): \(format)")
+            #expect(parser.packets.count == Int(file.packets), "\(name): \(parser.packets.count) packets, the file \(file.packets)")
+            #expect(parser.packets.allSatisfy { $0.0.count >= 4 && $0.0[0] == 0xFF && $0.0[1] & 0xE0 == 0xE0 && $0.1 != nil },
+                    "\(name): a packet that is not an MPEG frame")
+            #expect(samples.count == parser.packets.count * 1_152 * 2, "\(name): \(samples.count / 2) frames decoded")
+            if readWhileFeeding { #expect(reads > 20, "\(name): \(reads) reads") }
+            results.append((name, parser, samples))
+        }
+        for (name, parser, samples) in results.dropFirst() {
+            #expect(parser.packets.map(\.0) == results[0].1.packets.map(\.0), "\(name): not the packets of the whole stream")
+            #expect(Signals.difference(samples, results[0].2) == nil, "\(name): not the samples of the whole stream")
+        }
+
+        // The packet table LAME's header gives, and the decode trimmed by it.
+        let (_, parser, samples) = results[0]
+        let table = try #require(parser.packetTable, "no packet table announced")
+        #expect(table.mNumberValidFrames == Int64(2 * Self.rate))
+        #expect(Int64(table.mPrimingFrames) + table.mNumberValidFrames + Int64(table.mRemainderFrames) == Int64(parser.packets.count * 1_152))
+        let start = Int(table.mPrimingFrames) * 2
+        let trimmed = Array(samples[start..<(start + Int(table.mNumberValidFrames) * 2)])
+        let theirs = try SoundFile.decode(path: url.path)
+        #expect(theirs.samples.count == trimmed.count, "SoundFile decodes \(theirs.frames) frames")
+        let difference = zip(trimmed, theirs.samples).map { abs($0 - $1) }.max() ?? 1
+        #expect(difference <= 1e-5, "the largest difference from SoundFile's decode is \(difference)")
+        Self.expectTone(trimmed, channels: 2, "the decoded stream")
+    }
 }
