@@ -6,7 +6,9 @@ import SoundFile
 import Testing
 import TestSupport
 
-/// The Swift programs of Programs/ that use Core Audio's C interfaces as iOS code does, run
+/// The Swift programs of Programs/ that use Core Audio's C interfaces as iOS code does
+/// (ExtAudioFileConvert, OpenALAudioData, StreamingParser, AACFileRecorder: the Swift counterparts
+/// of Tests/C/audio_converter.c, openal_loader.c, audio_file_stream.c and recorder_to_file.c), run
 /// offline on files the tests write. What they produce is checked against SoundFile's decode of
 /// the same input, which shares no code with Core Audio's names: sample for sample where the
 /// codec is lossless, by frequency, level and length where it is lossy. No device, no session:
@@ -351,5 +353,45 @@ import TestSupport
         let difference = zip(trimmed, theirs.samples).map { abs($0 - $1) }.max() ?? 1
         #expect(difference <= 1e-5, "the largest difference from SoundFile's decode is \(difference)")
         Self.expectTone(trimmed, channels: 2, "the decoded stream")
+    }
+
+    // MARK: - The AAC recorder
+
+    /// The recorder fed 100,000 frames of a 440 Hz tone in buffers of uneven sizes (as an input
+    /// tap delivers them) writes an AAC file that Audio File Services reads with its cookie, the
+    /// packets for the priming and the frames, and a packet table of 2112 priming frames and exactly
+    /// the frames recorded; SoundFile (FFmpeg) decodes the tone at its level, and the M4A's edit
+    /// list (written from that packet table) gives exactly the frames recorded.
+    @Test(arguments: [kAudioFileM4AType, kAudioFileCAFType])
+    func theRecorderWritesAACPacketsWithTheirCookieAndPriming(_ fileType: AudioFileTypeID) throws {
+        try #require(FFmpeg.isAvailable)
+        let scratch = try Scratch("aac-recorder")
+        let url = scratch.path(fileType == kAudioFileM4AType ? "memo.m4a" : "memo.caf")
+        let frames = 100_000
+        let input = (0..<frames).map { Float(0.5 * sin(2 * Double.pi * 440 * Double($0) / Double(Self.rate))) }
+        let recorder = try AACFileRecorder(url: url, fileType: fileType)
+        var random = SplitMix64(seed: 7)
+        var at = 0
+        while at < frames {
+            let count = min(frames - at, [4_096, 1_024, 512, 333, 2_000][Int.random(in: 0..<5, using: &random)])
+            try input.withUnsafeBufferPointer { try recorder.append($0.baseAddress! + at, frames: UInt32(count)) }
+            at += count
+        }
+        try recorder.stop()
+
+        let packets = (2_112 + frames + 1_023) / 1_024
+        let facts = try Self.facts(url)
+        #expect(facts.format.mFormatID == kAudioFormatMPEG4AAC && facts.format.mSampleRate == 44_100 && facts.format.mChannelsPerFrame == 1
+                && facts.format.mFramesPerPacket == 1_024, "\(facts.format)")
+        #expect(facts.cookieSize > 0, "no magic cookie")
+        #expect(facts.packets == UInt64(packets), "\(facts.packets) packets, not \(packets)")
+        let table = try #require(facts.packetTable, "no packet table")
+        #expect(table.mPrimingFrames == 2_112 && table.mNumberValidFrames == Int64(frames)
+                && Int(table.mRemainderFrames) == packets * 1_024 - 2_112 - frames, "\(table)")
+
+        let decoded = try SoundFile.decode(path: url.path)
+        #expect(decoded.channels == 1 && decoded.sampleRate == Self.rate)
+        if fileType == kAudioFileM4AType { #expect(decoded.frames == frames, "\(decoded.frames) frames decoded, \(frames) recorded") }
+        Self.expectTone(decoded.samples, channels: 1, "the recording")
     }
 }
