@@ -235,17 +235,18 @@ let package = Package(
             swiftSettings: strict
         ),
         // iOS audio code in the commonest open-source styles, compiled as such code is: in Swift 5
-        // mode (as most iOS projects in the open are), unchanged but for `import SoundstageCompat`.
+        // mode (as most iOS projects in the open are), unchanged but for `import SoundstageCompat`
+        // (Core Audio's C interfaces: `import AudioToolbox`, as on iOS; `import OpenAL` is `import COpenAL`).
         .target(
             name: "CompatPrograms",
-            dependencies: ["SoundstageCompat"],
+            dependencies: ["SoundstageCompat", "COpenAL"],
             path: "Tests/CompatTests/Programs",
             swiftSettings: [.swiftLanguageMode(.v5), .treatAllWarnings(as: .error)]
         ),
         // Programs written as an iOS developer writes them, against SoundstageCompat.
         .testTarget(
             name: "CompatTests",
-            dependencies: ["SoundstageCompat", "Soundstage", "TestSupport", "CompatPrograms"],
+            dependencies: ["SoundstageCompat", "Soundstage", "SoundFile", "COpenAL", "TestSupport", "CompatPrograms"],
             exclude: ["OpenALGame", "Programs"],
             swiftSettings: strict
         ),
