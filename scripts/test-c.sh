@@ -55,7 +55,7 @@ doc_blocks_name="the C blocks of README.md and docs/getting-started.md compile a
 # ignored, such as a weak reference's side table). `apple_programs LINK-FLAGS...` builds them against a library: the
 # shipped one through pkg-config soundstage-audiotoolbox (the headers from include/soundstage/apple,
 # as a port builds), or in --quick the debug build's libSoundstageC.so with the source headers.
-apple_programs=(audio_format audio_file audio_file_stream audio_converter audio_session openal_loader recorder_to_file)
+apple_programs=(audio_format audio_file audio_file_stream audio_converter audio_queue_offline audio_session openal_loader recorder_to_file)
 apple_program() {   # apple_program NAME LINK-FLAGS...
     local name=$1 compiler inputs=() listed
     shift
@@ -79,7 +79,7 @@ apple_session_output() { PULSE_SERVER=unix:/nonexistent ALSOFT_DRIVERS=null ALSO
 # (both programs make their own PCM files either way); recorder_to_file writes its recordings in
 # the work directory.
 apple_inputs() {   # apple_inputs NAME: one path a line
-    [ "$1" = recorder_to_file ] || [ "$1" = audio_session ] && { echo "$work"; return 0; }
+    case $1 in recorder_to_file | audio_session | audio_queue_offline) echo "$work"; return 0 ;; esac
     [ "$1" = audio_converter ] || [ "$1" = openal_loader ] || return 0
     command -v ffmpeg > /dev/null || return 0
     local sine=(-v error -nostdin -y -f lavfi -i sine=frequency=1000:sample_rate=44100:duration=1)

@@ -2,8 +2,8 @@ import Foundation
 import SoundFile
 import Testing
 
-/// Tests/C/audio_format.c, audio_file.c, audio_file_stream.c, audio_converter.c, audio_session.c,
-/// openal_loader.c and recorder_to_file.c, C programs in the style of the Core Audio books and of iOS games, compiled as
+/// Tests/C/audio_format.c, audio_file.c, audio_file_stream.c, audio_converter.c, audio_queue_offline.c,
+/// audio_session.c, openal_loader.c and recorder_to_file.c, C programs in the style of the Core Audio books and of iOS games, compiled as
 /// C99 and as C++17 by gcc, g++, clang and clang++ with every warning an error, linked against the
 /// debug build's libSoundstageC.so (which carries the AudioToolbox functions), and run: each checks
 /// its own results and ends with "N passed, 0 failed". scripts/test-c.sh runs them too.
@@ -87,6 +87,16 @@ import Testing
         #expect(result.output.contains("alac.m4a: 'alac', 44100 Hz, 2 channels"), "\(result.output)")
         #expect(result.output.contains("mono.mp3: '.mp3', 44100 Hz, 1 channels, 0 bits, 0 bytes and 1152 frames a packet"),
                 "\(result.output)")
+    }
+
+    @Test(arguments: [["gcc", "-std=c99"], ["clang", "-std=c99"], ["g++", "-x", "c++", "-std=c++17"], ["clang++", "-x", "c++", "-std=c++17"]])
+    func theOfflineAudioQueueProgramPasses(compiler: [String]) throws {
+        let work = try Self.workDirectory("audio-queue-c")
+        defer { try? FileManager.default.removeItem(at: work) }
+        guard let program = try Self.compile("audio_queue_offline", with: compiler, in: work) else { return }
+        let result = try Self.run([program, work.path])
+        #expect(result.status == 0, "\(result.output)")
+        #expect(result.output.contains("audio_queue_offline: 37 passed, 0 failed"), "\(result.output)")
     }
 
     @Test(arguments: [["gcc", "-std=c99"], ["clang", "-std=c99"], ["g++", "-x", "c++", "-std=c++17"], ["clang++", "-x", "c++", "-std=c++17"]])

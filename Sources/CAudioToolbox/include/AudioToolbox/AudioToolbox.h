@@ -21,6 +21,7 @@
 #include <AudioToolbox/AudioConverter.h>
 #include <AudioToolbox/AudioFileStream.h>
 #include <AudioToolbox/ExtendedAudioFile.h>
+#include <AudioToolbox/AudioQueue.h>
 #include <AudioToolbox/AudioServices.h>
 #include <AudioToolbox/AudioSession.h>
 

@@ -1,0 +1,166 @@
+import NIOConcurrencyHelpers
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// One output audio queue: the buffers it allocated, those enqueued in play order, its transport,
+// parameters and properties, and the offline renderer (AudioQueueOfflineRender) that pulls its
+// packets through an audio converter of part 1:
+//
+//   enqueued buffers → input procedure → decoder (AudioConverter, to Float32 at the render rate)
+//                    → volume (ramped), pan, meters → PCM writer (AudioConverter, to the render format)
+//
+// A buffer goes back to the program (its callback) once the decoder has asked past its last
+// packet: the converter may read a packet until its next call of the input procedure. Callbacks
+// and listeners run outside the queue's lock, after the call that freed them, so they may enqueue,
+// stop or dispose of the queue.
+
+/// A buffer of a queue, as the program sees it (AudioQueueBuffer), and what backs it.
+struct QueueBuffer {
+    let pointer: AudioQueueBufferRef
+}
+
+/// An output queue and its state; every field is touched with ``lock`` held.
+final class AudioQueueObject: @unchecked Sendable {
+    let lock = NIOLock()
+    let format: AudioStreamBasicDescription
+    let callback: CCallback<AudioQueueOutputCallback>
+    /// The handle the program holds (set once, right after the table gives it).
+    var handle: AudioQueueRef?
+
+    /// Every buffer allocated and not freed.
+    var buffers: Set<UnsafeMutableRawPointer> = []
+    /// What is enqueued, in play order: the buffer, its bytes and its packets.
+    var queued: [(buffer: AudioQueueBufferRef, bytes: Int, packets: [AudioStreamPacketDescription])] = []
+    /// Packets of the front buffer already handed to the decoder.
+    var frontPacketsTaken = 0
+    /// The front buffer's last packets were handed out: it goes back at the next input call.
+    var frontExhausted = false
+    /// Buffers to hand back to the program once the current call lets go of the lock.
+    var finished: [AudioQueueBufferRef] = []
+
+    var isRunning = false
+    var isPaused = false
+    /// AudioQueueStop(false): play what is enqueued, then stop.
+    var stopping = false
+    /// AudioQueueFlush: decode to the end of what is enqueued (the decoder's tail included).
+    var flushing = false
+    var disposed = false
+
+    var cookie: [UInt8]?
+    var volume: Float = 1
+    var volumeTarget: Float = 1
+    var volumeRampTime: Float = 0
+    /// Frames left of a volume ramp, and the change a frame.
+    var ramp = (frames: 0, step: Float(0))
+    var pan: Float = 0
+    var metering = false
+    var levels: [AudioQueueLevelMeterState] = []
+    var decodeBufferFrames: UInt32 = 2048
+    var converterError: OSStatus = noErr
+
+    /// Offline rendering: the format, and the converters into it (nil until the first render).
+    var offlineFormat: AudioStreamBasicDescription?
+    var decoder: AudioConverterRef?
+    var writer: AudioConverterRef?
+    /// Frames rendered since the start.
+    var renderedFrames: Int64 = 0
+
+    var listeners: [CCallback<AudioQueuePropertyListenerProc>] = []
+    /// IsRunning changed during the current call: its listeners run once the lock is let go.
+    var runningChanged = false
+    /// The description handed with a packet to the decoder (valid until its next input call).
+    let renderDescription = UnsafeMutablePointer<AudioStreamPacketDescription>.allocate(capacity: 1)
+
+    init(format: AudioStreamBasicDescription, callback: CCallback<AudioQueueOutputCallback>) {
+        self.format = format
+        self.callback = callback
+    }
+
+    deinit {
+        for buffer in buffers { Self.free(buffer.assumingMemoryBound(to: AudioQueueBuffer.self)) }
+        if let decoder { _ = AudioConverterDispose(decoder) }
+        if let writer { _ = AudioConverterDispose(writer) }
+        callback.detach()
+        renderDescription.deallocate()
+    }
+
+    // MARK: Buffers
+
+    /// A new buffer: the struct, then its bytes and its packet descriptions, one allocation each.
+    static func allocate(bytes: Int, packets: Int) -> AudioQueueBufferRef {
+        let data = UnsafeMutableRawPointer.allocate(byteCount: max(bytes, 1), alignment: 16)
+        let descriptions = packets > 0 ? UnsafeMutablePointer<AudioStreamPacketDescription>.allocate(capacity: packets) : nil
+        descriptions?.initialize(repeating: AudioStreamPacketDescription(), count: packets)
+        let buffer = UnsafeMutablePointer<AudioQueueBuffer>.allocate(capacity: 1)
+        buffer.initialize(to: AudioQueueBuffer(mAudioDataBytesCapacity: UInt32(bytes), mAudioData: data, mAudioDataByteSize: 0,
+                                               mUserData: nil, mPacketDescriptionCapacity: UInt32(packets),
+                                               mPacketDescriptions: descriptions, mPacketDescriptionCount: 0))
+        return buffer
+    }
+
+    static func free(_ buffer: AudioQueueBufferRef) {
+        buffer.pointee.mAudioData.deallocate()
+        buffer.pointee.mPacketDescriptions?.deallocate()
+        buffer.deinitialize(count: 1)
+        buffer.deallocate()
+    }
+
+    func owns(_ buffer: AudioQueueBufferRef) -> Bool { buffers.contains(UnsafeMutableRawPointer(buffer)) }
+
+    func isQueued(_ buffer: AudioQueueBufferRef) -> Bool { queued.contains { $0.buffer == buffer } }
+
+    /// Packets a buffer's bytes hold when the format's packets are all one size.
+    var bytesPerPacket: Int { Int(format.mBytesPerPacket) }
+
+    /// Every enqueued buffer handed back (a reset, an immediate stop); the decoder starts afresh.
+    func returnEverything() {
+        finished.append(contentsOf: queued.map(\.buffer))
+        queued.removeAll()
+        frontPacketsTaken = 0
+        frontExhausted = false
+        flushing = false
+        if let decoder { _ = AudioConverterReset(decoder) }
+    }
+
+    // MARK: Callbacks, outside the lock
+
+    /// The buffers to hand back and the listeners to call, taken under the lock.
+    func takeFinished() -> [AudioQueueBufferRef] {
+        defer { finished.removeAll() }
+        return finished
+    }
+
+    /// Hands each buffer back to the program's callback: on the calling thread when `now` (offline
+    /// rendering, whose caller waits for its callbacks, as Apple's offline-render pattern does),
+    /// else where the program asked.
+    func handBack(_ done: [AudioQueueBufferRef], now: Bool) {
+        guard let handle, !done.isEmpty else { return }
+        let callback = callback
+        let queue = UInt(bitPattern: handle)
+        for buffer in done {
+            let address = UInt(bitPattern: buffer)
+            if now {
+                callback.function(callback.clientData, handle, buffer)
+                continue
+            }
+            callback.deliver {
+                callback.function(callback.clientData, OpaquePointer(bitPattern: queue)!,
+                                  UnsafeMutablePointer(bitPattern: address)!)
+            }
+        }
+    }
+
+    /// Tells the IsRunning listeners: at once when `now` (offline rendering), else where the callback runs.
+    func announceRunning(_ listeners: [CCallback<AudioQueuePropertyListenerProc>], now: Bool) {
+        guard let handle else { return }
+        let queue = UInt(bitPattern: handle)
+        for listener in listeners {
+            if now {
+                listener.function(listener.clientData, handle, kAudioQueueProperty_IsRunning)
+                continue
+            }
+            listener.deliver { listener.function(listener.clientData, OpaquePointer(bitPattern: queue)!, kAudioQueueProperty_IsRunning) }
+        }
+    }
+}

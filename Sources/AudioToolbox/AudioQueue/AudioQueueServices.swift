@@ -1,0 +1,288 @@
+// Audio Queue Services' functions for output queues (AudioToolbox/AudioQueue.h), for C and Swift
+// at once: `@c @implementation` where the signature holds no Core Foundation type, `@c(Name)` for
+// AudioQueueNewOutput (its run loop and mode). Nothing here traps on what a caller passes.
+
+/// An Audio Queue Services error on its way out.
+struct QueueStatus: StatusError, Equatable {
+    /// The code the C function returns.
+    let status: OSStatus
+
+    static let parameter = QueueStatus(status: kAudio_ParamError)
+    static let invalidBuffer = QueueStatus(status: kAudioQueueErr_InvalidBuffer)
+    static let bufferEmpty = QueueStatus(status: kAudioQueueErr_BufferEmpty)
+    static let bufferInQueue = QueueStatus(status: kAudioQueueErr_BufferInQueue)
+    static let invalidProperty = QueueStatus(status: kAudioQueueErr_InvalidProperty)
+    static let invalidPropertySize = QueueStatus(status: kAudioQueueErr_InvalidPropertySize)
+    static let invalidPropertyValue = QueueStatus(status: kAudioQueueErr_InvalidPropertyValue)
+    static let invalidParameter = QueueStatus(status: kAudioQueueErr_InvalidParameter)
+    static let invalidOfflineMode = QueueStatus(status: kAudioQueueErr_InvalidOfflineMode)
+    static let cannotStart = QueueStatus(status: kAudioQueueErr_CannotStart)
+}
+
+/// The live queues, by AudioQueueRef (a ``HandleTable``, tag 6).
+enum AudioQueueTable {
+    static let table = HandleTable<AudioQueueObject>(tag: 6)
+
+    /// How many queues are live (for tests: nothing leaks).
+    static var liveCount: Int { table.count }
+}
+
+/// Runs `body` on the queue behind `handle` with its lock held, then hands back the buffers the
+/// call finished and tells the IsRunning listeners, outside the lock.
+private func withQueue(_ handle: AudioQueueRef?, _ body: (AudioQueueObject) throws(QueueStatus) -> Void) -> OSStatus {
+    guard let handle, let queue = AudioQueueTable.table.object(handle) else { return kAudio_ParamError }
+    var failure: QueueStatus?
+    let (done, listeners, offline) = queue.lock.withLock { () -> ([AudioQueueBufferRef], [CCallback<AudioQueuePropertyListenerProc>], Bool) in
+        do throws(QueueStatus) { try body(queue) } catch { failure = error }
+        defer { queue.runningChanged = false }
+        return (queue.takeFinished(), queue.runningChanged ? queue.listeners : [], queue.offlineFormat != nil)
+    }
+    queue.handBack(done, now: offline)
+    queue.announceRunning(listeners, now: offline)
+    return failure?.status ?? noErr
+}
+
+/// A description a queue can play: linear PCM of whole frames, or any format with a rate and channels.
+private func checkFormat(_ format: AudioStreamBasicDescription) throws(QueueStatus) {
+    guard format.mSampleRate.isFinite, format.mSampleRate > 0, format.mSampleRate <= 768_000,
+          (1...64).contains(format.mChannelsPerFrame) else { throw QueueStatus(status: kAudioFormatUnsupportedDataFormatError) }
+    // The decoder it will need must exist (the cookie comes later: a converter takes it then).
+    var source = format
+    var floats = AudioQueueObject.float32(rate: format.mSampleRate, channels: format.mChannelsPerFrame)
+    var probe: AudioConverterRef?
+    let status = AudioConverterNew(&source, &floats, &probe)
+    if let probe { _ = AudioConverterDispose(probe) }
+    guard status == noErr else { throw QueueStatus(status: status) }
+}
+
+/// `AudioQueueNewOutput` from C: a new output queue.
+@c(AudioQueueNewOutput)
+public func _AudioQueueNewOutput(_ inFormat: UnsafePointer<AudioStreamBasicDescription>?, _ inCallbackProc: AudioQueueOutputCallback?,
+                                 _ inUserData: UnsafeMutableRawPointer?, _ inCallbackRunLoop: UnsafeRawPointer?,
+                                 _ inCallbackRunLoopMode: UnsafeRawPointer?, _ inFlags: UInt32,
+                                 _ outAQ: UnsafeMutablePointer<AudioQueueRef?>?) -> OSStatus {
+    osStatus { () throws(QueueStatus) in
+        guard let outAQ else { throw .parameter }
+        outAQ.pointee = nil
+        guard let inFormat, let inCallbackProc, inFlags == 0 else { throw .parameter }
+        try checkFormat(inFormat.pointee)
+        let callback = CCallback(inCallbackProc, inUserData, runLoop: inCallbackRunLoop, mode: inCallbackRunLoopMode)
+        let queue = AudioQueueObject(format: inFormat.pointee, callback: callback)
+        callback.attach()
+        let handle = AudioQueueTable.table.insert(queue)
+        queue.lock.withLock { queue.handle = handle }
+        outAQ.pointee = handle
+    }
+}
+
+@c @implementation
+public func AudioQueueDispose(_ inAQ: AudioQueueRef?, _ inImmediate: Bool) -> OSStatus {
+    guard let inAQ, let queue = AudioQueueTable.table.remove(inAQ) else { return kAudio_ParamError }
+    // The object lives on while a call on another thread still holds it; its buffers are freed
+    // when the last reference goes. Enqueued buffers are not handed back (Apple's Dispose).
+    queue.lock.withLock {
+        queue.disposed = true
+        queue.queued.removeAll()
+        queue.isRunning = false
+    }
+    _ = inImmediate
+    return noErr
+}
+
+@c @implementation
+public func AudioQueueAllocateBuffer(_ inAQ: AudioQueueRef?, _ inBufferByteSize: UInt32,
+                                     _ outBuffer: UnsafeMutablePointer<AudioQueueBufferRef?>?) -> OSStatus {
+    AudioQueueAllocateBufferWithPacketDescriptions(inAQ, inBufferByteSize, 0, outBuffer)
+}
+
+@c @implementation
+public func AudioQueueAllocateBufferWithPacketDescriptions(_ inAQ: AudioQueueRef?, _ inBufferByteSize: UInt32,
+                                                           _ inNumberPacketDescriptions: UInt32,
+                                                           _ outBuffer: UnsafeMutablePointer<AudioQueueBufferRef?>?) -> OSStatus {
+    withQueue(inAQ) { queue throws(QueueStatus) in
+        guard let outBuffer else { throw .parameter }
+        outBuffer.pointee = nil
+        // 64 MB of bytes and a million descriptions at most: a game's buffers are a few KB.
+        guard inBufferByteSize > 0, inBufferByteSize <= 64 << 20, inNumberPacketDescriptions <= 1 << 20 else { throw .parameter }
+        let buffer = AudioQueueObject.allocate(bytes: Int(inBufferByteSize), packets: Int(inNumberPacketDescriptions))
+        queue.buffers.insert(UnsafeMutableRawPointer(buffer))
+        outBuffer.pointee = buffer
+    }
+}
+
+@c @implementation
+public func AudioQueueFreeBuffer(_ inAQ: AudioQueueRef?, _ inBuffer: AudioQueueBufferRef?) -> OSStatus {
+    withQueue(inAQ) { queue throws(QueueStatus) in
+        guard let inBuffer, queue.owns(inBuffer) else { throw .invalidBuffer }
+        guard !queue.isQueued(inBuffer) else { throw .bufferInQueue }
+        queue.buffers.remove(UnsafeMutableRawPointer(inBuffer))
+        AudioQueueObject.free(inBuffer)
+    }
+}
+
+@c @implementation
+public func AudioQueueEnqueueBuffer(_ inAQ: AudioQueueRef?, _ inBuffer: AudioQueueBufferRef?, _ inNumPacketDescs: UInt32,
+                                    _ inPacketDescs: UnsafePointer<AudioStreamPacketDescription>?) -> OSStatus {
+    withQueue(inAQ) { queue throws(QueueStatus) in
+        guard let inBuffer, queue.owns(inBuffer) else { throw .invalidBuffer }
+        guard !queue.isQueued(inBuffer) else { throw QueueStatus(status: kAudioQueueErr_BufferEnqueuedTwice) }
+        let bytes = Int(inBuffer.pointee.mAudioDataByteSize)
+        guard bytes > 0 else { throw .bufferEmpty }
+        guard bytes <= Int(inBuffer.pointee.mAudioDataBytesCapacity) else { throw .parameter }
+        // The descriptions given here, else the buffer's own.
+        var packets: [AudioStreamPacketDescription] = []
+        if inNumPacketDescs > 0 {
+            guard let inPacketDescs else { throw .parameter }
+            packets = Array(UnsafeBufferPointer(start: inPacketDescs, count: Int(min(inNumPacketDescs, 1 << 20))))
+        } else if inBuffer.pointee.mPacketDescriptionCount > 0, let own = inBuffer.pointee.mPacketDescriptions {
+            guard inBuffer.pointee.mPacketDescriptionCount <= inBuffer.pointee.mPacketDescriptionCapacity else { throw .parameter }
+            packets = Array(UnsafeBufferPointer(start: own, count: Int(inBuffer.pointee.mPacketDescriptionCount)))
+        }
+        if queue.bytesPerPacket == 0 {
+            // Packets of varying size: every one described, inside the buffer.
+            guard !packets.isEmpty else { throw .parameter }
+            for packet in packets {
+                guard packet.mStartOffset >= 0, packet.mDataByteSize > 0,
+                      packet.mStartOffset + Int64(packet.mDataByteSize) <= Int64(bytes) else { throw .parameter }
+            }
+        } else {
+            packets = []   // packets of one size need no descriptions (any given are not needed)
+            guard bytes >= queue.bytesPerPacket else { throw .bufferEmpty }
+        }
+        queue.queued.append((inBuffer, bytes, packets))
+    }
+}
+
+@c @implementation
+public func AudioQueueStart(_ inAQ: AudioQueueRef?, _ inStartTime: UnsafePointer<AudioTimeStamp>?) -> OSStatus {
+    withQueue(inAQ) { queue throws(QueueStatus) in
+        guard queue.offlineFormat != nil else { throw .cannotStart }   // no device output yet
+        queue.isPaused = false
+        if !queue.isRunning {
+            queue.isRunning = true
+            queue.runningChanged = true
+        }
+        _ = inStartTime   // offline: the render's own time stamps decide
+    }
+}
+
+@c @implementation
+public func AudioQueuePrime(_ inAQ: AudioQueueRef?, _ inNumberOfFramesToPrepare: UInt32,
+                            _ outNumberOfFramesPrepared: UnsafeMutablePointer<UInt32>?) -> OSStatus {
+    withQueue(inAQ) { queue throws(QueueStatus) in
+        // Offline rendering decodes on demand: what is enqueued is what a start can play at once.
+        let framesPerPacket = max(1, Int(queue.format.mFramesPerPacket))
+        let enqueued = queue.queued.reduce(0) { total, entry in
+            total + (entry.packets.isEmpty ? entry.bytes / max(1, queue.bytesPerPacket) * framesPerPacket : entry.packets.count * framesPerPacket)
+        }
+        let wanted = inNumberOfFramesToPrepare == 0 ? enqueued : min(enqueued, Int(inNumberOfFramesToPrepare))
+        outNumberOfFramesPrepared?.pointee = UInt32(clamping: wanted)
+    }
+}
+
+@c @implementation
+public func AudioQueueStop(_ inAQ: AudioQueueRef?, _ inImmediate: Bool) -> OSStatus {
+    withQueue(inAQ) { queue throws(QueueStatus) in
+        if inImmediate {
+            queue.returnEverything()
+            queue.stopping = false
+            queue.isPaused = false
+            if queue.isRunning {
+                queue.isRunning = false
+                queue.runningChanged = true
+            }
+        } else {
+            // IsRunning goes to 0 once what is enqueued has played. Asked before the start (a
+            // file shorter than the buffers the program primes with), it holds for that start.
+            queue.stopping = true
+        }
+    }
+}
+
+@c @implementation
+public func AudioQueuePause(_ inAQ: AudioQueueRef?) -> OSStatus {
+    withQueue(inAQ) { queue throws(QueueStatus) in queue.isPaused = true }
+}
+
+@c @implementation
+public func AudioQueueFlush(_ inAQ: AudioQueueRef?) -> OSStatus {
+    withQueue(inAQ) { queue throws(QueueStatus) in queue.flushing = true }
+}
+
+@c @implementation
+public func AudioQueueReset(_ inAQ: AudioQueueRef?) -> OSStatus {
+    withQueue(inAQ) { queue throws(QueueStatus) in queue.returnEverything() }
+}
+
+@c @implementation
+public func AudioQueueGetParameter(_ inAQ: AudioQueueRef?, _ inParamID: AudioQueueParameterID,
+                                   _ outValue: UnsafeMutablePointer<AudioQueueParameterValue>?) -> OSStatus {
+    withQueue(inAQ) { queue throws(QueueStatus) in
+        guard let outValue else { throw .parameter }
+        switch inParamID {
+        case kAudioQueueParam_Volume: outValue.pointee = queue.volumeTarget
+        case kAudioQueueParam_VolumeRampTime: outValue.pointee = queue.volumeRampTime
+        case kAudioQueueParam_Pan: outValue.pointee = queue.pan
+        default: throw .invalidParameter
+        }
+    }
+}
+
+@c @implementation
+public func AudioQueueSetParameter(_ inAQ: AudioQueueRef?, _ inParamID: AudioQueueParameterID, _ inValue: AudioQueueParameterValue) -> OSStatus {
+    withQueue(inAQ) { queue throws(QueueStatus) in
+        guard inValue.isFinite else { throw .invalidParameter }
+        switch inParamID {
+        case kAudioQueueParam_Volume:
+            let target = min(1, max(0, inValue))
+            let rate = queue.offlineFormat?.mSampleRate ?? queue.format.mSampleRate
+            let frames = Int((Double(queue.volumeRampTime) * rate).rounded())
+            queue.volumeTarget = target
+            if frames > 0 {
+                queue.ramp = (frames, (target - queue.volume) / Float(frames))
+            } else {
+                queue.volume = target
+                queue.ramp = (0, 0)
+            }
+        case kAudioQueueParam_VolumeRampTime:
+            queue.volumeRampTime = min(60, max(0, inValue))
+        case kAudioQueueParam_Pan:
+            queue.pan = min(1, max(-1, inValue))
+        default:
+            throw .invalidParameter
+        }
+    }
+}
+
+@c @implementation
+public func AudioQueueSetOfflineRenderFormat(_ inAQ: AudioQueueRef?, _ inFormat: UnsafePointer<AudioStreamBasicDescription>?,
+                                             _ inLayout: UnsafePointer<AudioChannelLayout>?) -> OSStatus {
+    withQueue(inAQ) { queue throws(QueueStatus) in
+        _ = inLayout
+        if let decoder = queue.decoder { _ = AudioConverterDispose(decoder) }
+        if let writer = queue.writer { _ = AudioConverterDispose(writer) }
+        queue.decoder = nil
+        queue.writer = nil
+        guard let format = inFormat?.pointee else {
+            queue.offlineFormat = nil
+            return
+        }
+        guard format.mFormatID == kAudioFormatLinearPCM, format.mSampleRate.isFinite, format.mSampleRate > 0,
+              format.mSampleRate <= 768_000, (1...8).contains(format.mChannelsPerFrame),
+              format.mFramesPerPacket == 1, format.mBytesPerFrame > 0,
+              format.mFormatFlags & kAudioFormatFlagIsNonInterleaved == 0 else { throw QueueStatus(status: kAudioFormatUnsupportedDataFormatError) }
+        queue.offlineFormat = format
+        try queue.makeRenderConverters(format)
+    }
+}
+
+@c @implementation
+public func AudioQueueOfflineRender(_ inAQ: AudioQueueRef?, _ inTimestamp: UnsafePointer<AudioTimeStamp>?,
+                                    _ ioBuffer: AudioQueueBufferRef?, _ inNumberFrames: UInt32) -> OSStatus {
+    withQueue(inAQ) { queue throws(QueueStatus) in
+        guard inTimestamp != nil else { throw .parameter }
+        guard let ioBuffer, queue.owns(ioBuffer) else { throw .invalidBuffer }
+        guard !queue.isQueued(ioBuffer) else { throw .bufferInQueue }
+        try queue.renderOffline(frames: Int(inNumberFrames), into: ioBuffer)
+    }
+}
