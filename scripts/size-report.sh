@@ -41,6 +41,8 @@ def part(name):
     module = m.group(2)[:int(m.group(1))] if m else ("Swift" if re.match(r"_?\$s[sS]", name) else None)
     if module is None:
         if name.startswith("ss_"): return "the C layer (SoundstageC, CSoundstage)"
+        if name.startswith(("Audio", "ExtAudioFile", "soundstage_CF", "soundstage___CF", "soundstage_kCF")):
+            return "the Apple-named layer (AudioToolbox, its CoreFoundation)"
         if name.startswith(("swift_", "_swift", "_Z")): return "the Swift standard library and runtime"
         return "C code (the Swift runtime, NIO, FFmpeg and libsndfile glue)"
     if module in ("Swift", "_StringProcessing", "_RegexParser", "Synchronization", "Glibc", "SwiftGlibc", "_Concurrency"):
@@ -51,6 +53,7 @@ def part(name):
         return "SwiftNIO (and swift-log, swift-atomics, swift-collections)"
     if module in ("SoundstageLiveView", "SoundstageClient", "SoundstageProtocol"): return "the live view and the daemon client"
     if module in ("SoundstageC", "CSoundstage"): return "the C layer (SoundstageC, CSoundstage)"
+    if module in ("AudioToolbox", "CAudioToolbox"): return "the Apple-named layer (AudioToolbox, its CoreFoundation)"
     if module.startswith(("Soundstage", "SoundFile", "NumberText")): return "the engine (Soundstage, SoundFile, scenes, JSON)"
     return "other Swift symbols (specializations, witnesses)"
 for line in sys.stdin:
