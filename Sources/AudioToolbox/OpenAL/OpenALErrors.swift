@@ -34,11 +34,14 @@ func recordALCInvalidValue() {
     alcGetIntegerv(nil, ALC_MAJOR_VERSION, 0, &value)
 }
 
-/// Records `ALC_INVALID_CONTEXT` for `alcGetError(NULL)`: a pointer that is no context is refused.
+/// Records `ALC_INVALID_CONTEXT` for `alcGetError(NULL)`: a pointer that is no context is refused
+/// (OpenAL Soft compares it with its contexts and never reads through it).
 func recordALCInvalidContext() {
-    withUnsafeMutablePointer(to: &notAContext) { _ = alcGetContextsDevice(OpaquePointer($0)) }
+    _ = alcGetContextsDevice(OpaquePointer(bitPattern: notAContext))
 }
-nonisolated(unsafe) private var notAContext: UInt64 = 0   // only its address is used, never its value
+
+/// The address of a byte of our own, which no OpenAL context can have.
+private let notAContext = UInt(bitPattern: UnsafeMutableRawPointer.allocate(byteCount: 1, alignment: 1))
 
 /// Runs `body` on the current context and returns `AL_NO_ERROR`, or records and returns what it
 /// threw; with no context current, `AL_INVALID_OPERATION` (and `ALC_INVALID_CONTEXT` for
