@@ -137,7 +137,7 @@ let package = Package(
         // Their functions, implemented in Swift with `@c @implementation` for C and Swift at once.
         .target(
             name: "AudioToolbox",
-            dependencies: ["CAudioToolbox", "SoundFile", "Soundstage", .product(name: "NIOConcurrencyHelpers", package: "swift-nio")],
+            dependencies: ["CAudioToolbox", "COpenAL", "SoundFile", "Soundstage", .product(name: "NIOConcurrencyHelpers", package: "swift-nio")],
             swiftSettings: strict
         ),
         .target(
@@ -283,7 +283,7 @@ let package = Package(
         // C program Tests/C/audio_format.c compiled as C99 and C++17 against libSoundstageC.so.
         .testTarget(
             name: "AudioToolboxTests",
-            dependencies: ["AudioToolbox", "SoundFile"],
+            dependencies: ["AudioToolbox", "COpenAL", "SoundFile"],
             swiftSettings: strict
         ),
         .testTarget(

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Prints the C symbols Soundstage's Apple-named headers declare (Sources/CAudioToolbox/include):
-every function and extern variable a program including <AudioToolbox/AudioToolbox.h> and
-<CoreFoundation/CoreFoundation.h> links against, one a line, sorted (Core Foundation's under their
-soundstage_ link names). scripts/test-c.sh checks that libsoundstage.so exports exactly these
+every function and extern variable a program including <AudioToolbox/AudioToolbox.h>,
+<CoreFoundation/CoreFoundation.h> and <OpenAL/OpenAL.h> links against, one a line, sorted (Core
+Foundation's and the OpenAL names Soundstage routes under their soundstage_ link names; OpenAL
+Soft's own declarations, from /usr/include/AL, are not ours and are left out). scripts/test-c.sh checks that libsoundstage.so exports exactly these
 beside the ss_ functions (scripts/libsoundstage.map's patterns let them out).
 
     scripts/apple-symbols.py [INCLUDE_DIR]
@@ -14,7 +15,7 @@ static or inline.
 import pathlib, re, subprocess, sys
 
 include = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else "Sources/CAudioToolbox/include").resolve()
-program = "#include <AudioToolbox/AudioToolbox.h>\n#include <CoreFoundation/CoreFoundation.h>\n"
+program = "#include <AudioToolbox/AudioToolbox.h>\n#include <CoreFoundation/CoreFoundation.h>\n#include <OpenAL/OpenAL.h>\n"
 text = subprocess.run(["gcc", "-x", "c", "-std=c99", "-E", f"-I{include}", "-"], input=program, check=True,
                       capture_output=True, text=True).stdout
 

@@ -55,7 +55,7 @@ doc_blocks_name="the C blocks of README.md and docs/getting-started.md compile a
 # ignored, such as a weak reference's side table). `apple_programs LINK-FLAGS...` builds them against a library: the
 # shipped one through pkg-config soundstage-audiotoolbox (the headers from include/soundstage/apple,
 # as a port builds), or in --quick the debug build's libSoundstageC.so with the source headers.
-apple_programs=(audio_format audio_file audio_file_stream audio_converter audio_queue_offline audio_session openal_loader recorder_to_file)
+apple_programs=(audio_format audio_file audio_file_stream audio_converter audio_queue_offline audio_session openal_extensions openal_loader recorder_to_file)
 apple_program() {   # apple_program NAME LINK-FLAGS...
     local name=$1 compiler inputs=() listed
     shift
@@ -72,7 +72,8 @@ apple_program() {   # apple_program NAME LINK-FLAGS...
 }
 # The programs run with no desktop server (PULSE_SERVER points nowhere) and OpenAL Soft's null
 # output, which mixes in real time and plays nowhere: audio_session's session opens the app's
-# default output, which is then that one (the others open no output).
+# default output, which is then that one (the others open no output; openal_extensions renders its
+# mix on OpenAL Soft's loopback device and listens to it).
 apple_session_output() { PULSE_SERVER=unix:/nonexistent ALSOFT_DRIVERS=null ALSOFT_LOGLEVEL=0 "$@"; }
 # The files a program is given: audio_converter decodes AAC, MP3 and ALAC the ffmpeg tool makes,
 # and openal_loader loads them and a WAVE file (each one second of a sine) when ffmpeg is installed
@@ -94,7 +95,7 @@ apple_inputs() {   # apple_inputs NAME: one path a line
 apple_program_name() {   # apple_program_name NAME: the check's name
     echo "Tests/C/$1.c (Core Audio's C interfaces) as C99 and C++17 with every warning an error, run, and under LeakSanitizer"
 }
-debug_apple=(-ISources/CAudioToolbox/include -L"$root/.build/debug" -l:libSoundstageC.so -Wl,-rpath,"$root/.build/debug")
+debug_apple=(-ISources/CAudioToolbox/include -L"$root/.build/debug" -l:libSoundstageC.so -Wl,-rpath,"$root/.build/debug" -lopenal)
 
 
 

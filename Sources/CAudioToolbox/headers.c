@@ -7,3 +7,5 @@
 #include <AudioToolbox/ExtendedAudioFile.h>
 #include <CoreAudioTypes/CoreAudioTypes.h>
 #include <CoreFoundation/CoreFoundation.h>
+#include <OpenAL/OpenAL.h>
+#include <OpenAL/MacOSX_OALExtensions.h>

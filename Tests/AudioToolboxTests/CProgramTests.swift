@@ -3,7 +3,7 @@ import SoundFile
 import Testing
 
 /// Tests/C/audio_format.c, audio_file.c, audio_file_stream.c, audio_converter.c, audio_queue_offline.c,
-/// audio_session.c, openal_loader.c and recorder_to_file.c, C programs in the style of the Core Audio books and of iOS games, compiled as
+/// audio_session.c, openal_loader.c, recorder_to_file.c and openal_extensions.c, C programs in the style of the Core Audio books and of iOS games, compiled as
 /// C99 and as C++17 by gcc, g++, clang and clang++ with every warning an error, linked against the
 /// debug build's libSoundstageC.so (which carries the AudioToolbox functions), and run: each checks
 /// its own results and ends with "N passed, 0 failed". scripts/test-c.sh runs them too.
@@ -52,7 +52,7 @@ import Testing
         let compile = try Self.run(compiler + ["-Wall", "-Wextra", "-Werror", "-pedantic",
                                                "-I", Self.root.appendingPathComponent("Sources/CAudioToolbox/include").path,
                                                Self.root.appendingPathComponent("Tests/C/\(name).c").path,
-                                               "-L", library.path, "-l:libSoundstageC.so", "-Wl,-rpath," + library.path, "-lm", "-o", program])
+                                               "-L", library.path, "-l:libSoundstageC.so", "-Wl,-rpath," + library.path, "-lopenal", "-lm", "-o", program])
         #expect(compile.status == 0, "\(compiler.joined(separator: " ")): \(compile.output)", sourceLocation: sourceLocation)
         return compile.status == 0 ? program : nil
     }
@@ -178,6 +178,19 @@ import Testing
         #expect(result.output.contains("102400 frames, 440.00 Hz"), "\(result.output)")
     }
 
+    @Test(arguments: [["gcc", "-std=c99"], ["clang", "-std=c99"], ["g++", "-x", "c++", "-std=c++17"], ["clang++", "-x", "c++", "-std=c++17"]])
+    func theOpenALExtensionsProgramPasses(compiler: [String]) throws {
+        let work = try Self.workDirectory("openal-extensions-c")
+        defer { try? FileManager.default.removeItem(at: work) }
+        guard let program = try Self.compile("openal_extensions", with: compiler, in: work) else { return }
+        // It renders on OpenAL Soft's loopback device: no output, no server.
+        let result = try Self.run(["PULSE_SERVER=unix:/nonexistent", "ALSOFT_DRIVERS=null", "ALSOFT_LOGLEVEL=0", program])
+        #expect(result.status == 0, "\(result.output)")
+        #expect(result.output.contains("openal_extensions: 66 passed, 0 failed"), "\(result.output)")
+        #expect(result.output.contains("mixer rate 22050 Hz: the device mixes at 22050 Hz"), "\(result.output)")
+        #expect(result.output.contains("static buffer: RMS 0.1542, 440.0 Hz"), "\(result.output)")
+    }
+
     @Test func theHeadersCanBeImportedTwice() throws {
         // #import, as Objective-C-flavoured ports write it: the include guards make it harmless.
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("audio-import-\(UUID().uuidString)")
@@ -193,6 +206,12 @@ import Testing
         #import <CoreFoundation/CoreFoundation.h>
         #import <AudioToolbox/AudioFile.h>
         #import <AudioToolbox/AudioFileStream.h>
+        #import <OpenAL/al.h>
+        #import <OpenAL/alc.h>
+        #import <OpenAL/OpenAL.h>
+        #import <OpenAL/MacOSX_OALExtensions.h>
+        #import <OpenAL/oalMacOSX_OALExtensions.h>
+        #import <OpenAL/oalStaticBufferExtension.h>
         #if TARGET_OS_IPHONE || TARGET_OS_MAC || !TARGET_OS_LINUX
         #error "this is Linux"
         #endif
