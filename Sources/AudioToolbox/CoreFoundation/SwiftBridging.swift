@@ -158,3 +158,38 @@ public func AudioFileStreamGetProperty(_ inAudioFileStream: AudioFileStreamID, _
     }
     return status
 }
+
+/// A run loop and a mode's name as iOS Swift code passes them (`CFRunLoopGetCurrent()`,
+/// `CFRunLoopMode.commonModes.rawValue`), as the C functions take them; `body` gets both pointers.
+private func withRunLoop<T>(_ runLoop: CFRunLoop?, _ mode: CFString, _ body: (UnsafeRawPointer?, UnsafeRawPointer?) -> T) -> T {
+    let name = CFStringStorage(mode)
+    return withExtendedLifetime((runLoop, name)) {
+        body(runLoop.map { UnsafeRawPointer(Unmanaged.passUnretained($0).toOpaque()) }, cfUnretained(name))
+    }
+}
+
+/// `AudioQueueNewOutput` with the run loop mode as iOS Swift code names it
+/// (`CFRunLoopMode.commonModes.rawValue`); with `nil` for the mode, the C function is called.
+@discardableResult
+public func AudioQueueNewOutput(_ inFormat: UnsafePointer<AudioStreamBasicDescription>, _ inCallbackProc: AudioQueueOutputCallback,
+                                _ inUserData: UnsafeMutableRawPointer?, _ inCallbackRunLoop: CFRunLoop?, _ inCallbackRunLoopMode: CFString,
+                                _ inFlags: UInt32, _ outAQ: UnsafeMutablePointer<AudioQueueRef?>) -> OSStatus {
+    withRunLoop(inCallbackRunLoop, inCallbackRunLoopMode) {
+        _AudioQueueNewOutput(inFormat, inCallbackProc, inUserData, $0, $1, inFlags, outAQ)
+    }
+}
+
+/// `AudioSessionInitialize` with the run loop mode as iOS Swift code names it.
+@discardableResult
+public func AudioSessionInitialize(_ inRunLoop: CFRunLoop?, _ inRunLoopMode: CFString,
+                                   _ inInterruptionListener: AudioSessionInterruptionListener?, _ inClientData: UnsafeMutableRawPointer?) -> OSStatus {
+    withRunLoop(inRunLoop, inRunLoopMode) { _AudioSessionInitialize($0, $1, inInterruptionListener, inClientData) }
+}
+
+/// `AudioServicesAddSystemSoundCompletion` with the run loop mode as iOS Swift code names it.
+@discardableResult
+public func AudioServicesAddSystemSoundCompletion(_ inSystemSoundID: SystemSoundID, _ inRunLoop: CFRunLoop?, _ inRunLoopMode: CFString,
+                                                  _ inCompletionRoutine: AudioServicesSystemSoundCompletionProc,
+                                                  _ inClientData: UnsafeMutableRawPointer?) -> OSStatus {
+    withRunLoop(inRunLoop, inRunLoopMode) { _AudioServicesAddSystemSoundCompletion(inSystemSoundID, $0, $1, inCompletionRoutine, inClientData) }
+}
