@@ -168,10 +168,12 @@ private let memorySetSize: AudioFile_SetSizeProc = { client, size in
     return noErr
 }
 
-/// The private folder files are written in (made once a process, emptied after every input).
+/// The private folder files are written in (made once a process, emptied after every input,
+/// removed at exit).
 let temporaryFolder: String = {
     var template = Array("/tmp/soundstage-fuzz-capi-XXXXXX".utf8CString)
     guard let made = mkdtemp(&template) else { return "/tmp" }
+    atexit { _ = rmdir(temporaryFolder) }
     return String(cString: made)
 }()
 
