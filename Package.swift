@@ -267,7 +267,7 @@ let package = Package(
         // Coverage-guided fuzz targets (issue 35). Built plainly they replay inputs (the corpus and
         // the regressions, as tests); scripts/fuzz.sh builds them with -DFUZZING and libFuzzer.
         .target(name: "FuzzSupport", path: "Tests/Fuzz/Support", swiftSettings: strict),
-        .executableTarget(name: "fuzz-capi", dependencies: ["FuzzSupport", "CSoundstage", "SoundstageC"],
+        .executableTarget(name: "fuzz-capi", dependencies: ["FuzzSupport", "CSoundstage", "SoundstageC", "AudioToolbox", "CAudioToolbox"],
                           path: "Tests/Fuzz/CAPISequence", swiftSettings: strict),
         .executableTarget(name: "fuzz-scene-file", dependencies: ["FuzzSupport", "Soundstage", "SoundstageScenes"],
                           path: "Tests/Fuzz/SceneFile", swiftSettings: strict),

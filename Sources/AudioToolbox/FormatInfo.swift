@@ -15,7 +15,9 @@ enum FormatInfo {
         case kAudioFormatAppleIMA4:
             // 64 frames in 34 bytes per channel (a 2-byte header and 32 bytes of 4-bit samples).
             asbd.mFramesPerPacket = 64
-            asbd.mBytesPerPacket = 34 * channels
+            let (bytes, overflow) = channels.multipliedReportingOverflow(by: 34)
+            guard !overflow else { throw .unsupportedDataFormat }   // more channels than a packet size can count
+            asbd.mBytesPerPacket = bytes
             asbd.mBytesPerFrame = 0
             asbd.mBitsPerChannel = 0
         case kAudioFormatULaw, kAudioFormatALaw:
@@ -104,9 +106,11 @@ enum FormatInfo {
         }
         asbd.mFramesPerPacket = 1
         if asbd.mBytesPerFrame == 0 && asbd.mBitsPerChannel > 0 && asbd.mChannelsPerFrame > 0 {
-            let sampleBytes = (asbd.mBitsPerChannel + 7) / 8
+            let sampleBytes = asbd.mBitsPerChannel / 8 + (asbd.mBitsPerChannel % 8 == 0 ? 0 : 1)
             let nonInterleaved = flags & kAudioFormatFlagIsNonInterleaved != 0
-            asbd.mBytesPerFrame = nonInterleaved ? sampleBytes : sampleBytes * asbd.mChannelsPerFrame
+            let (frameBytes, overflow) = sampleBytes.multipliedReportingOverflow(by: nonInterleaved ? 1 : asbd.mChannelsPerFrame)
+            guard !overflow else { throw .unsupportedDataFormat }   // a frame larger than a UInt32 can count
+            asbd.mBytesPerFrame = frameBytes
         }
         if asbd.mBytesPerPacket == 0 { asbd.mBytesPerPacket = asbd.mBytesPerFrame }
     }

@@ -208,6 +208,58 @@ import Testing
         }
     }
 
+    /// Descriptions a container cannot state are kAudioFileUnsupportedDataFormatError, not a trap:
+    /// linear PCM of 2³² − 1 bits (fuzz-capi: CAF took any format, and the source bit depth trapped
+    /// converting it to Int32, through AudioFileCreateWithURL and AudioFileInitializeWithCallbacks
+    /// alike), and a WAVE frame wider than WAVE's 16-bit block align (the header trapped).
+    @Test func descriptionsNoFileCanStateAreRefused() throws {
+        let directory = try AudioFileFixture.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var fileID: AudioFileID?
+        var bits = AudioStreamBasicDescription()
+        FillOutASBDForLPCM(&bits, 44_100, 2, 32, 32, true, false, false)
+        bits.mBitsPerChannel = .max
+        let caf = directory.appendingPathComponent("bits.caf")
+        #expect(AudioFileCreateWithURL(caf as CFURL, kAudioFileCAFType, &bits, .eraseFile, &fileID) == kAudioFileUnsupportedDataFormatError)
+        #expect(fileID == nil && !FileManager.default.fileExists(atPath: caf.path))
+        let write: AudioFile_WriteProc = { _, _, count, _, actual in actual.pointee = count; return noErr }
+        let setSize: AudioFile_SetSizeProc = { _, _ in noErr }
+        #expect(AudioFileInitializeWithCallbacks(nil, nil, write, nil, setSize, kAudioFileCAFType, &bits, [], &fileID)
+                == kAudioFileUnsupportedDataFormatError)
+        // What CAF's own reader would refuse, its writer refuses too: a file written is a file that reopens.
+        var noRate = AudioStreamBasicDescription()
+        FillOutASBDForLPCM(&noRate, .nan, 1, 16, 16, false, false, false)
+        var narrow = noRate   // 16 bits in a byte
+        narrow.mSampleRate = 8_000
+        narrow.mBytesPerPacket = 1
+        narrow.mBytesPerFrame = 1
+        var tooManyChannels = narrow
+        tooManyChannels.mBytesPerPacket = 2 * 1_025
+        tooManyChannels.mBytesPerFrame = 2 * 1_025
+        tooManyChannels.mChannelsPerFrame = 1_025
+        var ima4 = compressedFormat(kAudioFormatAppleIMA4, channels: 2)
+        ima4.mFramesPerPacket = 64
+        ima4.mBytesPerPacket = 67
+        for format in [noRate, narrow, tooManyChannels, ima4] {
+            var format = format
+            #expect(AudioFileCreateWithURL(caf as CFURL, kAudioFileCAFType, &format, .eraseFile, &fileID) == kAudioFileUnsupportedDataFormatError,
+                    "\(format)")
+        }
+        var wide = AudioStreamBasicDescription()
+        FillOutASBDForLPCM(&wide, 8_000, 65_535, 32, 32, false, false, false)
+        #expect(wide.mBytesPerFrame == 262_140)
+        let wav = directory.appendingPathComponent("wide.wav")
+        #expect(AudioFileCreateWithURL(wav as CFURL, kAudioFileWAVEType, &wide, .eraseFile, &fileID) == kAudioFileUnsupportedDataFormatError)
+        // A file being written takes no such description as its data format either.
+        var pcm = AudioStreamBasicDescription()
+        FillOutASBDForLPCM(&pcm, 8_000, 1, 16, 16, false, false, false)
+        #expect(AudioFileCreateWithURL(caf as CFURL, kAudioFileCAFType, &pcm, .eraseFile, &fileID) == noErr)
+        let file = try #require(fileID)
+        #expect(AudioFileSetProperty(file, kAudioFilePropertyDataFormat, UInt32(MemoryLayout<AudioStreamBasicDescription>.size), &bits)
+                == kAudioFileUnsupportedDataFormatError)
+        #expect(AudioFileClose(file) == noErr)
+    }
+
     /// A file built in memory through AudioFileInitializeWithCallbacks, read back through
     /// AudioFileOpenWithCallbacks: the same packets.
     @Test func callbacksKeepTheFile() throws {

@@ -132,6 +132,63 @@ import Testing
         #expect(result.statuses.last == (lie == .noDescriptions ? kAudioConverterErr_RequiresPacketDescriptionsError : kAudioConverterErr_InvalidInputSize))
     }
 
+    /// An input procedure that leaves its descriptions in the converter's own array, then says it
+    /// gave more packets than the converter asked for (and so than that array holds for this call):
+    /// kAudioConverterErr_InvalidInputSize (fuzz-capi). Before, the converter read descriptions past
+    /// those asked: stale ones of an earlier, larger call (decoded as if given, as here), or past
+    /// its array's end (AddressSanitizer: heap-buffer-overflow).
+    @Test func morePacketsThanTheConvertersOwnDescriptionsAreRefused() throws {
+        let aac = AudioStreamBasicDescription(mSampleRate: 44_100, mFormatID: kAudioFormatMPEG4AAC, mFormatFlags: 2, mBytesPerPacket: 0,
+                                              mFramesPerPacket: 1024, mBytesPerFrame: 0, mChannelsPerFrame: 2, mBitsPerChannel: 0, mReserved: 0)
+        let (status, converter) = Self.newConverter(aac, pcmFormat(bits: 16))
+        #expect(status == noErr)
+        let id = try #require(converter)
+        defer { AudioConverterDispose(id) }
+        final class State {
+            var largestAsked: UInt32 = 0
+            var lied = false
+            var memory: UnsafeMutableRawPointer?
+            deinit { memory?.deallocate() }
+        }
+        let state = State()
+        let procedure: AudioConverterComplexInputDataProc = { _, ioNumberDataPackets, ioData, outDataPacketDescription, inUserData in
+            let state = Unmanaged<State>.fromOpaque(inUserData!).takeUnretainedValue()
+            let asked = ioNumberDataPackets.pointee
+            // Once the converter's array has held three descriptions, a call asking fewer gets three packets.
+            let lie = asked < 3 && state.largestAsked >= 3 && !state.lied
+            state.largestAsked = max(state.largestAsked, asked)
+            let count = Int(lie ? 3 : asked)
+            state.memory?.deallocate()
+            let memory = UnsafeMutableRawPointer.allocate(byteCount: count * 40, alignment: 16)
+            memory.initializeMemory(as: UInt8.self, repeating: 0x21, count: count * 40)
+            state.memory = memory
+            let list = UnsafeMutableAudioBufferListPointer(ioData)
+            list[0].mData = memory
+            list[0].mDataByteSize = UInt32(count * 40)
+            if let ours = outDataPacketDescription?.pointee {
+                for i in 0..<min(count, Int(asked)) {
+                    ours[i] = AudioStreamPacketDescription(mStartOffset: Int64(i * 40), mVariableFramesInPacket: 0, mDataByteSize: 40)
+                }
+            }
+            state.lied = state.lied || lie
+            ioNumberDataPackets.pointee = UInt32(count)
+            return noErr
+        }
+        var output = [UInt8](repeating: 0, count: 8_192 * 4)
+        var results: [OSStatus] = []
+        for frames in [8_192, 1_024, 512, 1_024, 512] where !state.lied {
+            let result = output.withUnsafeMutableBytes { raw in
+                var list = AudioBufferList(mNumberBuffers: 1, mBuffers: AudioBuffer(mNumberChannels: 2, mDataByteSize: UInt32(frames * 4),
+                                                                                     mData: raw.baseAddress))
+                var packets = UInt32(frames)
+                return AudioConverterFillComplexBuffer(id, procedure, Unmanaged.passUnretained(state).toOpaque(), &packets, &list, nil)
+            }
+            results.append(result)
+        }
+        #expect(state.lied)
+        #expect(results.last == kAudioConverterErr_InvalidInputSize, "\(results)")
+    }
+
     @Test func anInputProcedureErrorStopsNowAndHandsBackWhatIsDone() throws {
         let (_, converter) = Self.newConverter(pcmFormat(channels: 1, bits: 16), pcmFormat(rate: 48_000, channels: 1, bits: 16))
         let id = try #require(converter)

@@ -256,6 +256,21 @@ import Testing
         }
     }
 
+    /// A file of more channels than a file states is kExtAudioFileError_InvalidDataFormat (fuzz-capi:
+    /// a compressed format of 2³² − 1 channels trapped making the float description it tries
+    /// encoding from).
+    @Test func absurdChannelCountsAreRefused() throws {
+        let directory = try AudioFileFixture.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var file: ExtAudioFileRef?
+        for id in [kAudioFormatMPEG4AAC, kAudioFormatAppleIMA4, kAudioFormatULaw, kAudioFormatLinearPCM] {
+            var format = id == kAudioFormatLinearPCM ? int16Format(channels: 1_025) : compressedFormat(id, channels: .max)
+            #expect(ExtAudioFileCreateWithURL(directory.appendingPathComponent("x.caf") as CFURL, kAudioFileCAFType, &format, nil,
+                                              AudioFileFlags.eraseFile.rawValue, &file) == kExtAudioFileError_InvalidDataFormat)
+            #expect(file == nil)
+        }
+    }
+
     @Test func badFilesAreCodesNotCrashes() throws {
         let directory = try AudioFileFixture.directory()
         defer { try? FileManager.default.removeItem(at: directory) }

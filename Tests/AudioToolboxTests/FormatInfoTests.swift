@@ -36,6 +36,23 @@ import Testing
         #expect(formatInfo(&odd) == kAudioFormatUnsupportedDataFormatError)
     }
 
+    /// A channel count whose packet or frame size a UInt32 cannot hold is
+    /// kAudioFormatUnsupportedDataFormatError (fuzz-capi: 34 × channels of IMA4, and bytes × channels
+    /// of linear PCM, trapped on overflow; so did the bits rounded up to bytes).
+    @Test func sizesPastAUInt32AreErrors() {
+        var ima4 = AudioStreamBasicDescription(mSampleRate: 44_100, mFormatID: kAudioFormatAppleIMA4, mFormatFlags: 0, mBytesPerPacket: 0,
+                                               mFramesPerPacket: 0, mBytesPerFrame: 0, mChannelsPerFrame: .max, mBitsPerChannel: 0, mReserved: 0)
+        #expect(formatInfo(&ima4) == kAudioFormatUnsupportedDataFormatError)
+        var pcm = AudioStreamBasicDescription(mSampleRate: 44_100, mFormatID: kAudioFormatLinearPCM, mFormatFlags: kAudioFormatFlagIsSignedInteger,
+                                              mBytesPerPacket: 0, mFramesPerPacket: 0, mBytesPerFrame: 0, mChannelsPerFrame: 0x4000_0000,
+                                              mBitsPerChannel: 32, mReserved: 0)
+        #expect(formatInfo(&pcm) == kAudioFormatUnsupportedDataFormatError)
+        pcm.mChannelsPerFrame = 1
+        pcm.mBitsPerChannel = .max
+        #expect(formatInfo(&pcm) == noErr)
+        #expect(pcm.mBytesPerFrame == 0x2000_0000)
+    }
+
     @Test func compressedFormatsGetTheirPacketSizes() {
         func info(_ id: AudioFormatID, rate: Double = 44_100, channels: UInt32 = 2) -> AudioStreamBasicDescription {
             var asbd = AudioStreamBasicDescription()

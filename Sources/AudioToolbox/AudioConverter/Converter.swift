@@ -287,12 +287,14 @@ final class AudioConverterObject: @unchecked Sendable {
         var count = UInt32(asked)
         var status: OSStatus = noErr
         var given: UnsafeMutablePointer<AudioStreamPacketDescription>?
+        var givenIsOurs = false
         inputDescriptions.withUnsafeMutableBufferPointer { own in
             var descriptions: UnsafeMutablePointer<AudioStreamPacketDescription>? = own.baseAddress
             status = withUnsafeMutablePointer(to: &descriptions) { pointer in
                 input.procedure(input.handle, &count, list, needsDescriptions ? pointer : nil, input.userData)
             }
             given = descriptions
+            givenIsOurs = descriptions != nil && descriptions == own.baseAddress
             // The procedure's own array, or ours: copied out below before the next call either way.
         }
         if status != noErr { throw ConverterStatus(status: status) }   // stop now; what is done goes out
@@ -316,8 +318,9 @@ final class AudioConverterObject: @unchecked Sendable {
             if needsDescriptions {
                 guard let given else { throw .requiresPacketDescriptions }
                 // More packets than bytes cannot be: a count that says so is a lie (and would read
-                // past the procedure's description array).
-                guard packets <= max(asked, bytes), packets <= 1 << 20 else { throw .invalidInputSize }
+                // past the procedure's description array). More packets than asked come with the
+                // procedure's own descriptions: ours hold the packets asked, no more.
+                guard packets <= max(asked, bytes), packets <= 1 << 20, !givenIsOurs || packets <= asked else { throw .invalidInputSize }
                 for i in 0..<packets {
                     let d = given[i]
                     guard d.mStartOffset >= 0, d.mStartOffset + Int64(d.mDataByteSize) <= Int64(bytes) else { throw .invalidInputSize }

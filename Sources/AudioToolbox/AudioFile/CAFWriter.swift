@@ -9,8 +9,25 @@ struct CAFWriter: ContainerWriter {
     var storesCookie: Bool { true }
     var storesChannelLayout: Bool { true }
 
+    /// Any format, as a description CAF states and CAFParser reads back (its `describe`): a rate,
+    /// 1–1024 channels, packets of at most 16 MB and 16 M frames; linear PCM interleaved, 1–64 bits
+    /// (floats 32 or 64) in whole bytes a sample; G.711 a byte a sample; IMA4 its 34-byte packets.
     func check(_ format: AudioStreamBasicDescription) throws(FileStatus) {
-        guard format.mChannelsPerFrame > 0 else { throw .unsupportedDataFormat }
+        let channels = format.mChannelsPerFrame, bytesPerPacket = format.mBytesPerPacket, bits = format.mBitsPerChannel
+        guard FileLimits.validRate(format.mSampleRate), channels > 0, channels <= FileLimits.channels,
+              bytesPerPacket <= FileLimits.packetBytes, format.mFramesPerPacket <= FileLimits.packetBytes else { throw .unsupportedDataFormat }
+        switch format.mFormatID {
+        case kAudioFormatLinearPCM:
+            let isFloat = format.mFormatFlags & kAudioFormatFlagIsFloat != 0
+            guard format.mFramesPerPacket == 1, bits > 0, bits <= 64, bytesPerPacket > 0, bytesPerPacket % channels == 0,
+                  bits <= bytesPerPacket / channels * 8, !isFloat || bits == 32 || bits == 64 else { throw .unsupportedDataFormat }
+        case kAudioFormatULaw, kAudioFormatALaw:
+            guard bytesPerPacket == channels, format.mFramesPerPacket == 1 else { throw .unsupportedDataFormat }
+        case kAudioFormatAppleIMA4:
+            guard bytesPerPacket == 34 * channels, format.mFramesPerPacket == 64 else { throw .unsupportedDataFormat }
+        default:
+            break
+        }
     }
 
     func header(_ layout: FileLayout, frozen: FileLayout?) throws(FileStatus) -> [UInt8] {

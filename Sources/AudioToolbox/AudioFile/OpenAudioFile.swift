@@ -41,6 +41,7 @@ final class OpenAudioFile: @unchecked Sendable {
     static func create(type: AudioFileTypeID, format: AudioStreamBasicDescription, sink: any ByteSink,
                        source: (any ByteSource)?) throws(FileStatus) -> OpenAudioFile {
         guard let container = containerWriter(for: type) else { throw .unsupportedFileType }
+        try container.check(format)   // before anything is made of the description
         var layout = FileLayout(fileType: type, format: format, dataOffset: 0, dataByteCount: 0, packetCount: 0, packets: nil,
                                 magicCookie: nil, channelLayout: nil, packetTable: nil,
                                 sourceBitDepth: format.mFormatID == kAudioFormatLinearPCM ? Int32(format.mBitsPerChannel) : nil)

@@ -14,8 +14,9 @@ struct WAVEWriter: ContainerWriter {
             let flags = format.mFormatFlags
             let bytes = format.mChannelsPerFrame > 0 ? format.mBytesPerFrame / format.mChannelsPerFrame : 0
             let isFloat = flags & kAudioFormatFlagIsFloat != 0
+            // nBlockAlign, the bytes of a frame, is 16 bits in WAVE.
             guard flags & kAudioFormatFlagIsBigEndian == 0, flags & kAudioFormatFlagIsNonInterleaved == 0,
-                  format.mFramesPerPacket == 1, format.mBytesPerPacket == format.mBytesPerFrame,
+                  format.mFramesPerPacket == 1, format.mBytesPerPacket == format.mBytesPerFrame, format.mBytesPerFrame <= 0xFFFF,
                   bytes * format.mChannelsPerFrame == format.mBytesPerFrame, format.mBitsPerChannel > 0,
                   format.mBitsPerChannel <= bytes * 8 else { throw .unsupportedDataFormat }
             if isFloat {

@@ -57,7 +57,9 @@ public func _ExtAudioFileOpenURL(_ inURL: UnsafeRawPointer?, _ outExtAudioFile: 
 /// The description a file is created with: what FormatInfo completes of `given` (a compressed
 /// format may give only its ID, rate and channels).
 private func completedFileFormat(_ given: AudioStreamBasicDescription) throws(ExtStatus) -> AudioStreamBasicDescription {
-    guard given.mSampleRate.isFinite, given.mSampleRate > 0, given.mChannelsPerFrame > 0 else { throw .invalidDataFormat }
+    // As many channels as a file states (and a float frame of them can count in bytes).
+    guard given.mSampleRate.isFinite, given.mSampleRate > 0, given.mChannelsPerFrame > 0,
+          given.mChannelsPerFrame <= FileLimits.channels else { throw .invalidDataFormat }
     var completed = given
     if given.mFormatID == kAudioFormatLinearPCM {
         guard let layout = PCMLayout(given) else { throw .invalidDataFormat }

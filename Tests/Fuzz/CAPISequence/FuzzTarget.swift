@@ -6,11 +6,14 @@ import Synchronization
 import Glibc
 #endif
 
-// The C API as call sequences. The input is a program: each step is an opcode byte and its
-// arguments (handles picked from what the program holds — live, destroyed, of another kind,
-// forged, garbage or NULL — and any float bits). Creates and destroys of every kind, setters,
-// plays, renders, completion callbacks that call back in (render their own device, destroy their
-// own source, scene or device, make a new source), and a second thread that replays part of the
+// The C API as call sequences: Soundstage's own (ss_*, soundstage.h) and Core Audio's by Apple's
+// names (AudioToolbox/*.h and CoreFoundation/*.h, issue 46), each called through its C declaration.
+// The input is a program: each step is an opcode byte and its arguments (handles picked from what
+// the program holds — live, destroyed, of another kind, forged, garbage or NULL — and any float
+// bits). Opcodes 0x00–0x7F are the ss_ calls (the byte modulo 32, as before Core Audio's came, so
+// the older seeds mean what they meant): creates and destroys of every kind, setters, plays,
+// renders, completion callbacks that call back in (render their own device, destroy their own
+// source, scene or device, make a new source), and a second thread that replays part of the
 // program against the same handles. After each call it checks the header's rules:
 //
 // - the result is one of the header's codes;
@@ -20,6 +23,33 @@ import Glibc
 // - every render is finite, and a callback's render of its own device is SS_ERROR_INVALID_STATE;
 // - every ss_sound_play* callback runs at most once, and exactly once by the end;
 // - at the end, with every device destroyed, nothing is live: handles and OpenAL objects.
+//
+// Opcodes 0x80–0xFF are Core Audio's functions (AppleCalls.swift): Audio File Services (files
+// created on disk in a private folder, in memory through callbacks that fail when told, opened
+// again, read by packets and bytes, their properties got and set), Audio File Stream Services (the
+// files written, and the corpus's, parsed in pieces; callbacks that close their stream), Audio
+// Converter Services (an input procedure that gives the input's bytes, lies about its packets and
+// descriptions, calls back in and disposes its converter), Extended Audio File Services (client
+// formats, reads, writes, asynchronous writes, seeks, the file's own converter and AudioFileID
+// taken and misused), Audio Format Services, and CFURL, CFString, CFDictionary, CFRetain and
+// CFRelease. Formats are presets or hostile ones (NaN, infinite, zero and huge rates, odd depths,
+// any flags, zero or huge packet sizes and channel counts); sizes and counts are anything over
+// buffers that are what they say; the second thread reads, writes, converts and closes the same
+// handles. The rules besides the ss_ ones:
+//
+// - every result is one of the headers' codes (or the code a callback returned);
+// - a closed, forged, garbage, NULL or wrong-kind handle never succeeds; a closed handle stays
+//   closed (a second close is kAudioFileNotOpenError or kAudio_ParamError); none closes twice;
+// - a failed open or create leaves NULL in its out-pointer, a successful one a new handle;
+// - no size returned exceeds the room given (properties, packets, bytes, frames, buffer lists), and
+//   packet descriptions lie inside the bytes returned;
+// - float samples converted or read from integer, G.711 or IMA4 sources are finite;
+// - a file written with a preset format and closed reopens with the packets and format it stated;
+//   an ext file written so reads back exactly the frames written;
+// - disposing an ext file closes its converter and the AudioFileID it opened, not one it wraps;
+// - a stream's callbacks run in order (packets after ReadyToProducePackets, inside the bytes given,
+//   none after the stream closed itself), and a parse from inside one is refused;
+// - every CF object the program owns is released exactly once.
 
 @main struct FuzzCAPISequence {
     static func main() { Fuzzing.main(testOneInput) }
@@ -49,6 +79,10 @@ struct CallbackRecord {
     var nextToken = 1
     /// Every handle a destroy returned SS_OK for, on any thread: none may be destroyed twice.
     var destroyedOK: Set<UInt> = []
+    /// Apple handles the second thread (or a callback) closed or disposed, for the program to forget.
+    var appleClosed: [UInt] = []
+    /// Every Apple handle a close or dispose returned noErr for: none may be closed twice so.
+    var appleClosedOK: Set<UInt> = []
 }
 
 /// Notes that destroying `bits` returned SS_OK (on any thread) and checks it had not before.
@@ -71,6 +105,8 @@ final class Program {
     var live: [Held] = []
     var dead: [UInt] = []
     var threadRunning = false
+    /// The Apple handles, CF objects and memory of the program's Core Audio calls (AppleCalls.swift).
+    let apple = AppleState()
     /// FUZZ_TRACE=1 prints every call and its result (for reading what a finding did).
     static let tracing = getenv("FUZZ_TRACE") != nil
 
@@ -102,10 +138,11 @@ final class Program {
 
     /// Applies what callbacks did since the last call.
     func applyCallbacks() {
-        let (destroyed, created) = record.withLock { record in
-            defer { record.destroyed = []; record.created = [] }
-            return (record.destroyed, record.created)
+        let (destroyed, created, appleClosed) = record.withLock { record in
+            defer { record.destroyed = []; record.created = []; record.appleClosed = [] }
+            return (record.destroyed, record.created, record.appleClosed)
         }
+        for bits in appleClosed { appleRemove(bits) }
         for bits in destroyed { remove(bits) }
         for held in created where live.contains(where: { $0.bits == held.parent }) { live.append(held) }
         for held in created where !live.contains(where: { $0.bits == held.bits }) { dead.append(held.bits) }
@@ -191,6 +228,9 @@ final class Program {
     }
 
     func step(_ opcode: UInt8) {
+        // 0x80 and up: Core Audio's C functions (AppleCalls.swift). Below, the ss_ calls, their
+        // opcode the byte modulo 32 as it always was (so the older seeds mean what they meant).
+        guard opcode < 0x80 else { return appleStep(opcode - 0x80) }
         if Program.tracing { Fuzzing.printError("step \(opcode % 32)") }
         switch opcode % 32 {
         case 0, 1: openDevice()
@@ -493,7 +533,10 @@ final class Program {
     /// the handles held now, while this thread goes on.
     func startThread() {
         guard thread == nil else { return }
-        let work = SecondThread(handles: live.map { ($0.bits, $0.kind) }, input: FuzzInput(input.bytes(Int(input.byte()))))
+        let work = SecondThread(handles: live.map { ($0.bits, $0.kind) }, input: FuzzInput(input.bytes(Int(input.byte()))),
+                                appleHandles: apple.live.map { ($0.bits, $0.kind) })
+        // What the other thread writes is not counted: no file of now is read back against its count.
+        for index in apple.live.indices { apple.live[index].sane = false }
         threadRunning = true
         var created = pthread_t()
         let box = Unmanaged.passRetained(work).toOpaque()
@@ -523,6 +566,7 @@ final class Program {
     func finish() {
         joinThread()
         applyCallbacks()
+        finishApple()
         for held in live where held.kind == .device {
             let result = ss_device_destroy(OpaquePointer(bitPattern: held.bits))
             Fuzzing.require(result == SS_OK, "the final ss_device_destroy gave \(result.rawValue)")
@@ -578,10 +622,12 @@ func completionCallback(_ source: OpaquePointer?, _ token: Int) {
 final class SecondThread: @unchecked Sendable {
     // @unchecked: handed whole to the new thread, which alone uses it.
     let handles: [(bits: UInt, kind: Kind)]
+    let appleHandles: [(bits: UInt, kind: AppleKind)]
     var input: FuzzInput
 
-    init(handles: [(UInt, Kind)], input: FuzzInput) {
+    init(handles: [(UInt, Kind)], input: FuzzInput, appleHandles: [(UInt, AppleKind)] = []) {
         self.handles = handles.map { (bits: $0.0, kind: $0.1) }
+        self.appleHandles = appleHandles.map { (bits: $0.0, kind: $0.1) }
         self.input = input
     }
 
@@ -594,7 +640,13 @@ final class SecondThread: @unchecked Sendable {
     func run() {
         while !input.isAtEnd {
             let result: ss_result
-            switch input.byte() % 9 {
+            let opcode = input.byte()
+            // With Apple handles in hand, 0x80 and up are Core Audio calls (AppleCalls.swift).
+            if opcode >= 0x80 && !appleHandles.isEmpty {
+                appleCall(opcode - 0x80)
+                continue
+            }
+            switch opcode % 9 {
             case 0: result = ss_source_play(handle(.source))
             case 1: result = ss_source_stop(handle(.source))
             case 2: result = ss_source_set_position(handle(.source), input.float(), input.float(), input.float())
