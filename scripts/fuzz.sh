@@ -44,6 +44,8 @@ fuzz() {    # fuzz TARGET SECONDS [ARGS]: one run; 0 when it found nothing
     mkdir -p "$work" "$artifacts"
     echo "fuzz.sh: fuzz-$target for $seconds s"
     # The first folder collects what the run discovers; the seeds and regressions are read too.
+    # Swift's own crash backtracer off: AddressSanitizer reports a crash once, not twice.
+    SWIFT_BACKTRACE=enable=no \
     ASAN_OPTIONS="detect_leaks=1:allocator_may_return_null=1:${ASAN_OPTIONS:-}" \
     LSAN_OPTIONS="suppressions=$PWD/Tests/Fuzz/lsan-suppressions.txt:print_suppressions=0:${LSAN_OPTIONS:-}" \
         "$scratch/release/fuzz-$target" "$work" "Tests/Fuzz/corpus/$target" "Tests/Fuzz/regressions/$target" \
