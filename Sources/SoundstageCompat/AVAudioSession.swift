@@ -303,15 +303,12 @@ public final class AVAudioSession: NSObject, @unchecked Sendable {
 
     // MARK: Notifications
 
-    /// The program's own OpenAL device (`alcOpenDevice`), paused for the interruption in progress.
-    private var pausedOpenAL: ApplicationOpenALDevice?
-
     private func sessionEvent(_ event: SessionEvent) {
         switch event.kind {
         case .interruptionBegan:
             // iOS silences the app's OpenAL while it is interrupted; OpenAL Soft does not, so do
             // it here, before the listeners run (they make no context current, as on iOS).
-            silenceApplicationOpenAL()
+            lock.withLock { engine }?.silenceApplicationOpenAL()
             CompatOutput.deliver { [self] in
                 NotificationCenter.default.post(name: Self.interruptionNotification, object: self,
                                                 userInfo: [AVAudioSessionInterruptionTypeKey: InterruptionType.began.rawValue])
@@ -323,32 +320,10 @@ public final class AVAudioSession: NSObject, @unchecked Sendable {
                     AVAudioSessionInterruptionOptionKey: (shouldResume ? InterruptionOptions.shouldResume : []).rawValue,
                 ])
                 // The listeners have made their context current again: give the device back.
-                restoreApplicationOpenAL()
+                lock.withLock { engine }?.restoreApplicationOpenAL()
             }
         default:
             break
-        }
-    }
-
-    private func silenceApplicationOpenAL() {
-        guard let device = ApplicationOpenALDevice.ofCurrentContext() else { return }
-        do {
-            try device.pause()
-            lock.withLock { pausedOpenAL = device }
-        } catch {
-            CompatOutput.logger.warning("the program's OpenAL device could not be paused for the interruption: \(error)")
-        }
-    }
-
-    private func restoreApplicationOpenAL() {
-        guard let device = lock.withLock({ () -> ApplicationOpenALDevice? in
-            defer { pausedOpenAL = nil }
-            return pausedOpenAL
-        }) else { return }
-        do {
-            try device.resume()
-        } catch {
-            CompatOutput.logger.warning("the program's OpenAL device could not be resumed after the interruption: \(error)")
         }
     }
 

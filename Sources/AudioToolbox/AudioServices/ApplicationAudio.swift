@@ -5,6 +5,9 @@
 // AVAudioPlayer and AVAudioRecorder.
 import NIOConcurrencyHelpers
 import Soundstage
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The objects behind Apple's names: the device, the session and what it governs.
 package final class ApplicationAudio: @unchecked Sendable {
@@ -26,6 +29,42 @@ package final class ApplicationAudio: @unchecked Sendable {
         registry = try SystemSoundRegistry(device: device)
         session.attach(registry)
         try session.setActive(true)
+    }
+
+    /// The program's own OpenAL device (`alcOpenDevice`), paused for the interruption in progress.
+    private let pausedOpenAL = NIOLockedValueBox<ApplicationOpenALDevice?>(nil)
+
+    /// iOS silences the app's OpenAL while it is interrupted; OpenAL Soft does not, so the
+    /// interruption's beginning pauses the device of the current context, before any listener runs
+    /// (they make no context current, as on iOS). Once for an interruption, whoever asks first.
+    package func silenceApplicationOpenAL() {
+        guard pausedOpenAL.withLockedValue({ $0 == nil }), let device = ApplicationOpenALDevice.ofCurrentContext() else { return }
+        do {
+            try device.pause()
+            pausedOpenAL.withLockedValue { $0 = device }
+        } catch {
+            report("soundstage: the program's OpenAL device could not be paused for the interruption: \(error)")
+        }
+    }
+
+    /// The end of ``silenceApplicationOpenAL()``, once the listeners have run (they made their
+    /// context current again). Does nothing when nothing was paused.
+    package func restoreApplicationOpenAL() {
+        guard let device = pausedOpenAL.withLockedValue({ state -> ApplicationOpenALDevice? in
+            defer { state = nil }
+            return state
+        }) else { return }
+        do {
+            try device.resume()
+        } catch {
+            report("soundstage: the program's OpenAL device could not be resumed after the interruption: \(error)")
+        }
+    }
+
+    /// A line on standard error (what iOS would not say, and the program should know).
+    private func report(_ line: String) {
+        let bytes = Array((line + "\n").utf8)
+        _ = bytes.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
     }
 
     private struct State {

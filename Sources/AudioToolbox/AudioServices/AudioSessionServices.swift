@@ -87,9 +87,15 @@ final class AudioSessionServices: Sendable {
             }
         default: return
         }
-        guard let listener = state.withLockedValue({ $0.interruption }) else { return }
+        let (listener, audio) = state.withLockedValue { ($0.interruption, $0.attached?.audio) }
+        if begin { audio?.silenceApplicationOpenAL() }
+        guard let listener else { return }
         let value = UInt32(begin ? kAudioSessionBeginInterruption : kAudioSessionEndInterruption)
-        listener.deliver { listener.function(listener.clientData, value) }
+        listener.deliver {
+            listener.function(listener.clientData, value)
+            // The listener has made its context current again: give the device back.
+            if !begin { audio?.restoreApplicationOpenAL() }
+        }
     }
 
     private func routeChanged(_ change: RouteChange) {
