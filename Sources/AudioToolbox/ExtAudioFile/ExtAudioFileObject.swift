@@ -463,10 +463,21 @@ final class ExtAudioFileObject: @unchecked Sendable {
         try check(AudioConverterReset(converter))
         let g = geometry
         var start = frame, clientStart = frame, clientTarget = frame
-        if let (step, denominator) = rateRatio {
+        var ratio = rateRatio
+        var resampledFrom: Double?
+        if ratio == nil, fileFormat.mFormatID == kAudioFormatMPEG4AAC {
+            // AAC whose SBR the file does not state (implicit signalling, in the packets): FFmpeg's
+            // decoder runs at twice the file's rate, and the converter resamples to it even when the
+            // client's rate is the file's. The seek restarts that resampler as it would any other
+            // (early, its client frames before the target dropped); without SBR it only decodes a
+            // few more frames to drop.
+            ratio = (1, 1)
+            resampledFrom = 2 * fileFormat.mSampleRate
+        }
+        if let (step, denominator) = ratio {
             if step > 0 {
                 clientTarget = (frame * denominator + step - 1) / step
-                let reach = Int64(object.lock.withLock { object.resamplerPrimeFrames }) + 2
+                let reach = Int64(object.lock.withLock { object.resamplerPrimeFrames(from: resampledFrom) }) + 2
                 start = frame > reach ? (frame - reach) / step * step : 0
                 clientStart = start / step * denominator
             } else {
