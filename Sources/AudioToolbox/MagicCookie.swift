@@ -84,8 +84,10 @@ enum MagicCookie {
     }
 
     /// An AudioSpecificConfig for a stream a description states without a cookie: AAC-LC at the
-    /// core rate (HE-AAC's is half its output rate, which a decoder finds the SBR in), the
-    /// channel configuration; nil for a rate or channel count MPEG-4 has no index for.
+    /// description's rate; HE-AAC and HE-AAC v2 signalled explicitly, as the description says
+    /// (audioObjectType 5 or 29, the core at half the output rate, the extension at the output
+    /// rate, HE-AAC v2's core mono), so a decoder runs SBR (and PS) from the first packet; nil for
+    /// a rate or channel count MPEG-4 has no index for.
     static func audioSpecificConfig(formatID: AudioFormatID, sampleRate: Double, channels: UInt32) -> [UInt8]? {
         let he = formatID == kAudioFormatMPEG4AAC_HE || formatID == kAudioFormatMPEG4AAC_HE_V2
         let coreRate = he ? sampleRate / 2 : sampleRate
@@ -96,8 +98,21 @@ enum MagicCookie {
         case 8: configuration = 7
         default: return nil
         }
-        let bits = UInt32(2) << 11 | UInt32(index) << 7 | configuration << 3
-        return [UInt8(bits >> 8), UInt8(bits & 0xFF)]
+        var bits = BitWriter()
+        if he {
+            guard let extensionIndex = sampleRates.firstIndex(of: sampleRate) else { return nil }
+            bits.write(formatID == kAudioFormatMPEG4AAC_HE_V2 ? 29 : 5, 5)
+            bits.write(UInt32(index), 4)
+            bits.write(configuration, 4)
+            bits.write(UInt32(extensionIndex), 4)
+            bits.write(2, 5)                       // the core: AAC LC
+        } else {
+            bits.write(2, 5)
+            bits.write(UInt32(index), 4)
+            bits.write(configuration, 4)
+        }
+        bits.write(0, 3)                           // GASpecificConfig: 1024 frames, no core coder, no extension
+        return bits.bytes
     }
 
     /// Walks MPEG-4 descriptors to the DecoderSpecificInfo (tag 5) and returns its bytes.
