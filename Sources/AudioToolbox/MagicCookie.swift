@@ -32,10 +32,11 @@ struct AudioSpecificConfig: Equatable {
                                         mBytesPerFrame: 0, mChannelsPerFrame: channels, mBitsPerChannel: 0, mReserved: 0)
         }
         let base = description(kAudioFormatMPEG4AAC, sampleRate, channels, framesPerPacket, flags: objectType)
-        guard let sbrRate, sbrRate > 0, sampleRate > 0 else { return [base] }
-        // SBR's frames a packet scale with its rate: twice the core's (2048), or the core's own
-        // for downsampled SBR (an extension rate equal to the core's).
-        let frames = UInt32((Double(framesPerPacket) * sbrRate / sampleRate).rounded())
+        // SBR runs at twice the core's rate, or at the core's own (downsampled SBR, an extension
+        // rate equal to the core's); its frames a packet scale with it (2,048, or 1,024). Any other
+        // extension rate is not SBR's: the base layer alone.
+        guard let sbrRate, sampleRate > 0, sbrRate == sampleRate || sbrRate == 2 * sampleRate else { return [base] }
+        let frames = sbrRate == sampleRate ? framesPerPacket : 2 * framesPerPacket
         let he = description(kAudioFormatMPEG4AAC_HE, sbrRate, channels, frames)
         if hasPS && channels == 1 { return [description(kAudioFormatMPEG4AAC_HE_V2, sbrRate, 2, frames), he, base] }
         return [he, base]

@@ -150,6 +150,24 @@ import Testing
         #expect(pcmStatus == noErr && Self.described(pcm.map(\.mASBD)) == [Self.described(pcmFormat(rate: 48_000, channels: 2, bits: 16))])
     }
 
+    @Test func anExtensionRateThatIsNotSBRsListsTheBaseLayerAlone() {
+        // audioObjectType 5 with rates written out (index 15): a 1 Hz core and a 16,777,215 Hz
+        // extension. SBR runs at the core's rate or twice it; this is neither, and no layer is
+        // made of it (nor 16 billion frames a packet).
+        var bits = Bits()
+        bits.write(5, 5)
+        bits.write(15, 4); bits.write(1, 24)
+        bits.write(2, 4)
+        bits.write(15, 4); bits.write(0xFF_FFFF, 24)
+        bits.write(2, 5)
+        bits.write(0, 3)
+        var aac = AudioStreamBasicDescription()
+        aac.mFormatID = kAudioFormatMPEG4AAC
+        let (status, items) = Self.formatList(aac, cookie: HEAAC.esDescriptor(bits.bytes))
+        #expect(status == noErr)
+        #expect(items.map(\.mASBD.mFormatID) == [kAudioFormatMPEG4AAC] && items.first?.mASBD.mSampleRate == 1)
+    }
+
     // MARK: - Audio File Services
 
     @Test(arguments: HEAAC.Kind.allCases, HEAAC.Container.allCases)

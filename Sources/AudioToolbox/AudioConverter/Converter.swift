@@ -188,7 +188,10 @@ final class AudioConverterObject: @unchecked Sendable {
         // more (or fewer) frames a packet: AAC whose SBR the description does not state (HE-AAC
         // signalled implicitly, in the packets, or an 'aac ' description of an HE-AAC stream).
         // The trimming is set in the description's frames; it is counted in the decoder's.
-        if !trimmingScaled, case .coded(let asbd) = source, asbd.mSampleRate > 0, rate > 0, rate != asbd.mSampleRate {
+        // (SBR doubles the rate, or halves it for a description at the SBR rate over a core the
+        // decoder runs alone: ratios past 4 are no such thing, and are not believed.)
+        if !trimmingScaled, case .coded(let asbd) = source, asbd.mSampleRate > 0, rate > 0, rate != asbd.mSampleRate,
+           (0.25...4).contains(rate / asbd.mSampleRate) {
             let ratio = rate / asbd.mSampleRate
             discardFrames = Int((Double(discardFrames) * ratio).rounded())
             remainingFrames = remainingFrames.map { Int((Double($0) * ratio).rounded()) }

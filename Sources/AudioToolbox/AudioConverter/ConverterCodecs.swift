@@ -269,8 +269,8 @@ final class FFmpegConverterDecoder: PacketDecoder {
             if !accepted && framesPerPacket > 0 {
                 // Keep the timeline: a damaged packet is silence, as long as a packet decodes to
                 // (twice the description's when SBR doubles the rate the description states).
-                let frames = isConfigured && declaredRate > 0 ? Int((Double(framesPerPacket) * sampleRate / Double(declaredRate)).rounded())
-                                                              : framesPerPacket
+                let ratio = isConfigured && declaredRate > 0 ? sampleRate / Double(declaredRate) : 1
+                let frames = (0.25...4).contains(ratio) ? Int((Double(framesPerPacket) * ratio).rounded()) : framesPerPacket
                 output.appendSilence(frames: frames)
             }
         } catch let status as ConverterStatus {
