@@ -117,6 +117,33 @@ enum FormatProperty {
                                                       mFormatFlags: config.objectType, mBytesPerPacket: 0,
                                                       mFramesPerPacket: config.framesPerPacket, mBytesPerFrame: 0,
                                                       mChannelsPerFrame: config.channels, mBitsPerChannel: 0, mReserved: 0))
+        case kAudioFormatProperty_FormatList:
+            // An AudioFormatInfo (or an ExtendedAudioFormatInfo, whose codec is not needed to say
+            // this): the layers richest first (FormatLayers.swift); a format that is not layered
+            // is one item, the description FormatInfo completes, as Apple documents.
+            guard let bytes = specifier.bytes else { throw .parameter }
+            guard bytes.count == MemoryLayout<AudioFormatInfo>.size || bytes.count == MemoryLayout<ExtendedAudioFormatInfo>.size else {
+                throw .badSpecifierSize
+            }
+            let info = bytes.loadUnaligned(as: AudioFormatInfo.self)
+            guard info.mMagicCookieSize == 0 || info.mMagicCookie != nil else { throw .parameter }
+            let cookie = info.mMagicCookieSize > 0 ? UnsafeRawBufferPointer(start: info.mMagicCookie, count: Int(info.mMagicCookieSize)) : nil
+            var completed = info.mASBD
+            try FormatInfo.complete(&completed, cookie: cookie)
+            let layers = FormatLayers.list(info.mASBD, cookie: cookie)
+            return .list(FormatLayers.items(layers.count > 1 ? layers : [completed]))
+        case kAudioFormatProperty_FirstPlayableFormatFromList:
+            // The index of the first item this machine decodes (linear PCM, or a format of
+            // DecodeFormatIDs); none is 'fmt?'.
+            guard let bytes = specifier.bytes else { throw .parameter }
+            let stride = MemoryLayout<AudioFormatListItem>.stride
+            guard bytes.count >= stride, bytes.count % stride == 0 else { throw .badSpecifierSize }
+            let decoded = Set(Codecs.decodeFormatIDs())
+            for index in 0..<(bytes.count / stride) {
+                let formatID = bytes.loadUnaligned(fromByteOffset: index * stride, as: AudioFormatListItem.self).mASBD.mFormatID
+                if formatID == kAudioFormatLinearPCM || decoded.contains(formatID) { return .value(UInt32(index)) }
+            }
+            throw .unsupportedDataFormat
         case kAudioFormatProperty_HardwareCodecCapabilities:
             // How many of the listed codecs, taken in order, can be used: every codec here is
             // software, so a request for a hardware one ends the count there.

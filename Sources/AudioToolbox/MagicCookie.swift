@@ -12,6 +12,35 @@ struct AudioSpecificConfig: Equatable {
     var channels: UInt32
     /// 1024, or 960 when the frame-length flag is set.
     var framesPerPacket: UInt32
+    /// The SBR layer's output rate, when the config signals SBR explicitly: audioObjectType 5 or
+    /// 29 with its extension rate, or the backward-compatible sync extension (0x2b7, SBR present)
+    /// after an LC config. Nil when it does not (which does not rule out implicit SBR: a decoder
+    /// finds that in the packets).
+    var sbrRate: Double? = nil
+    /// Whether PS is signalled explicitly: audioObjectType 29, or the sync extension 0x548 with
+    /// psPresentFlag set.
+    var hasPS = false
+
+    /// The formats the stream decodes to, richest first, as Apple's format lists give them
+    /// (QA1639; kAudioFormatProperty_FormatList: "channel count taking the highest precedence,
+    /// followed by sample rate"): HE-AAC v2 (two channels at the SBR rate) when PS is signalled,
+    /// HE-AAC (the core's channels at the SBR rate) when SBR is, then the base layer itself, the
+    /// description Audio Format Services' FormatInfo gives.
+    var layers: [AudioStreamBasicDescription] {
+        func description(_ formatID: AudioFormatID, _ rate: Double, _ channels: UInt32, _ frames: UInt32, flags: UInt32 = 0) -> AudioStreamBasicDescription {
+            AudioStreamBasicDescription(mSampleRate: rate, mFormatID: formatID, mFormatFlags: flags, mBytesPerPacket: 0, mFramesPerPacket: frames,
+                                        mBytesPerFrame: 0, mChannelsPerFrame: channels, mBitsPerChannel: 0, mReserved: 0)
+        }
+        let base = description(kAudioFormatMPEG4AAC, sampleRate, channels, framesPerPacket, flags: objectType)
+        // SBR runs at twice the core's rate, or at the core's own (downsampled SBR, an extension
+        // rate equal to the core's); its frames a packet scale with it (2,048, or 1,024). Any other
+        // extension rate is not SBR's: the base layer alone.
+        guard let sbrRate, sampleRate > 0, sbrRate == sampleRate || sbrRate == 2 * sampleRate else { return [base] }
+        let frames = sbrRate == sampleRate ? framesPerPacket : 2 * framesPerPacket
+        let he = description(kAudioFormatMPEG4AAC_HE, sbrRate, channels, frames)
+        if hasPS && channels == 1 { return [description(kAudioFormatMPEG4AAC_HE_V2, sbrRate, 2, frames), he, base] }
+        return [he, base]
+    }
 }
 
 enum MagicCookie {
@@ -56,8 +85,10 @@ enum MagicCookie {
     }
 
     /// An AudioSpecificConfig for a stream a description states without a cookie: AAC-LC at the
-    /// core rate (HE-AAC's is half its output rate, which a decoder finds the SBR in), the
-    /// channel configuration; nil for a rate or channel count MPEG-4 has no index for.
+    /// description's rate; HE-AAC and HE-AAC v2 signalled explicitly, as the description says
+    /// (audioObjectType 5 or 29, the core at half the output rate, the extension at the output
+    /// rate, HE-AAC v2's core mono), so a decoder runs SBR (and PS) from the first packet; nil for
+    /// a rate or channel count MPEG-4 has no index for.
     static func audioSpecificConfig(formatID: AudioFormatID, sampleRate: Double, channels: UInt32) -> [UInt8]? {
         let he = formatID == kAudioFormatMPEG4AAC_HE || formatID == kAudioFormatMPEG4AAC_HE_V2
         let coreRate = he ? sampleRate / 2 : sampleRate
@@ -68,8 +99,21 @@ enum MagicCookie {
         case 8: configuration = 7
         default: return nil
         }
-        let bits = UInt32(2) << 11 | UInt32(index) << 7 | configuration << 3
-        return [UInt8(bits >> 8), UInt8(bits & 0xFF)]
+        var bits = BitWriter()
+        if he {
+            guard let extensionIndex = sampleRates.firstIndex(of: sampleRate) else { return nil }
+            bits.write(formatID == kAudioFormatMPEG4AAC_HE_V2 ? 29 : 5, 5)
+            bits.write(UInt32(index), 4)
+            bits.write(configuration, 4)
+            bits.write(UInt32(extensionIndex), 4)
+            bits.write(2, 5)                       // the core: AAC LC
+        } else {
+            bits.write(2, 5)
+            bits.write(UInt32(index), 4)
+            bits.write(configuration, 4)
+        }
+        bits.write(0, 3)                           // GASpecificConfig: 1024 frames, no core coder, no extension
+        return bits.bytes
     }
 
     /// Walks MPEG-4 descriptors to the DecoderSpecificInfo (tag 5) and returns its bytes.
@@ -125,18 +169,35 @@ enum MagicCookie {
             return Int(index) < sampleRates.count ? sampleRates[Int(index)] : nil
         }
         guard var type = objectType(), type != 0, let rate = frequency(), let configuration = reader.read(4) else { return nil }
+        var sbrRate: Double?
+        var hasPS = false
         if type == 5 || type == 29 {
-            // Explicit SBR (HE-AAC) or PS (HE-AAC v2): the extension's rate, then the core's type.
-            guard frequency() != nil, let core = objectType(), core != 0 else { return nil }
+            // Explicit SBR (HE-AAC) or PS (HE-AAC v2), hierarchical signalling: the extension's
+            // rate, then the core's type.
+            guard let extensionRate = frequency(), let core = objectType(), core != 0 else { return nil }
+            sbrRate = extensionRate
+            hasPS = type == 29
             type = core
         }
         guard (1...4).contains(type) || type == 6 || type == 7 || (17...23).contains(type) else {
-            return AudioSpecificConfig(objectType: type, sampleRate: rate, channels: channelCount(configuration), framesPerPacket: 1024)
+            return AudioSpecificConfig(objectType: type, sampleRate: rate, channels: channelCount(configuration), framesPerPacket: 1024,
+                                       sbrRate: sbrRate, hasPS: hasPS)
         }
-        // GASpecificConfig: frameLengthFlag first.
+        // GASpecificConfig: frameLengthFlag, dependsOnCoreCoder (and its delay), extensionFlag.
         let frameLength = reader.read(1) ?? 0
-        return AudioSpecificConfig(objectType: type, sampleRate: rate, channels: channelCount(configuration),
-                                   framesPerPacket: frameLength == 1 ? 960 : 1024)
+        var config = AudioSpecificConfig(objectType: type, sampleRate: rate, channels: channelCount(configuration),
+                                         framesPerPacket: frameLength == 1 ? 960 : 1024, sbrRate: sbrRate, hasPS: hasPS)
+        // Backward-compatible signalling (14496-3 1.6.5.2): after an AAC config whose fields end
+        // here (a channel configuration, no program config element; AAC Main, LC, SSR, LTP), the
+        // sync extension 0x2b7 names SBR and its rate, and 0x548 after it PS.
+        guard sbrRate == nil, (1...4).contains(type), configuration != 0,
+              let dependsOnCore = reader.read(1), dependsOnCore == 0 || reader.read(14) != nil,
+              let extensionFlag = reader.read(1), extensionFlag == 0 || reader.read(1) != nil,
+              reader.remaining >= 16, reader.read(11) == 0x2B7, objectType() == 5, reader.read(1) == 1,
+              let extensionRate = frequency() else { return config }
+        config.sbrRate = extensionRate
+        if reader.remaining >= 12, reader.read(11) == 0x548, reader.read(1) == 1 { config.hasPS = true }
+        return config
     }
 
     /// Channels of an MPEG-4 channel configuration (0: given elsewhere, 7: 7.1).
@@ -153,6 +214,9 @@ enum MagicCookie {
 struct BitReader {
     let bytes: [UInt8]
     var position = 0
+
+    /// The bits not read yet.
+    var remaining: Int { bytes.count * 8 - position }
 
     /// The next `count` bits (at most 32), or nil past the end.
     mutating func read(_ count: Int) -> UInt32? {

@@ -63,10 +63,35 @@ import Testing
 
     @Test func propertiesSoundstageDoesNotAnswer() {
         var size: UInt32 = 0
-        for property in [kAudioFormatProperty_FormatList,
+        for property in [kAudioFormatProperty_OutputFormatList,
                          kAudioFormatProperty_PanningMatrix, 0x7A7A_7A7A] {
             #expect(AudioFormatGetPropertyInfo(property, 0, nil, &size) == kAudioFormatUnsupportedPropertyError, "\(fourCharacters(property))")
         }
+    }
+
+    @Test func theFormatListsNeedTheirSpecifiers() {
+        var size: UInt32 = 0
+        for property in [kAudioFormatProperty_FormatList, kAudioFormatProperty_FirstPlayableFormatFromList] {
+            #expect(AudioFormatGetPropertyInfo(property, 0, nil, &size) == kAudio_ParamError, "\(fourCharacters(property))")
+            var short: UInt32 = 0
+            #expect(AudioFormatGetPropertyInfo(property, 4, &short, &size) == kAudioFormatBadSpecifierSizeError, "\(fourCharacters(property))")
+        }
+        // A cookie size without a cookie.
+        var info = AudioFormatInfo(mASBD: AudioStreamBasicDescription(mSampleRate: 44_100, mFormatID: kAudioFormatMPEG4AAC, mFormatFlags: 0,
+                                                                      mBytesPerPacket: 0, mFramesPerPacket: 0, mBytesPerFrame: 0,
+                                                                      mChannelsPerFrame: 2, mBitsPerChannel: 0, mReserved: 0),
+                                   mMagicCookie: nil, mMagicCookieSize: 5)
+        #expect(AudioFormatGetPropertyInfo(kAudioFormatProperty_FormatList, UInt32(MemoryLayout<AudioFormatInfo>.size), &info, &size) == kAudio_ParamError)
+        // No item this machine plays.
+        var item = AudioFormatListItem(mASBD: AudioStreamBasicDescription(mSampleRate: 48_000, mFormatID: kAudioFormatAC3, mFormatFlags: 0,
+                                                                          mBytesPerPacket: 0, mFramesPerPacket: 1536, mBytesPerFrame: 0,
+                                                                          mChannelsPerFrame: 6, mBitsPerChannel: 0, mReserved: 0),
+                                       mChannelLayoutTag: kAudioChannelLayoutTag_Unknown | 6)
+        var index: UInt32 = 99
+        size = 4
+        #expect(AudioFormatGetProperty(kAudioFormatProperty_FirstPlayableFormatFromList, UInt32(MemoryLayout<AudioFormatListItem>.size), &item,
+                                       &size, &index) == kAudioFormatUnsupportedDataFormatError)
+        #expect(index == 99)
     }
 
     @Test func unknownFormatsAreUnknownFormatErrors() {

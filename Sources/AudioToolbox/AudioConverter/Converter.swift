@@ -93,6 +93,9 @@ final class AudioConverterObject: @unchecked Sendable {
     /// The most silence ``remainingFrames`` may stand for when the input ends short of it (a
     /// packet table promising a short last packet as full); 0: none.
     var maximumPadding = 0
+    /// Whether the three above were scaled to the decoder's rate (``configure(channels:rate:)``);
+    /// cleared by a reset, after which Extended Audio File Services sets them again.
+    private var trimmingScaled = false
     /// Frames the encoder has taken since the start or the last reset: the frames a file written
     /// through this converter holds, before the encoder's priming and padding.
     private(set) var encodedFrames = 0
@@ -172,6 +175,7 @@ final class AudioConverterObject: @unchecked Sendable {
         packetStart = 0
         started = false
         encodedFrames = 0
+        trimmingScaled = false
     }
 
     // MARK: - The stages
@@ -180,6 +184,20 @@ final class AudioConverterObject: @unchecked Sendable {
     private func configure(channels: Int, rate: Double) {
         sourceChannels = channels
         sourceRate = rate > 0 ? rate : outputRate
+        // A decoder whose stream runs at another rate than the description says gives that many
+        // more (or fewer) frames a packet: AAC whose SBR the description does not state (HE-AAC
+        // signalled implicitly, in the packets, or an 'aac ' description of an HE-AAC stream).
+        // The trimming is set in the description's frames; it is counted in the decoder's.
+        // (SBR doubles the rate, or halves it for a description at the SBR rate over a core the
+        // decoder runs alone: ratios past 4 are no such thing, and are not believed.)
+        if !trimmingScaled, case .coded(let asbd) = source, asbd.mSampleRate > 0, rate > 0, rate != asbd.mSampleRate,
+           (0.25...4).contains(rate / asbd.mSampleRate) {
+            let ratio = rate / asbd.mSampleRate
+            discardFrames = Int((Double(discardFrames) * ratio).rounded())
+            remainingFrames = remainingFrames.map { Int((Double($0) * ratio).rounded()) }
+            maximumPadding = Int((Double(maximumPadding) * ratio).rounded())
+        }
+        trimmingScaled = true
         let outRate = outputRate
         if sourceRate != outRate && outRate > 0 {
             let design = ResamplerDesign.forQuality(quality, complexity: complexity)
@@ -543,9 +561,12 @@ final class AudioConverterObject: @unchecked Sendable {
     // MARK: - Facts the properties report
 
     /// The resampler's priming (input frames each side), or 0 when the rates match.
-    var resamplerPrimeFrames: Int {
-        if let resampler { return resampler.halfTaps }
-        let inRate = source.sampleRate, outRate = outputRate
+    var resamplerPrimeFrames: Int { resamplerPrimeFrames(from: nil) }
+
+    /// The resampler's priming, or what it would be for input at `rate` (nil: the source's).
+    func resamplerPrimeFrames(from rate: Double?) -> Int {
+        if rate == nil, let resampler { return resampler.halfTaps }
+        let inRate = rate ?? source.sampleRate, outRate = outputRate
         guard inRate > 0, outRate > 0, inRate != outRate else { return 0 }
         let design = ResamplerDesign.forQuality(quality, complexity: complexity)
         if design.linear { return 1 }

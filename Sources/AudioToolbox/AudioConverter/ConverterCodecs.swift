@@ -267,7 +267,11 @@ final class FFmpegConverterDecoder: PacketDecoder {
         do {
             let accepted = try decoder.decode(packet) { audio in try take(audio) }
             if !accepted && framesPerPacket > 0 {
-                output.appendSilence(frames: framesPerPacket)   // keep the timeline: a damaged packet is silence
+                // Keep the timeline: a damaged packet is silence, as long as a packet decodes to
+                // (twice the description's when SBR doubles the rate the description states).
+                let ratio = isConfigured && declaredRate > 0 ? sampleRate / Double(declaredRate) : 1
+                let frames = (0.25...4).contains(ratio) ? Int((Double(framesPerPacket) * ratio).rounded()) : framesPerPacket
+                output.appendSilence(frames: frames)
             }
         } catch let status as ConverterStatus {
             throw status

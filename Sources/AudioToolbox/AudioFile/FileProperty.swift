@@ -52,14 +52,19 @@ enum FileProperty {
             guard let table = layout.packetTable else { throw .unsupportedProperty }
             return bytes(table)
         case kAudioFilePropertyFormatList:
-            var tag = kAudioChannelLayoutTag_Unknown | layout.format.mChannelsPerFrame
+            // The layers, richest first (HE-AAC's above its base layer), the data format itself
+            // among them; each with the file's layout tag when it has the file's channel count.
+            var stated: AudioChannelLayoutTag?
             if let channelLayout = layout.channelLayout, channelLayout.count >= 4 {
-                let stated = channelLayout.withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) }
-                if stated != kAudioChannelLayoutTag_UseChannelBitmap && stated != kAudioChannelLayoutTag_UseChannelDescriptions {
-                    tag = stated
-                }
+                let tag = channelLayout.withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) }
+                if tag != kAudioChannelLayoutTag_UseChannelBitmap && tag != kAudioChannelLayoutTag_UseChannelDescriptions { stated = tag }
             }
-            return bytes(AudioFormatListItem(mASBD: layout.format, mChannelLayoutTag: tag))
+            let format = layout.format
+            let listed = layout.magicCookie.map { cookie in cookie.withUnsafeBytes { FormatLayers.list(format, cookie: $0) } }
+                ?? FormatLayers.list(format, cookie: nil)
+            let layers = listed.map { $0.mFormatID == format.mFormatID ? format : $0 }
+            let items = FormatLayers.items(layers) { channels in channels == format.mChannelsPerFrame ? stated : nil }
+            return items.withUnsafeBytes { Array($0) }
         case kAudioFilePropertyEstimatedDuration:
             return bytes(Float64(layout.duration))
         case kAudioFilePropertyBitRate:

@@ -219,7 +219,11 @@ enum MPEG4Parser {
         var layout = FileLayout(fileType: kAudioFileMPEG4Type, format: asbd, dataOffset: dataStart, dataByteCount: dataBytes,
                                 packetCount: Int64(packets.count), packets: packets, magicCookie: cookie, channelLayout: nil,
                                 packetTable: nil, sourceBitDepth: nil)
-        // Priming and remainder from the edit list (media time = the frames to skip).
+        // Priming and remainder from the edit list: the media time is where the audio starts, in
+        // the media's timescale, and the segment's duration its length, in the movie's. Both are
+        // counted here in the data format's frames, whose rate may not be the timescale: an HE-AAC
+        // track's timescale is its output rate (2,048 frames a packet), its data format the base
+        // layer at half that (1,024).
         let total = layout.totalFrames
         var priming: Int64 = 0
         var valid = total
@@ -230,9 +234,11 @@ enum MPEG4Parser {
             if elst.body.count >= 8 + (v1 ? 20 : 12) {
                 let segment = v1 ? Int64(clamping: m.bigEndian(UInt64.self, at: e)) : Int64(m.bigEndian(UInt32.self, at: e))
                 let mediaTime = v1 ? m.bigEndian(Int64.self, at: e + 8) : Int64(m.bigEndian(Int32.self, at: e + 4))
-                if mediaTime >= 0, mediaTime <= total { priming = mediaTime }
+                let framesPerTick = mediaTimescale > 0 ? asbd.mSampleRate / Double(mediaTimescale) : 1
+                let start = (Double(mediaTime) * framesPerTick).rounded()
+                if mediaTime >= 0, start <= Double(total) { priming = Int64(start) }
                 if movieTimescale > 0, mediaTimescale > 0, segment > 0 {
-                    let frames = Double(segment) * Double(mediaTimescale) / Double(movieTimescale)
+                    let frames = Double(segment) * asbd.mSampleRate / Double(movieTimescale)
                     valid = frames < Double(total - priming) ? Int64(frames.rounded()) : total - priming
                 } else {
                     valid = total - priming

@@ -25,6 +25,9 @@ final class ExtAudioFileObject: @unchecked Sendable {
     let isWriting: Bool
 
     private(set) var fileFormat: AudioStreamBasicDescription
+    /// The file's frames in each of Audio File Services' (kAudioFilePropertyDataFormat's): 2 when
+    /// the file format is HE-AAC at twice the rate of the base layer the file describes, else 1.
+    private let frameScale: Int64
     /// The channel layout the file states or was created with (nil: none stated).
     private var fileLayout: [UInt8]?
     private(set) var clientFormat: AudioStreamBasicDescription
@@ -87,6 +90,12 @@ final class ExtAudioFileObject: @unchecked Sendable {
         var format = AudioStreamBasicDescription()
         var size = UInt32(MemoryLayout<AudioStreamBasicDescription>.size)
         try check(AudioFileGetProperty(file, kAudioFilePropertyDataFormat, &size, &format))
+        var scale: Int64 = 1
+        if !isWriting, let layer = Self.richestDecodedLayer(of: file, dataFormat: format) {
+            scale = Int64(layer.mFramesPerPacket / format.mFramesPerPacket)
+            format = layer
+        }
+        frameScale = scale
         fileFormat = format
         clientFormat = format
         client = PCMLayout(format)
@@ -95,7 +104,10 @@ final class ExtAudioFileObject: @unchecked Sendable {
             fileLayout = layout
         } else if AudioFileGetPropertyInfo(file, kAudioFilePropertyChannelLayout, &layoutSize, nil) == noErr, layoutSize >= 12 {
             var bytes = [UInt8](repeating: 0, count: Int(layoutSize))
-            if AudioFileGetProperty(file, kAudioFilePropertyChannelLayout, &layoutSize, &bytes) == noErr {
+            // (A layer of another channel count than the file states, HE-AAC v2's two channels
+            // over a mono core, leaves the file's layout out.)
+            if AudioFileGetProperty(file, kAudioFilePropertyChannelLayout, &layoutSize, &bytes) == noErr,
+               scale == 1 || ChannelLayouts.channelCount(of: Array(bytes.prefix(Int(layoutSize)))) == format.mChannelsPerFrame {
                 fileLayout = Array(bytes.prefix(Int(layoutSize)))
             }
         }
@@ -111,6 +123,27 @@ final class ExtAudioFileObject: @unchecked Sendable {
         ownBuffer.deallocate()
         descriptions.deallocate()
         free(ioList.unsafeMutablePointer)
+    }
+
+    /// The format a file being read is decoded as, when its format list puts a richer layer than
+    /// its data format first (HE-AAC at the SBR rate above the base layer an M4A's data format
+    /// states, QA1639) and this machine decodes it, as Apple's sample code picks it: the first
+    /// layer of kAudioFilePropertyFormatList whose format is among the decodable ones. Nil when
+    /// the data format is that layer, or when the layer's packets are not a whole number of the
+    /// data format's (its packet table would not translate).
+    private static func richestDecodedLayer(of file: AudioFileID, dataFormat: AudioStreamBasicDescription) -> AudioStreamBasicDescription? {
+        var size: UInt32 = 0
+        let stride = MemoryLayout<AudioFormatListItem>.stride
+        // One item is the data format itself (every file but a layered one): nothing to choose.
+        guard AudioFileGetPropertyInfo(file, kAudioFilePropertyFormatList, &size, nil) == noErr, Int(size) >= 2 * stride else { return nil }
+        var items = [AudioFormatListItem](repeating: AudioFormatListItem(), count: Int(size) / stride)
+        guard AudioFileGetProperty(file, kAudioFilePropertyFormatList, &size, &items) == noErr else { return nil }
+        let decoded = Set(Codecs.decodeFormatIDs())
+        guard let layer = items.prefix(Int(size) / stride).map(\.mASBD).first(where: { decoded.contains($0.mFormatID) }),
+              layer.mFormatID != dataFormat.mFormatID,
+              dataFormat.mFramesPerPacket > 0, layer.mFramesPerPacket >= dataFormat.mFramesPerPacket,
+              layer.mFramesPerPacket % dataFormat.mFramesPerPacket == 0 else { return nil }
+        return layer
     }
 
     // MARK: - Buffers
@@ -184,10 +217,11 @@ final class ExtAudioFileObject: @unchecked Sendable {
 
     var geometry: Geometry {
         guard let layout else { return Geometry(priming: 0, valid: 0, remainder: 0, total: 0, stated: false) }
-        let total = layout.totalFrames
+        // Audio File Services counts in its data format's frames; this object in its file format's.
+        let total = layout.totalFrames * frameScale
         let table = layout.packetTable
-        let filePriming = Int64(table?.mPrimingFrames ?? 0), fileRemainder = Int64(table?.mRemainderFrames ?? 0)
-        let fileValid = table?.mNumberValidFrames ?? total
+        let filePriming = Int64(table?.mPrimingFrames ?? 0) * frameScale, fileRemainder = Int64(table?.mRemainderFrames ?? 0) * frameScale
+        let fileValid = table.map { $0.mNumberValidFrames * frameScale } ?? total
         let tableFits = table == nil || (filePriming >= 0 && fileRemainder >= 0 && fileValid >= 0 && filePriming + fileValid + fileRemainder <= total)
         func resolve(_ override: Int32?, file value: Int64) -> Int64 {
             switch override {
@@ -429,10 +463,21 @@ final class ExtAudioFileObject: @unchecked Sendable {
         try check(AudioConverterReset(converter))
         let g = geometry
         var start = frame, clientStart = frame, clientTarget = frame
-        if let (step, denominator) = rateRatio {
+        var ratio = rateRatio
+        var resampledFrom: Double?
+        if ratio == nil, fileFormat.mFormatID == kAudioFormatMPEG4AAC {
+            // AAC whose SBR the file does not state (implicit signalling, in the packets): FFmpeg's
+            // decoder runs at twice the file's rate, and the converter resamples to it even when the
+            // client's rate is the file's. The seek restarts that resampler as it would any other
+            // (early, its client frames before the target dropped); without SBR it only decodes a
+            // few more frames to drop.
+            ratio = (1, 1)
+            resampledFrom = 2 * fileFormat.mSampleRate
+        }
+        if let (step, denominator) = ratio {
             if step > 0 {
                 clientTarget = (frame * denominator + step - 1) / step
-                let reach = Int64(object.lock.withLock { object.resamplerPrimeFrames }) + 2
+                let reach = Int64(object.lock.withLock { object.resamplerPrimeFrames(from: resampledFrom) }) + 2
                 start = frame > reach ? (frame - reach) / step * step : 0
                 clientStart = start / step * denominator
             } else {

@@ -45,11 +45,11 @@ CA_ENUM(AudioFormatPropertyID) {
     kAudioFormatProperty_FormatName                    = CA_FOURCC('f', 'n', 'a', 'm'),   /* 'fnam' answered: a new CFStringRef */
     kAudioFormatProperty_EncodeFormatIDs               = CA_FOURCC('a', 'c', 'o', 'f'),   /* 'acof' answered */
     kAudioFormatProperty_DecodeFormatIDs               = CA_FOURCC('a', 'c', 'i', 'f'),   /* 'acif' answered */
-    kAudioFormatProperty_FormatList                    = CA_FOURCC('f', 'l', 's', 't'),   /* 'flst' not yet */
+    kAudioFormatProperty_FormatList                    = CA_FOURCC('f', 'l', 's', 't'),   /* 'flst' answered: the layers, richest first */
     kAudioFormatProperty_ASBDFromESDS                  = CA_FOURCC('e', 's', 's', 'd'),   /* 'essd' answered */
     kAudioFormatProperty_ChannelLayoutFromESDS         = CA_FOURCC('e', 's', 'c', 'l'),   /* 'escl' not yet */
     kAudioFormatProperty_OutputFormatList              = CA_FOURCC('o', 'f', 'l', 's'),   /* 'ofls' not yet */
-    kAudioFormatProperty_FirstPlayableFormatFromList   = CA_FOURCC('f', 'p', 'f', 'l'),   /* 'fpfl' not yet */
+    kAudioFormatProperty_FirstPlayableFormatFromList   = CA_FOURCC('f', 'p', 'f', 'l'),   /* 'fpfl' answered */
     kAudioFormatProperty_FormatIsVBR                   = CA_FOURCC('f', 'v', 'b', 'r'),   /* 'fvbr' answered */
     kAudioFormatProperty_FormatIsExternallyFramed      = CA_FOURCC('f', 'e', 'x', 'f'),   /* 'fexf' answered */
     kAudioFormatProperty_FormatEmploysDependentPackets = CA_FOURCC('f', 'd', 'e', 'p'),   /* 'fdep' not yet */
