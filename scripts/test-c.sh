@@ -67,9 +67,14 @@ apple_program() {   # apple_program NAME LINK-FLAGS...
         apple_session_output "$work/$name" "${inputs[@]}" || return 1
     done
     gcc -std=c99 -g -fsanitize=address "Tests/C/$name.c" "$@" -lm -o "$work/${name}_asan" &&
-        ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS="suppressions=$root/Tests/Fuzz/lsan-suppressions.txt:print_suppressions=0" \
+        ASAN_OPTIONS=detect_leaks=$(apple_leak_check "$name") LSAN_OPTIONS="suppressions=$root/Tests/Fuzz/lsan-suppressions.txt:print_suppressions=0" \
             apple_session_output "$work/${name}_asan" "${inputs[@]}" > /dev/null
 }
+# Leak checks, 1 or 0: the suppressions match frames by name, and the shipped library is stripped,
+# so a weak reference's side table (lsan-suppressions.txt) made while audio_session.c plays a system
+# sound is reported there as a leak; that program's leaks are checked against the debug build
+# (--quick), whose names the suppression matches.
+apple_leak_check() { [ "$1" = audio_session ] && [ "${apple_stripped:-0}" = 1 ] && echo 0 || echo 1; }
 # The programs run with no desktop server (PULSE_SERVER points nowhere) and OpenAL Soft's null
 # output, which mixes in real time and plays nowhere: audio_session's session opens the app's
 # default output, which is then that one (the others open no output; openal_extensions renders its
@@ -204,6 +209,7 @@ exits_cleanly() {
 }
 check "a game exiting while its threads render and change scenes exits cleanly (20 runs)" exits_cleanly
 
+apple_stripped=1
 # shellcheck disable=SC2046
 for name in "${apple_programs[@]}"; do
     check "$(apple_program_name "$name")" apple_program "$name" $(pkg-config --cflags --libs soundstage-audiotoolbox)
