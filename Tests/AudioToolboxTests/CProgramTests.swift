@@ -96,7 +96,7 @@ import Testing
         guard let program = try Self.compile("audio_queue_offline", with: compiler, in: work) else { return }
         let result = try Self.run([program, work.path])
         #expect(result.status == 0, "\(result.output)")
-        #expect(result.output.contains("audio_queue_offline: 37 passed, 0 failed"), "\(result.output)")
+        #expect(result.output.contains("audio_queue_offline: 39 passed, 0 failed"), "\(result.output)")
     }
 
     @Test(arguments: [["gcc", "-std=c99"], ["clang", "-std=c99"], ["g++", "-x", "c++", "-std=c++17"], ["clang++", "-x", "c++", "-std=c++17"]])

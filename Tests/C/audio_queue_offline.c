@@ -343,6 +343,11 @@ static void refusals(void) {
     expectStatus(AudioQueueOfflineRender(queue, &timeStamp, foreign, 16), kAudioQueueErr_InvalidBuffer, "rendering into another queue's buffer");
     expectStatus(AudioQueueAllocateBuffer(queue, 1024, &foreign), noErr, "a capture buffer");
     expectStatus(AudioQueueOfflineRender(queue, &timeStamp, foreign, 16), kAudioQueueErr_InvalidOfflineMode, "rendering without an offline format");
+    weird = format;
+    weird.mBytesPerFrame = weird.mBytesPerPacket = 0xFFFFFFFF;
+    expectStatus(AudioQueueSetOfflineRenderFormat(queue, &weird, NULL), kAudioFormatUnsupportedDataFormatError, "a render format of absurd frames");
+    expectStatus(AudioQueueOfflineRender(queue, &timeStamp, foreign, 0xFFFFFFFF), kAudioQueueErr_InvalidOfflineMode,
+                 "a refused render format leaves none");
     expectStatus(AudioQueueGetProperty(queue, 0x7a7a7a7a, &value, &size), kAudioQueueErr_InvalidProperty, "an unknown property");
     size = 2;
     expectStatus(AudioQueueGetProperty(queue, kAudioQueueProperty_IsRunning, &value, &size), kAudioQueueErr_InvalidPropertySize,

@@ -269,10 +269,12 @@ public func AudioQueueSetOfflineRenderFormat(_ inAQ: AudioQueueRef?, _ inFormat:
         }
         guard format.mFormatID == kAudioFormatLinearPCM, format.mSampleRate.isFinite, format.mSampleRate > 0,
               format.mSampleRate <= 768_000, (1...8).contains(format.mChannelsPerFrame),
-              format.mFramesPerPacket == 1, format.mBytesPerFrame > 0,
+              format.mFramesPerPacket == 1, (1...64).contains(format.mBytesPerFrame),
               format.mFormatFlags & kAudioFormatFlagIsNonInterleaved == 0 else { throw QueueStatus(status: kAudioFormatUnsupportedDataFormatError) }
-        queue.offlineFormat = format
+        // Only a format the converters take becomes the render format (a refused one leaves none).
+        queue.offlineFormat = nil
         try queue.makeRenderConverters(format)
+        queue.offlineFormat = format
     }
 }
 

@@ -99,7 +99,8 @@ extension AudioQueueObject {
             return
         }
         let bytesPerFrame = Int(render.mBytesPerFrame)
-        guard frames * bytesPerFrame <= Int(buffer.pointee.mAudioDataBytesCapacity) else { throw .invalidPropertySize }
+        let (bytes, overflow) = frames.multipliedReportingOverflow(by: bytesPerFrame)
+        guard !overflow, bytes <= Int(buffer.pointee.mAudioDataBytesCapacity) else { throw .invalidPropertySize }
         buffer.pointee.mAudioDataByteSize = 0
         guard frames > 0 else { return }
         try makeRenderConverters(render)

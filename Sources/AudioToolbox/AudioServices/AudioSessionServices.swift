@@ -89,7 +89,10 @@ final class AudioSessionServices: Sendable {
         }
         let (listener, audio) = state.withLockedValue { ($0.interruption, $0.attached?.audio) }
         if begin { audio?.silenceApplicationOpenAL() }
-        guard let listener else { return }
+        guard let listener else {
+            if !begin { audio?.restoreApplicationOpenAL() }   // no listener to wait for
+            return
+        }
         let value = UInt32(begin ? kAudioSessionBeginInterruption : kAudioSessionEndInterruption)
         listener.deliver {
             listener.function(listener.clientData, value)
