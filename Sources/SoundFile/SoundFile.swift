@@ -111,6 +111,15 @@ public final class SoundFile {
         isSeekable = false
     }
 
+    /// Audio a ``FrameProducer`` makes while it plays (``init(producer:sampleRate:channels:name:)``).
+    init(produced: ProducedFrames, name: String) {
+        decoder = produced
+        format = produced.format
+        codecDetails = nil
+        self.name = name
+        isSeekable = false
+    }
+
     /// Opens audio held in memory (a whole file's bytes). `name` appears in errors.
     public init(data: [UInt8], name: String = "<memory>") throws {
         guard !data.isEmpty else { throw SoundstageError(.corruptData, "no data (0 bytes)", subject: name) }
@@ -154,9 +163,13 @@ public final class SoundFile {
         try read(frames: frames).samples.map { Int16(clampingToInt16: $0) }
     }
 
-    /// For audio read from a pipe: ends a read that waits for the writer, and every read after
-    /// it (they return the end). Callable from any thread, while another reads. No effect on files.
-    public func cancelReads() { (decoder as? SndFileDecoder)?.cancelReads() }
+    /// For audio read from a pipe or made by a ``FrameProducer``: ends a read that waits for the
+    /// writer, and every read after it (they return the end). Callable from any thread, while
+    /// another reads. No effect on files.
+    public func cancelReads() {
+        (decoder as? SndFileDecoder)?.cancelReads()
+        (decoder as? ProducedFrames)?.producer.cancel()
+    }
 
     /// Moves the read position to `frame` (0 is the start).
     public func seek(toFrame frame: Int64) throws {

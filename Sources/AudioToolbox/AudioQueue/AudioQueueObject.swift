@@ -22,7 +22,7 @@ struct QueueBuffer {
 
 /// An output queue and its state; every field is touched with ``lock`` held.
 final class AudioQueueObject: @unchecked Sendable {
-    let lock = NIOLock()
+    let lock = QueueLock()
     let format: AudioStreamBasicDescription
     let callback: CCallback<AudioQueueOutputCallback>
     /// The handle the program holds (set once, right after the table gives it).
@@ -57,7 +57,17 @@ final class AudioQueueObject: @unchecked Sendable {
     var metering = false
     var levels: [AudioQueueLevelMeterState] = []
     var decodeBufferFrames: UInt32 = 2048
+    /// The time-pitch unit: whether it is in (set before the first start), its algorithm, bypass,
+    /// and the PlayRate and Pitch (cents) parameters it applies.
+    var timePitch = (enabled: false, algorithm: kAudioQueueTimePitchAlgorithm_TimeDomain, bypass: false)
+    var playRate: Float = 1
+    var pitchCents: Float = 0
     var converterError: OSStatus = noErr
+
+    /// The run on the app's device, from AudioQueueStart to the end of its sound (DeviceOutput.swift).
+    var playback: QueuePlayback?
+    /// The queue's timeline (AudioQueueCreateTimeline), if one was made.
+    var timeline: QueueTimeline?
 
     /// Offline rendering: the format, and the converters into it (nil until the first render).
     var offlineFormat: AudioStreamBasicDescription?
@@ -78,6 +88,7 @@ final class AudioQueueObject: @unchecked Sendable {
     }
 
     deinit {
+        playback?.end()
         for buffer in buffers { Self.free(buffer.assumingMemoryBound(to: AudioQueueBuffer.self)) }
         if let decoder { _ = AudioConverterDispose(decoder) }
         if let writer { _ = AudioConverterDispose(writer) }

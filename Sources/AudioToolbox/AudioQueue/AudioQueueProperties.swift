@@ -14,6 +14,9 @@ extension AudioQueueObject {
         case kAudioQueueProperty_EnableLevelMetering: return bytes(UInt32(metering ? 1 : 0))
         case kAudioQueueProperty_DecodeBufferSizeFrames: return bytes(decodeBufferFrames)
         case kAudioQueueProperty_ConverterError: return bytes(UInt32(bitPattern: converterError))
+        case kAudioQueueProperty_EnableTimePitch: return bytes(UInt32(timePitch.enabled ? 1 : 0))
+        case kAudioQueueProperty_TimePitchAlgorithm: return bytes(timePitch.algorithm)
+        case kAudioQueueProperty_TimePitchBypass: return bytes(UInt32(timePitch.bypass ? 1 : 0))
         case kAudioQueueProperty_MaximumOutputPacketSize:
             // What one packet of the queue's format may take: its fixed size, else the decoder's bound.
             if format.mBytesPerPacket > 0 { return bytes(format.mBytesPerPacket) }
@@ -65,6 +68,20 @@ extension AudioQueueObject {
             let frames = try uint32()
             guard (1...65536).contains(frames) else { throw .invalidPropertyValue }
             decodeBufferFrames = frames
+        case kAudioQueueProperty_EnableTimePitch:
+            // As on iOS, the unit goes in before the queue first starts.
+            let enabled = try uint32() != 0
+            guard playback == nil, !isRunning else { throw .invalidRunState }
+            timePitch.enabled = enabled
+        case kAudioQueueProperty_TimePitchAlgorithm:
+            let algorithm = try uint32()
+            guard [kAudioQueueTimePitchAlgorithm_Spectral, kAudioQueueTimePitchAlgorithm_TimeDomain, kAudioQueueTimePitchAlgorithm_Varispeed,
+                   kAudioQueueTimePitchAlgorithm_LowQualityZeroLatency].contains(algorithm) else { throw .invalidPropertyValue }
+            timePitch.algorithm = algorithm
+            applyDeviceSpeed()
+        case kAudioQueueProperty_TimePitchBypass:
+            timePitch.bypass = try uint32() != 0
+            applyDeviceSpeed()
         case kAudioQueueProperty_IsRunning, kAudioQueueProperty_StreamDescription, kAudioQueueProperty_ConverterError,
              kAudioQueueProperty_MaximumOutputPacketSize, kAudioQueueProperty_CurrentLevelMeter, kAudioQueueProperty_CurrentLevelMeterDB:
             throw .invalidProperty   // read-only

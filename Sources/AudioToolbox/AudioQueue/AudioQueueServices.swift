@@ -17,6 +17,7 @@ struct QueueStatus: StatusError, Equatable {
     static let invalidParameter = QueueStatus(status: kAudioQueueErr_InvalidParameter)
     static let invalidOfflineMode = QueueStatus(status: kAudioQueueErr_InvalidOfflineMode)
     static let cannotStart = QueueStatus(status: kAudioQueueErr_CannotStart)
+    static let invalidRunState = QueueStatus(status: kAudioQueueErr_InvalidRunState)
 }
 
 /// The live queues, by AudioQueueRef (a ``HandleTable``, tag 6).
@@ -84,6 +85,7 @@ public func AudioQueueDispose(_ inAQ: AudioQueueRef?, _ inImmediate: Bool) -> OS
         queue.disposed = true
         queue.queued.removeAll()
         queue.isRunning = false
+        queue.endDeviceRun()
     }
     _ = inImmediate
     return noErr
@@ -150,19 +152,24 @@ public func AudioQueueEnqueueBuffer(_ inAQ: AudioQueueRef?, _ inBuffer: AudioQue
             guard bytes >= queue.bytesPerPacket else { throw .bufferEmpty }
         }
         queue.queued.append((inBuffer, bytes, packets))
+        queue.lock.wake()
     }
 }
 
 @c @implementation
 public func AudioQueueStart(_ inAQ: AudioQueueRef?, _ inStartTime: UnsafePointer<AudioTimeStamp>?) -> OSStatus {
     withQueue(inAQ) { queue throws(QueueStatus) in
-        guard queue.offlineFormat != nil else { throw .cannotStart }   // no device output yet
+        guard !queue.disposed else { throw .parameter }
+        if queue.offlineFormat == nil {
+            // On the device: at the start time's sample (or host time) of the device's clock.
+            try queue.startOnDevice(at: inStartTime.flatMap { deviceSeconds($0.pointee) })
+        }
+        // Offline, the render's own time stamps decide.
         queue.isPaused = false
         if !queue.isRunning {
             queue.isRunning = true
             queue.runningChanged = true
         }
-        _ = inStartTime   // offline: the render's own time stamps decide
     }
 }
 
@@ -185,6 +192,7 @@ public func AudioQueueStop(_ inAQ: AudioQueueRef?, _ inImmediate: Bool) -> OSSta
     withQueue(inAQ) { queue throws(QueueStatus) in
         if inImmediate {
             queue.returnEverything()
+            queue.endDeviceRun()
             queue.stopping = false
             queue.isPaused = false
             if queue.isRunning {
@@ -195,23 +203,36 @@ public func AudioQueueStop(_ inAQ: AudioQueueRef?, _ inImmediate: Bool) -> OSSta
             // IsRunning goes to 0 once what is enqueued has played. Asked before the start (a
             // file shorter than the buffers the program primes with), it holds for that start.
             queue.stopping = true
+            queue.lock.wake()
         }
     }
 }
 
 @c @implementation
 public func AudioQueuePause(_ inAQ: AudioQueueRef?) -> OSStatus {
-    withQueue(inAQ) { queue throws(QueueStatus) in queue.isPaused = true }
+    withQueue(inAQ) { queue throws(QueueStatus) in
+        queue.isPaused = true
+        queue.playback?.player.pause()
+    }
 }
 
 @c @implementation
 public func AudioQueueFlush(_ inAQ: AudioQueueRef?) -> OSStatus {
-    withQueue(inAQ) { queue throws(QueueStatus) in queue.flushing = true }
+    withQueue(inAQ) { queue throws(QueueStatus) in
+        queue.flushing = true
+        queue.lock.wake()
+    }
 }
 
 @c @implementation
 public func AudioQueueReset(_ inAQ: AudioQueueRef?) -> OSStatus {
-    withQueue(inAQ) { queue throws(QueueStatus) in queue.returnEverything() }
+    withQueue(inAQ) { queue throws(QueueStatus) in
+        queue.returnEverything()
+        // On the device, what was decoded ahead goes too: a running queue plays on from silence.
+        guard queue.playback != nil else { return }
+        queue.endDeviceRun()
+        if queue.isRunning && !queue.isPaused { try queue.startOnDevice(at: nil) }
+    }
 }
 
 @c @implementation
@@ -223,6 +244,8 @@ public func AudioQueueGetParameter(_ inAQ: AudioQueueRef?, _ inParamID: AudioQue
         case kAudioQueueParam_Volume: outValue.pointee = queue.volumeTarget
         case kAudioQueueParam_VolumeRampTime: outValue.pointee = queue.volumeRampTime
         case kAudioQueueParam_Pan: outValue.pointee = queue.pan
+        case kAudioQueueParam_PlayRate: outValue.pointee = queue.playRate
+        case kAudioQueueParam_Pitch: outValue.pointee = queue.pitchCents
         default: throw .invalidParameter
         }
     }
@@ -248,9 +271,18 @@ public func AudioQueueSetParameter(_ inAQ: AudioQueueRef?, _ inParamID: AudioQue
             queue.volumeRampTime = min(60, max(0, inValue))
         case kAudioQueueParam_Pan:
             queue.pan = min(1, max(-1, inValue))
+        case kAudioQueueParam_PlayRate:
+            queue.playRate = min(2, max(0.5, inValue))
+            queue.applyDeviceSpeed()
+            return
+        case kAudioQueueParam_Pitch:
+            queue.pitchCents = min(2400, max(-2400, inValue))
+            queue.applyDeviceSpeed()
+            return
         default:
             throw .invalidParameter
         }
+        if inParamID != kAudioQueueParam_VolumeRampTime { queue.applyDeviceParameters(ramp: Double(queue.volumeRampTime)) }
     }
 }
 

@@ -108,7 +108,7 @@ extension AudioQueueObject {
         var samples = [Float](repeating: 0, count: frames * channels)
         var produced = 0
         if !isPaused {
-            produced = decode(frames: frames, channels: channels, into: &samples)
+            produced = samples.withUnsafeMutableBufferPointer { decode(frames: frames, channels: channels, into: $0.baseAddress!) }
         }
         let drained = produced < frames && queued.isEmpty && (stopping || flushing)
         if drained {
@@ -125,23 +125,22 @@ extension AudioQueueObject {
             runningChanged = true
         }
         applyVolumeAndPan(&samples, frames: length, channels: channels)
-        if metering { measure(samples, frames: length, channels: channels) }
+        if metering { samples.withUnsafeBufferPointer { measure($0, frames: length, channels: channels) } }
         try write(samples, frames: length, render: render, into: buffer)
         renderedFrames += Int64(length)
     }
 
-    /// Pulls up to `frames` frames from the decoder into `samples`; how many came.
-    private func decode(frames: Int, channels: Int, into samples: inout [Float]) -> Int {
+    /// Pulls up to `frames` frames from the decoder into `samples` (room for `frames` × `channels`
+    /// floats); how many came. The lock is held.
+    func decode(frames: Int, channels: Int, into samples: UnsafeMutablePointer<Float>) -> Int {
         guard let decoder else { return 0 }
         var produced = 0
         while produced < frames {
             var packets = UInt32(frames - produced)
-            let status = samples.withUnsafeMutableBufferPointer { pointer -> OSStatus in
-                var list = AudioBufferList(mNumberBuffers: 1, mBuffers: AudioBuffer(
-                    mNumberChannels: UInt32(channels), mDataByteSize: UInt32((frames - produced) * channels * 4),
-                    mData: UnsafeMutableRawPointer(pointer.baseAddress! + produced * channels)))
-                return AudioConverterFillComplexBuffer(decoder, queueInput, Unmanaged.passUnretained(self).toOpaque(), &packets, &list, nil)
-            }
+            var list = AudioBufferList(mNumberBuffers: 1, mBuffers: AudioBuffer(
+                mNumberChannels: UInt32(channels), mDataByteSize: UInt32((frames - produced) * channels * 4),
+                mData: UnsafeMutableRawPointer(samples + produced * channels)))
+            let status = AudioConverterFillComplexBuffer(decoder, queueInput, Unmanaged.passUnretained(self).toOpaque(), &packets, &list, nil)
             produced += Int(packets)
             if status == queueStarved { break }
             if status != noErr {
@@ -176,7 +175,7 @@ extension AudioQueueObject {
         }
     }
 
-    private func measure(_ samples: [Float], frames: Int, channels: Int) {
+    func measure(_ samples: UnsafeBufferPointer<Float>, frames: Int, channels: Int) {
         var states = [AudioQueueLevelMeterState](repeating: AudioQueueLevelMeterState(), count: channels)
         guard frames > 0 else {
             levels = states

@@ -85,7 +85,16 @@ public final class AudioPlayer: @unchecked Sendable {
         try self.init(file: SoundFile(data: [UInt8](data), name: "<data>"), path: nil, scene: scene, session: session)
     }
 
-    private init(file: SoundFile, path: String?, scene: Scene, session: AudioSession?) throws {
+    /// Plays what `producer` makes while it plays (an audio queue's buffers, decoded as they come):
+    /// mono or stereo Float32 at `sampleRate`, through a stream of `options`. It plays once, from its
+    /// start, and finishes when the producer ends; it cannot loop or seek.
+    package convenience init(producer: FrameProducer, sampleRate: Int, channels: Int, name: String, scene: Scene,
+                             session: AudioSession?, options: StreamOptions) throws {
+        try self.init(file: SoundFile(producer: producer, sampleRate: sampleRate, channels: channels, name: name), path: nil,
+                      scene: scene, session: session, options: options)
+    }
+
+    private init(file: SoundFile, path: String?, scene: Scene, session: AudioSession?, options: StreamOptions = StreamOptions()) throws {
         guard (1...2).contains(file.format.channels) else {
             throw SoundstageError(.unsupportedFormat, "a player plays mono or stereo; this has \(file.format.channels) channels",
                                   subject: path ?? file.name)
@@ -96,7 +105,7 @@ public final class AudioPlayer: @unchecked Sendable {
         format = file.format
         // A compressed header's count is a claim: the player's length is what decodes.
         duration = file.format.sampleRate > 0 ? Double(file.format.frames) / Double(file.format.sampleRate) : 0
-        source = try scene.makeStreamingSource(opened: file)
+        source = try scene.makeStreamingSource(opened: file, options: options)
         source.isHeadRelative = true
         source.rolloffFactor = 0
         source.position = Vector3(0, 0, -1)
@@ -319,6 +328,18 @@ public final class AudioPlayer: @unchecked Sendable {
             }
             applyRate(rate, keepsPitch: newValue)
         }
+    }
+
+    /// Plays `speed` times as fast with the pitch moved by the frequency ratio `pitch`, apart (an
+    /// audio queue's time-pitch unit: OpenAL's pitch moves both, the time stretch puts the speed
+    /// back). Without SoundTouch the speed is OpenAL's pitch alone (the pitch moves with it).
+    /// For a stream that cannot seek, heard once what was decoded ahead has played.
+    package func setSpeed(_ speed: Float, pitch: Float) {
+        guard speed.isFinite, pitch.isFinite, speed > 0, pitch > 0 else { return }
+        let stretch = TimeStretch.isAvailable
+        source.pitch = stretch ? pitch : speed
+        let tempo = Double(speed) / Double(pitch)
+        source.setStreamTempo(stretch && abs(tempo - 1) > 1e-6 ? tempo : nil)
     }
 
     private func applyRate(_ rate: Float, keepsPitch: Bool) {

@@ -4,13 +4,14 @@
  * program's callback when it has been used. Written for Soundstage from Apple's published
  * documentation; no Apple header was copied. Values are Apple's.
  *
- * What Soundstage has so far (docs/audiotoolbox.md, "Audio Queue Services"): output queues rendered
- * offline (AudioQueueSetOfflineRenderFormat, AudioQueueOfflineRender: Apple's offline-render
- * pattern, bit-exact from run to run), their buffers, transport, volume and the properties below.
- * Output to a device, input queues, timelines, parameter events and time-pitch are not here yet:
- * the functions for them are not declared, so a port that needs them fails to build rather than
- * failing at run time. Every call on a disposed queue or a buffer not its own is Apple's error
- * code, never a crash.
+ * What Soundstage has so far (docs/audiotoolbox.md, "Audio Queue Services"): output queues on the
+ * app's output device (the desktop server, else OpenAL's default device) under the app's audio
+ * session, and rendered offline (AudioQueueSetOfflineRenderFormat, AudioQueueOfflineRender:
+ * Apple's offline-render pattern, bit-exact from run to run); their buffers, transport, start
+ * times, clocks and timelines, volume, pan, the time-pitch unit and the properties below. Input
+ * queues, AudioQueueEnqueueBufferWithParameters and the dispatch-queue forms are not here yet:
+ * they are not declared, so a port that needs them fails to build rather than failing at run
+ * time. Every call on a disposed queue or a buffer not its own is Apple's error code, never a crash.
  */
 #ifndef AudioToolbox_AudioQueue_h
 #define AudioToolbox_AudioQueue_h
@@ -104,16 +105,25 @@ CA_ENUM(AudioQueuePropertyID) {
     kAudioQueueProperty_CurrentLevelMeterDB = CA_FOURCC('a', 'q', 'm', 'd'),     /* the same in decibels, get */
     kAudioQueueProperty_DecodeBufferSizeFrames = CA_FOURCC('d', 'c', 'b', 'f'),  /* UInt32, get/set: kept */
     kAudioQueueProperty_ConverterError = CA_FOURCC('q', 'c', 'v', 'e'),          /* UInt32 (an OSStatus), get */
-    kAudioQueueProperty_EnableTimePitch = CA_FOURCC('q', '_', 't', 'p'),         /* not yet */
-    kAudioQueueProperty_TimePitchAlgorithm = CA_FOURCC('q', 't', 'p', 'a'),      /* not yet */
-    kAudioQueueProperty_TimePitchBypass = CA_FOURCC('q', 't', 'p', 'b')          /* not yet */
+    kAudioQueueProperty_EnableTimePitch = CA_FOURCC('q', '_', 't', 'p'),         /* UInt32, get/set before the first start */
+    kAudioQueueProperty_TimePitchAlgorithm = CA_FOURCC('q', 't', 'p', 'a'),      /* UInt32 (below), get/set */
+    kAudioQueueProperty_TimePitchBypass = CA_FOURCC('q', 't', 'p', 'b')          /* UInt32, get/set: 1 plays at rate 1, pitch 0 */
+};
+/* The time-pitch algorithms (kAudioQueueProperty_TimePitchAlgorithm). Spectral and time domain
+   keep the pitch as PlayRate changes the speed (SoundTouch's time stretch here); Pitch moves the
+   pitch under Spectral only; Varispeed changes speed and pitch together. */
+CA_ENUM(UInt32) {
+    kAudioQueueTimePitchAlgorithm_Spectral = CA_FOURCC('s', 'p', 'e', 'c'),
+    kAudioQueueTimePitchAlgorithm_TimeDomain = CA_FOURCC('t', 'i', 'd', 'o'),
+    kAudioQueueTimePitchAlgorithm_Varispeed = CA_FOURCC('v', 's', 'p', 'd'),
+    kAudioQueueTimePitchAlgorithm_LowQualityZeroLatency = CA_FOURCC('l', 'q', 'z', 'l')
 };
 
 /* The parameters. */
 CA_ENUM(AudioQueueParameterID) {
     kAudioQueueParam_Volume = 1,           /* 0...1, linear gain: applied */
-    kAudioQueueParam_PlayRate = 2,         /* not yet */
-    kAudioQueueParam_Pitch = 3,            /* not yet */
+    kAudioQueueParam_PlayRate = 2,         /* 0.5...2, heard with EnableTimePitch on a device (offline renders play at 1) */
+    kAudioQueueParam_Pitch = 3,            /* -2400...2400 cents, heard with the Spectral algorithm on a device */
     kAudioQueueParam_VolumeRampTime = 4,   /* seconds over which a volume change ramps: applied */
     kAudioQueueParam_Pan = 13              /* -1 (left)...1 (right), equal power on stereo output: applied */
 };
@@ -175,6 +185,26 @@ OSStatus AudioQueueSetOfflineRenderFormat(AudioQueueRef CA_NULLABLE inAQ, const 
     queue), setting its mAudioDataByteSize; 0 bytes once a stopped queue has played everything. */
 OSStatus AudioQueueOfflineRender(AudioQueueRef CA_NULLABLE inAQ, const AudioTimeStamp *CA_NULLABLE inTimestamp,
                                  AudioQueueBufferRef CA_NULLABLE ioBuffer, UInt32 inNumberFrames);
+/** A timeline of the queue's clock, reporting whether it jumped (an interruption, a reset, a new run). */
+typedef struct OpaqueAudioQueueTimeline *AudioQueueTimelineRef;
+/** Makes the queue's timeline (one a queue). */
+OSStatus AudioQueueCreateTimeline(AudioQueueRef CA_NULLABLE inAQ, AudioQueueTimelineRef CA_NULLABLE *CA_NULLABLE outTimeline);
+/** Disposes of the queue's timeline. */
+OSStatus AudioQueueDisposeTimeline(AudioQueueRef CA_NULLABLE inAQ, AudioQueueTimelineRef CA_NULLABLE inTimeline);
+/** The queue's clock: mSampleTime counts frames of the queue's rate played since its start (0
+    before it and after a stop). With a timeline, *outTimelineDiscontinuity says whether the clock
+    jumped since the last call. */
+OSStatus AudioQueueGetCurrentTime(AudioQueueRef CA_NULLABLE inAQ, AudioQueueTimelineRef CA_NULLABLE inTimeline,
+                                  AudioTimeStamp *CA_NULLABLE outTimeStamp, Boolean *CA_NULLABLE outTimelineDiscontinuity);
+/** The output device's clock now: mSampleTime in frames of the device's rate, mHostTime in
+    nanoseconds of CLOCK_MONOTONIC (iOS: mach ticks). AudioQueueStart takes a time on it. */
+OSStatus AudioQueueDeviceGetCurrentTime(AudioQueueRef CA_NULLABLE inAQ, AudioTimeStamp *CA_NULLABLE outTimeStamp);
+/** inTime (a sample time or a host time of the device) with both filled in. */
+OSStatus AudioQueueDeviceTranslateTime(AudioQueueRef CA_NULLABLE inAQ, const AudioTimeStamp *CA_NULLABLE inTime,
+                                       AudioTimeStamp *CA_NULLABLE outTime);
+/** The device time closest to *ioRequestedStartTime at which a start can happen (inFlags: 0). */
+OSStatus AudioQueueDeviceGetNearestStartTime(AudioQueueRef CA_NULLABLE inAQ, AudioTimeStamp *CA_NULLABLE ioRequestedStartTime,
+                                             UInt32 inFlags);
 
 CA_HEADER_END
 

@@ -1,0 +1,226 @@
+import NIOConcurrencyHelpers
+import SoundFile
+import Soundstage
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// An output queue on the app's device (ApplicationAudio): from AudioQueueStart to the end of its
+// sound, one run — a streaming source of the app's scene (an AudioPlayer, unpositioned) whose
+// decoder thread is the queue's own thread. That thread pulls the enqueued packets through the
+// queue's decoder into Float32 at the queue's rate, hands each used buffer back to the program's
+// callback (on that thread for a NULL run loop, as on iOS) and waits while nothing is enqueued:
+//
+//   enqueued buffers → decoder (AudioConverter) → stream chunks → OpenAL queue → the mix
+//
+// Volume (ramped), pan and rate are the player's; the session's rules are the scene's: an
+// interruption stops the queue (IsRunning 0) and AudioQueueStart after its end plays on.
+
+/// What a device queue's stream holds ahead: four chunks of 20 ms decoded, four in OpenAL's queue.
+let queueStreamOptions: StreamOptions = {
+    var options = StreamOptions()
+    options.bufferDuration = 0.02
+    options.bufferCount = 4
+    return options
+}()
+
+/// The frames of one run, made on the stream's decoder thread from what the program enqueues.
+final class QueueProducer: FrameProducer, @unchecked Sendable {
+    // @unchecked: the queue and the end are touched only under `state`'s lock.
+    private struct State {
+        var queue: AudioQueueObject?
+        var ended = false
+    }
+    private let state: NIOLockedValueBox<State>
+
+    init(queue: AudioQueueObject) { state = NIOLockedValueBox(State(queue: queue)) }
+
+    /// Cancelled (the run let go): the queue is no longer reachable from here.
+    var isCancelled: Bool { state.withLockedValue { $0.queue == nil } }
+
+    func produce(into destination: UnsafeMutablePointer<Float>, frames: Int) throws -> Int {
+        guard let queue = state.withLockedValue({ $0.ended ? nil : $0.queue }) else { return 0 }
+        let made = queue.produce(into: destination, frames: frames, for: self)
+        if made == 0 { state.withLockedValue { $0.ended = true } }
+        return made
+    }
+
+    func cancel() {
+        // No queue lock here: this may run under Soundstage's locks (a stream let go).
+        let queue = state.withLockedValue { state -> AudioQueueObject? in
+            defer { state.queue = nil }
+            return state.queue
+        }
+        queue?.lock.wake()
+    }
+}
+
+/// One run of a queue on the device.
+final class QueuePlayback: @unchecked Sendable {
+    // @unchecked: lets of thread-safe objects.
+    let player: AudioPlayer
+    let producer: QueueProducer
+    let audio: ApplicationAudio
+
+    init(player: AudioPlayer, producer: QueueProducer, audio: ApplicationAudio) {
+        self.player = player
+        self.producer = producer
+        self.audio = audio
+    }
+
+    /// Ends the run: the stream stops and the queue's thread lets go.
+    func end() {
+        player.eventHandler = nil
+        producer.cancel()
+        player.stop()
+    }
+}
+
+extension AudioQueueObject {
+    /// The channels a device run plays: the queue's own (mono or stereo).
+    var deviceChannels: Int { Int(format.mChannelsPerFrame) }
+
+    /// Up to `frames` frames of what is enqueued, waiting while nothing is (the run's thread);
+    /// 0 once a deferred stop has played everything, or the run was let go.
+    func produce(into destination: UnsafeMutablePointer<Float>, frames: Int, for producer: QueueProducer) -> Int {
+        lock.lock()
+        while true {
+            if producer.isCancelled || disposed || playback?.producer !== producer {
+                let done = takeFinished()
+                lock.unlock()
+                handBack(done, now: false)
+                return 0
+            }
+            let made = decode(frames: frames, channels: deviceChannels, into: destination)
+            if made > 0, metering {
+                measure(UnsafeBufferPointer(start: destination, count: made * deviceChannels), frames: made, channels: deviceChannels)
+            }
+            var ended = false
+            if made == 0, queued.isEmpty, stopping || flushing {
+                // Everything enqueued has been decoded: the decoder starts afresh for what comes next.
+                if let decoder { _ = AudioConverterReset(decoder) }
+                flushing = false
+                ended = stopping
+                stopping = false
+            }
+            let done = takeFinished()
+            if made > 0 || ended || !done.isEmpty {
+                lock.unlock()
+                handBack(done, now: false)
+                if made > 0 || ended { return made }
+                lock.lock()
+                continue
+            }
+            lock.wait(seconds: 0.05)
+        }
+    }
+
+    /// Starts (or resumes) the queue on the app's device, at `time` on the device's clock (nil:
+    /// at once). The lock is held.
+    func startOnDevice(at time: Double?) throws(QueueStatus) {
+        let audio: ApplicationAudio
+        do {
+            audio = try ApplicationAudio.shared()
+        } catch {
+            throw QueueStatus(status: kAudioQueueErr_InvalidDevice)
+        }
+        guard audio.session.category.playsAudio else { throw .cannotStart }
+        guard deviceChannels <= 2 else { throw QueueStatus(status: kAudioFormatUnsupportedDataFormatError) }
+        if let playback, playback.audio !== audio {
+            // Apple's names moved to another device: this run ends, a new one starts there.
+            playback.end()
+            self.playback = nil
+        }
+        if playback == nil {
+            try makeRenderConverters(Self.float32(rate: format.mSampleRate, channels: format.mChannelsPerFrame))
+            let producer = QueueProducer(queue: self)
+            let player: AudioPlayer
+            do {
+                player = try AudioPlayer(producer: producer, sampleRate: Int(format.mSampleRate.rounded()), channels: deviceChannels,
+                                         name: "<audio queue>", scene: audio.scene, session: audio.session, options: queueStreamOptions)
+            } catch {
+                throw .cannotStart
+            }
+            player.panLaw = .balance
+            let run = QueuePlayback(player: player, producer: producer, audio: audio)
+            player.eventHandler = { [weak self] _, event in self?.playbackEvent(event, of: run) }
+            playback = run
+            applyDeviceParameters()
+            applyDeviceSpeed()
+        }
+        guard let playback else { return }
+        do {
+            if let time, time > playback.player.deviceCurrentTime {
+                try playback.player.play(atTime: time)
+            } else {
+                try playback.player.play()
+            }
+        } catch let error as SoundstageError where error.code == .sessionNotActive {
+            throw QueueStatus(status: OSStatus(kAudioSessionNotActiveError))
+        } catch {
+            throw .cannotStart
+        }
+    }
+
+    /// The volume, its ramp and the pan on the run's player (the lock is held).
+    func applyDeviceParameters(ramp: Double = 0) {
+        guard let player = playback?.player else { return }
+        player.setVolume(volumeTarget, fadeDuration: ramp)
+        player.pan = pan
+    }
+
+    /// The speed and pitch the time-pitch unit gives (1, 1 without it or bypassed): the PlayRate
+    /// with the pitch kept (spectral, time domain) or moved with it (varispeed), and Pitch (cents)
+    /// under the spectral algorithm.
+    var deviceSpeed: (speed: Float, pitch: Float) {
+        guard timePitch.enabled, !timePitch.bypass else { return (1, 1) }
+        switch timePitch.algorithm {
+        case kAudioQueueTimePitchAlgorithm_Varispeed: return (playRate, playRate)
+        case kAudioQueueTimePitchAlgorithm_Spectral: return (playRate, Float(pow(2, Double(pitchCents) / 1200)))
+        default: return (playRate, 1)
+        }
+    }
+
+    /// The time-pitch unit's speed and pitch on the run's player (the lock is held).
+    func applyDeviceSpeed() {
+        guard let player = playback?.player else { return }
+        let (speed, pitch) = deviceSpeed
+        player.setSpeed(speed, pitch: pitch)
+    }
+
+    /// Ends the run on the device, if any (the lock is held).
+    func endDeviceRun() {
+        playback?.end()
+        playback = nil
+        lock.wake()
+    }
+
+    /// What the run's player reports (the engine's update, no lock held).
+    private func playbackEvent(_ event: AudioPlayer.Event, of run: QueuePlayback) {
+        let told = lock.withLock { () -> [CCallback<AudioQueuePropertyListenerProc>] in
+            guard playback === run else { return [] }
+            switch event {
+            case .finished:
+                // A deferred stop played everything: the run is over.
+                playback = nil
+                stopping = false
+            case .interruptionBegan:
+                // iOS stops the app's queues for an interruption; AudioQueueStart after its end plays on.
+                run.player.pause()
+            case .decodeError, .interruptionEnded:
+                return []
+            }
+            guard isRunning else { return [] }
+            isRunning = false
+            return listeners
+        }
+        if case .finished = event { run.end() }
+        announceRunning(told, now: false)
+    }
+
+    /// Where the run has played to, in frames of the queue's rate since its start.
+    var deviceSampleTime: Double {
+        guard let player = playback?.player else { return 0 }
+        return (player.currentTime * format.mSampleRate).rounded()
+    }
+}

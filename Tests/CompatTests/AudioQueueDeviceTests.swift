@@ -1,0 +1,302 @@
+import AudioToolbox
+@testable import CompatPrograms
+import Foundation
+import SoundFile
+import Soundstage
+@testable import SoundstageCompat
+import Testing
+import TestSupport
+
+extension CompatPrograms {
+    /// Output queues on a device (a loopback device the tests render, as the iOS names' other
+    /// programs here): a queue's callbacks run on its own thread (a NULL run loop, as on iOS) and
+    /// refill from a tone; what the mix holds is heard — onset, length, level, frequency, side —
+    /// and IsRunning and its listener follow the transport, a deferred stop, an interruption.
+    @Suite(.serialized) struct AudioQueueDeviceTests {
+        static let rate = 44_100
+
+        /// A tone fed to a queue from its callback, 16-bit mono, and what the queue told.
+        final class TonePlayer: @unchecked Sendable {
+            let lock = NSLock()
+            var queue: AudioQueueRef?
+            let samples: [Int16]
+            var position = 0
+            var ended = false
+            var runningChanges: [UInt32] = []
+            var callbacks = 0
+            var disposeInCallback = false
+
+            /// `seconds` of a sine at `frequency`, starting at its peak (a sharp onset).
+            init(frequency: Double = 440, seconds: Double, amplitude: Double = 0.5) {
+                samples = (0..<Int(seconds * Double(rate))).map {
+                    Int16(amplitude * 32_767 * cos(2 * Double.pi * frequency * Double($0) / Double(rate)))
+                }
+            }
+
+            /// Fills `buffer` with what is left and enqueues it; stops (deferred) at the end.
+            func fill(_ buffer: AudioQueueBufferRef) {
+                lock.withLock {
+                    callbacks += 1
+                    guard let queue else { return }
+                    if disposeInCallback {
+                        AudioQueueDispose(queue, true)
+                        self.queue = nil
+                        return
+                    }
+                    let count = min(Int(buffer.pointee.mAudioDataBytesCapacity) / 2, samples.count - position)
+                    guard count > 0 else {
+                        if !ended { AudioQueueStop(queue, false) }
+                        ended = true
+                        return
+                    }
+                    samples.withUnsafeBytes { bytes in
+                        buffer.pointee.mAudioData.copyMemory(from: bytes.baseAddress! + position * 2, byteCount: count * 2)
+                    }
+                    buffer.pointee.mAudioDataByteSize = UInt32(count * 2)
+                    position += count
+                    AudioQueueEnqueueBuffer(queue, buffer, 0, nil)
+                }
+            }
+
+            /// A new output queue with three buffers primed, callbacks on the queue's thread.
+            func makeQueue() throws -> AudioQueueRef {
+                var format = AudioStreamBasicDescription(mSampleRate: Float64(rate), mFormatID: kAudioFormatLinearPCM,
+                                                         mFormatFlags: kLinearPCMFormatFlagIsSignedInteger | kLinearPCMFormatFlagIsPacked,
+                                                         mBytesPerPacket: 2, mFramesPerPacket: 1, mBytesPerFrame: 2, mChannelsPerFrame: 1,
+                                                         mBitsPerChannel: 16, mReserved: 0)
+                var made: AudioQueueRef?
+                let status = AudioQueueNewOutput(&format, { userData, _, buffer in
+                    Unmanaged<TonePlayer>.fromOpaque(userData!).takeUnretainedValue().fill(buffer)
+                }, Unmanaged.passUnretained(self).toOpaque(), nil, nil, 0, &made)
+                #expect(status == noErr)
+                let queue = try #require(made)
+                lock.withLock { self.queue = queue }
+                #expect(AudioQueueAddPropertyListener(queue, kAudioQueueProperty_IsRunning, { userData, queue, _ in
+                    var running: UInt32 = 9
+                    var size = UInt32(4)
+                    AudioQueueGetProperty(queue, kAudioQueueProperty_IsRunning, &running, &size)
+                    let player = Unmanaged<TonePlayer>.fromOpaque(userData!).takeUnretainedValue()
+                    player.lock.withLock { player.runningChanges.append(running) }
+                }, Unmanaged.passUnretained(self).toOpaque()) == noErr)
+                for _ in 0..<3 {
+                    var buffer: AudioQueueBufferRef?
+                    #expect(AudioQueueAllocateBuffer(queue, 4_096, &buffer) == noErr)
+                    if let buffer { fill(buffer) }
+                }
+                return queue
+            }
+
+            var isRunning: UInt32 {
+                guard let queue = lock.withLock({ queue }) else { return 0 }
+                var running: UInt32 = 9
+                var size = UInt32(4)
+                AudioQueueGetProperty(queue, kAudioQueueProperty_IsRunning, &running, &size)
+                return running
+            }
+        }
+
+        /// A loopback device the Apple names play on.
+        final class Rig {
+            let device: Device
+            init() throws {
+                device = try Device.loopback()
+                try CompatOutput.use(device: device)
+            }
+            /// `seconds` of the device's mix, rendered in slices as a real output would pull it.
+            func render(_ seconds: Double) throws -> SoundBuffer {
+                var samples: [Float] = []
+                var left = Int((seconds * 48_000).rounded())
+                while left > 0 {
+                    let slice = try device.render(frames: min(left, 960))
+                    samples += slice.samples
+                    left -= slice.frames
+                }
+                return SoundBuffer(samples: samples, channels: 2, sampleRate: 48_000)
+            }
+        }
+
+        static func onset(_ samples: [Float], threshold: Float = 0.05) -> Int? { samples.firstIndex { abs($0) > threshold } }
+
+        @Test func aQueuePlaysItsToneOnTheDeviceAndStopsWhenItHasPlayedEverything() throws {
+            let rig = try Rig()
+            let player = TonePlayer(seconds: 0.6)
+            let queue = try player.makeQueue()
+            defer { AudioQueueDispose(queue, true) }
+            #expect(AudioQueueStart(queue, nil) == noErr)
+            #expect(player.isRunning == 1)
+            let mix = try rig.render(1.2)
+            let left = mix.channel(0)
+            let start = try #require(Self.onset(left), "the queue was heard")
+            let sounding = Double(Signals.soundingFrames(mix.samples)) / 48_000
+            // 0.6 s of the tone, at its level (centred, iOS's balance: full level each side), at 440 Hz.
+            #expect(abs(sounding - 0.6) < 0.02, "\(sounding) s sounded from \(start): \(Signals.separateSounds(mix.samples, rate: 48_000))")
+            let body = Array(left[(start + 2_400)..<(start + 26_400)])
+            #expect(abs(Signals.rms(body) - 0.5 / 2.squareRoot()) < 0.02, "\(Signals.rms(body))")
+            #expect(abs(Signals.frequency(body, rate: 48_000) - 440) < 2)
+            #expect(Signals.rms(mix.channel(1)[(start + 2_400)..<(start + 26_400)]) > 0.3, "both sides")
+            // It stopped by itself once everything had played; the listener heard the start and the end.
+            #expect(player.isRunning == 0)
+            #expect(player.lock.withLock { player.runningChanges } == [1, 0])
+            var time = AudioTimeStamp()
+            #expect(AudioQueueGetCurrentTime(queue, nil, &time, nil) == noErr)
+            #expect(time.mSampleTime == 0, "a stopped queue's clock is back at 0")
+        }
+
+        @Test func twoQueuesStartedForOneDeviceTimeSoundOnTheSameSample() throws {
+            let rig = try Rig()
+            let first = TonePlayer(frequency: 440, seconds: 0.3)
+            let second = TonePlayer(frequency: 660, seconds: 0.3)
+            let a = try first.makeQueue(), b = try second.makeQueue()
+            defer {
+                AudioQueueDispose(a, true)
+                AudioQueueDispose(b, true)
+            }
+            AudioQueueSetParameter(a, kAudioQueueParam_Pan, -1)
+            AudioQueueSetParameter(b, kAudioQueueParam_Pan, 1)
+            _ = try rig.render(0.1)
+            var now = AudioTimeStamp()
+            #expect(AudioQueueDeviceGetCurrentTime(a, &now) == noErr)
+            #expect(now.mFlags.contains(.sampleTimeValid))
+            #expect(now.mSampleTime == 4_800, "the device's clock counts its frames")
+            var start = AudioTimeStamp()
+            start.mSampleTime = now.mSampleTime + 4_801
+            start.mFlags = .sampleTimeValid
+            #expect(AudioQueueStart(a, &start) == noErr)
+            _ = try rig.render(0.01)   // the second is started a slice later, for the same time
+            #expect(AudioQueueStart(b, &start) == noErr)
+            let mix = try rig.render(0.5)
+            let left = try #require(Self.onset(mix.channel(0))), right = try #require(Self.onset(mix.channel(1)))
+            #expect(left == right, "left \(left), right \(right)")
+            #expect(left == 4_801 - 480, "on the sample asked: \(left)")
+            #expect(abs(Signals.frequency(Array(mix.channel(0)[(left + 1_000)..<(left + 10_000)]), rate: 48_000) - 440) < 2)
+            #expect(abs(Signals.frequency(Array(mix.channel(1)[(right + 1_000)..<(right + 10_000)]), rate: 48_000) - 660) < 3)
+        }
+
+        @Test func volumePauseAndResumeAreHeard() throws {
+            let rig = try Rig()
+            let player = TonePlayer(seconds: 2)
+            let queue = try player.makeQueue()
+            defer { AudioQueueDispose(queue, true) }
+            #expect(AudioQueueSetParameter(queue, kAudioQueueParam_Volume, 0.5) == noErr)
+            #expect(AudioQueueStart(queue, nil) == noErr)
+            let loud = try rig.render(0.4)
+            let start = try #require(Self.onset(loud.channel(0), threshold: 0.02))
+            #expect(abs(Signals.rms(loud.channel(0)[(start + 1_000)..<(start + 8_000)]) - 0.25 / 2.squareRoot()) < 0.01)
+            #expect(AudioQueuePause(queue) == noErr)
+            _ = try rig.render(0.1)
+            let paused = try rig.render(0.3)
+            #expect(Signals.peak(paused) < 0.001, "silent while paused")
+            #expect(player.isRunning == 1, "a paused queue is still running")
+            var before = AudioTimeStamp()
+            AudioQueueGetCurrentTime(queue, nil, &before, nil)
+            #expect(AudioQueueStart(queue, nil) == noErr)
+            let resumed = try rig.render(0.3)
+            #expect(Signals.rms(resumed.channel(0)[4_800...]) > 0.15, "it plays on")
+            var after = AudioTimeStamp()
+            AudioQueueGetCurrentTime(queue, nil, &after, nil)
+            #expect(after.mSampleTime > before.mSampleTime + 8_000, "its clock moved on: \(before.mSampleTime) → \(after.mSampleTime)")
+            #expect(AudioQueueStop(queue, true) == noErr)
+            #expect(player.isRunning == 0)
+            _ = try rig.render(0.05)
+            #expect(Signals.peak(try rig.render(0.2)) < 0.001, "silent after an immediate stop")
+        }
+
+        @Test func anInterruptionStopsTheQueueAndAStartAfterItPlaysOn() throws {
+            let rig = try Rig()
+            let player = TonePlayer(seconds: 3)
+            let queue = try player.makeQueue()
+            defer { AudioQueueDispose(queue, true) }
+            var timeline: AudioQueueTimelineRef?
+            #expect(AudioQueueCreateTimeline(queue, &timeline) == noErr)
+            #expect(AudioQueueStart(queue, nil) == noErr)
+            #expect(Signals.rms(try rig.render(0.3).channel(0)) > 0.2)
+            let session = try CompatOutput.session()
+            session.beginInterruption()
+            _ = try rig.render(0.05)
+            #expect(player.isRunning == 0, "an interruption stops the queue, as iOS does")
+            #expect(Signals.peak(try rig.render(0.2)) < 0.001)
+            session.endInterruption(shouldResume: false)
+            #expect(AudioQueueStart(queue, nil) == noErr)
+            #expect(player.isRunning == 1)
+            #expect(Signals.rms(try rig.render(0.3).channel(0)[4_800...]) > 0.2, "played on after the start")
+            #expect(player.lock.withLock { player.runningChanges } == [1, 0, 1])
+            var time = AudioTimeStamp()
+            var jumped = false
+            #expect(AudioQueueGetCurrentTime(queue, timeline, &time, &jumped) == noErr)
+            #expect(AudioQueueDisposeTimeline(queue, timeline) == noErr)
+        }
+
+        /// The time-pitch unit, as iOS has it: PlayRate keeps the pitch (time domain, spectral),
+        /// moves it with the speed (varispeed), and Pitch moves it alone (spectral); without
+        /// EnableTimePitch the rate is kept but not heard.
+        @Test(arguments: [
+            (enable: false, algorithm: kAudioQueueTimePitchAlgorithm_TimeDomain, rate: Float(2), cents: Float(0), seconds: 0.8, frequency: 440.0),
+            (enable: true, algorithm: kAudioQueueTimePitchAlgorithm_TimeDomain, rate: 2, cents: 0, seconds: 0.4, frequency: 440),
+            (enable: true, algorithm: kAudioQueueTimePitchAlgorithm_Varispeed, rate: 2, cents: 0, seconds: 0.4, frequency: 880),
+            (enable: true, algorithm: kAudioQueueTimePitchAlgorithm_Spectral, rate: 1, cents: 1200, seconds: 0.8, frequency: 880),
+            (enable: true, algorithm: kAudioQueueTimePitchAlgorithm_Spectral, rate: 0.5, cents: -1200, seconds: 1.6, frequency: 220),
+        ])
+        func playRateAndPitchAreHeardThroughTheTimePitchUnit(_ setting: (enable: Bool, algorithm: UInt32, rate: Float, cents: Float,
+                                                                          seconds: Double, frequency: Double)) throws {
+            #expect(TimeStretch.isAvailable, "SoundTouch is missing")
+            let rig = try Rig()
+            let player = TonePlayer(seconds: 0.8)
+            let queue = try player.makeQueue()
+            defer { AudioQueueDispose(queue, true) }
+            var enable: UInt32 = setting.enable ? 1 : 0, algorithm = setting.algorithm
+            #expect(AudioQueueSetProperty(queue, kAudioQueueProperty_EnableTimePitch, &enable, 4) == noErr)
+            #expect(AudioQueueSetProperty(queue, kAudioQueueProperty_TimePitchAlgorithm, &algorithm, 4) == noErr)
+            #expect(AudioQueueSetParameter(queue, kAudioQueueParam_PlayRate, setting.rate) == noErr)
+            #expect(AudioQueueSetParameter(queue, kAudioQueueParam_Pitch, setting.cents) == noErr)
+            var rate: Float = 0
+            #expect(AudioQueueGetParameter(queue, kAudioQueueParam_PlayRate, &rate) == noErr && rate == setting.rate)
+            #expect(AudioQueueStart(queue, nil) == noErr)
+            #expect(AudioQueueSetProperty(queue, kAudioQueueProperty_EnableTimePitch, &enable, 4) == kAudioQueueErr_InvalidRunState,
+                    "the unit goes in before the start")
+            let mix = try rig.render(2.2)
+            let sounding = Double(Signals.soundingFrames(mix.samples)) / 48_000
+            #expect(abs(sounding - setting.seconds) < 0.05, "\(sounding) s")
+            let start = try #require(Self.onset(mix.channel(0), threshold: 0.02))
+            let middle = Array(mix.channel(0)[(start + 2_400)..<(start + 2_400 + Int(setting.seconds * 24_000))])
+            #expect(abs(Signals.medianFrequency(middle, rate: 48_000) / setting.frequency - 1) < 0.01,
+                    "\(Signals.medianFrequency(middle, rate: 48_000)) Hz")
+            #expect(player.isRunning == 0)
+        }
+
+        @Test func aCallbackThatDisposesItsQueueEndsItQuietly() throws {
+            let rig = try Rig()
+            let player = TonePlayer(seconds: 2)
+            let queue = try player.makeQueue()
+            player.lock.withLock { player.disposeInCallback = true }
+            #expect(AudioQueueStart(queue, nil) == noErr)
+            let mix = try rig.render(0.5)
+            #expect(player.lock.withLock { player.queue } == nil, "the callback disposed of it")
+            #expect(mix.samples.allSatisfy { $0.isFinite })
+            #expect(AudioQueueStart(queue, nil) == kAudio_ParamError, "a disposed queue answers Apple's error")
+            _ = try rig.render(0.2)
+        }
+
+        @Test func whatTheDeviceCannotPlayIsRefusedAtTheStart() throws {
+            _ = try Rig()
+            var format = AudioStreamBasicDescription(mSampleRate: 44_100, mFormatID: kAudioFormatLinearPCM,
+                                                     mFormatFlags: kLinearPCMFormatFlagIsSignedInteger | kLinearPCMFormatFlagIsPacked,
+                                                     mBytesPerPacket: 6, mFramesPerPacket: 1, mBytesPerFrame: 6, mChannelsPerFrame: 3,
+                                                     mBitsPerChannel: 16, mReserved: 0)
+            var made: AudioQueueRef?
+            #expect(AudioQueueNewOutput(&format, { _, _, _ in }, nil, nil, nil, 0, &made) == noErr)
+            let queue = try #require(made)
+            defer { AudioQueueDispose(queue, true) }
+            #expect(AudioQueueStart(queue, nil) == kAudioFormatUnsupportedDataFormatError, "three channels: refused, not dropped")
+            let session = try CompatOutput.session()
+            session.setCategory(.record)
+            defer { session.setCategory(.soloAmbient) }
+            let player = TonePlayer(seconds: 0.2)
+            let tone = try player.makeQueue()
+            defer { AudioQueueDispose(tone, true) }
+            #expect(AudioQueueStart(tone, nil) == kAudioQueueErr_CannotStart, "a recording session cannot play")
+            var now = AudioTimeStamp()
+            #expect(AudioQueueDeviceGetCurrentTime(nil, &now) == kAudio_ParamError)
+            #expect(AudioQueueDeviceGetCurrentTime(tone, nil) == kAudio_ParamError)
+        }
+    }
+}
