@@ -169,6 +169,10 @@ if mode == "stretch" {
     try stretchBench()
     exit(0)
 }
+if mode == "audio-queues" {
+    try audioQueueBench()
+    exit(0)
+}
 if mode == "players" {
     try playerBench()
     exit(0)

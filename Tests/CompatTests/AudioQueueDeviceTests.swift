@@ -25,6 +25,9 @@ extension CompatPrograms {
             var runningChanges: [UInt32] = []
             var callbacks = 0
             var disposeInCallback = false
+            /// Each callback takes this long (a program doing work in it), and when the last ended.
+            var callbackSeconds = 0.0
+            var lastCallbackEnd = 0.0
 
             /// `seconds` of a sine at `frequency`, starting at its peak (a sharp onset).
             init(frequency: Double = 440, seconds: Double, amplitude: Double = 0.5) {
@@ -36,6 +39,8 @@ extension CompatPrograms {
             /// Fills `buffer` with what is left and enqueues it; stops (deferred) at the end.
             func fill(_ buffer: AudioQueueBufferRef) {
                 lock.withLock {
+                    defer { lastCallbackEnd = MonitorRecording.now() }
+                    if callbackSeconds > 0 { usleep(UInt32(callbackSeconds * 1e6)) }
                     callbacks += 1
                     guard let queue else { return }
                     if disposeInCallback {
@@ -274,6 +279,28 @@ extension CompatPrograms {
             #expect(mix.samples.allSatisfy { $0.isFinite })
             #expect(AudioQueueStart(queue, nil) == kAudio_ParamError, "a disposed queue answers Apple's error")
             _ = try rig.render(0.2)
+        }
+
+        /// As on iOS, no callback runs once AudioQueueDispose has returned (a program frees what its
+        /// callback uses right after): a dispose on another thread waits for the callback running.
+        @Test func noCallbackRunsAfterDisposeReturns() throws {
+            let rig = try Rig()
+            let player = TonePlayer(seconds: 5)
+            player.lock.withLock { player.callbackSeconds = 0.02 }
+            let queue = try player.makeQueue()
+            #expect(AudioQueueStart(queue, nil) == noErr)
+            for _ in 0..<5 {
+                _ = try rig.render(0.03)
+                usleep(7_000)
+            }
+            AudioQueueDispose(queue, true)
+            let disposed = MonitorRecording.now()
+            let (count, lastEnd) = player.lock.withLock { (player.callbacks, player.lastCallbackEnd) }
+            #expect(count > 3, "callbacks ran while it played")
+            #expect(lastEnd <= disposed, "a callback ended \((lastEnd - disposed) * 1_000) ms after AudioQueueDispose returned")
+            _ = try rig.render(0.2)
+            usleep(100_000)
+            #expect(player.lock.withLock { player.callbacks } == count, "no callback after the dispose")
         }
 
         @Test func whatTheDeviceCannotPlayIsRefusedAtTheStart() throws {

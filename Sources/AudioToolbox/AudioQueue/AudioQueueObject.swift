@@ -46,6 +46,8 @@ final class AudioQueueObject: @unchecked Sendable {
     /// AudioQueueFlush: decode to the end of what is enqueued (the decoder's tail included).
     var flushing = false
     var disposed = false
+    /// The threads running a callback or listener of this queue now (one entry a call).
+    var callbackThreads: [pthread_t] = []
 
     var cookie: [UInt8]?
     var volume: Float = 1
@@ -144,34 +146,58 @@ final class AudioQueueObject: @unchecked Sendable {
 
     /// Hands each buffer back to the program's callback: on the calling thread when `now` (offline
     /// rendering, whose caller waits for its callbacks, as Apple's offline-render pattern does),
-    /// else where the program asked.
+    /// else where the program asked. None once the queue is disposed of.
     func handBack(_ done: [AudioQueueBufferRef], now: Bool) {
-        guard let handle, !done.isEmpty else { return }
+        guard !done.isEmpty, let handle = lock.withLock({ handle }) else { return }
         let callback = callback
         let queue = UInt(bitPattern: handle)
         for buffer in done {
             let address = UInt(bitPattern: buffer)
-            if now {
-                callback.function(callback.clientData, handle, buffer)
-                continue
+            let call: @Sendable () -> Void = { [self] in
+                guard beginCallback() else { return }
+                callback.function(callback.clientData, OpaquePointer(bitPattern: queue)!, UnsafeMutablePointer(bitPattern: address)!)
+                endCallback()
             }
-            callback.deliver {
-                callback.function(callback.clientData, OpaquePointer(bitPattern: queue)!,
-                                  UnsafeMutablePointer(bitPattern: address)!)
-            }
+            if now { call() } else { callback.deliver(call) }
         }
     }
 
     /// Tells the IsRunning listeners: at once when `now` (offline rendering), else where the callback runs.
     func announceRunning(_ listeners: [CCallback<AudioQueuePropertyListenerProc>], now: Bool) {
-        guard let handle else { return }
+        guard !listeners.isEmpty, let handle = lock.withLock({ handle }) else { return }
         let queue = UInt(bitPattern: handle)
         for listener in listeners {
-            if now {
-                listener.function(listener.clientData, handle, kAudioQueueProperty_IsRunning)
-                continue
+            let call: @Sendable () -> Void = { [self] in
+                guard beginCallback() else { return }
+                listener.function(listener.clientData, OpaquePointer(bitPattern: queue)!, kAudioQueueProperty_IsRunning)
+                endCallback()
             }
-            listener.deliver { listener.function(listener.clientData, OpaquePointer(bitPattern: queue)!, kAudioQueueProperty_IsRunning) }
+            if now { call() } else { listener.deliver(call) }
         }
+    }
+
+    // MARK: Callbacks in flight
+
+    /// Notes a callback about to run on this thread; false (and it must not run) once the queue is
+    /// disposed of: as on iOS, no callback comes after AudioQueueDispose returns.
+    private func beginCallback() -> Bool {
+        lock.withLock {
+            guard !disposed else { return false }
+            callbackThreads.append(pthread_self())
+            return true
+        }
+    }
+
+    private func endCallback() {
+        lock.withLock {
+            if let index = callbackThreads.lastIndex(where: { pthread_equal($0, pthread_self()) != 0 }) { callbackThreads.remove(at: index) }
+            lock.wake()
+        }
+    }
+
+    /// Waits (the lock held) until no callback of this queue runs on another thread: a callback
+    /// that disposes of its own queue does not wait for itself.
+    func waitForCallbacksElsewhere() {
+        while callbackThreads.contains(where: { pthread_equal($0, pthread_self()) == 0 }) { lock.wait(seconds: 0.05) }
     }
 }

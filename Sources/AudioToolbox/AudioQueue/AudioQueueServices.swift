@@ -86,6 +86,8 @@ public func AudioQueueDispose(_ inAQ: AudioQueueRef?, _ inImmediate: Bool) -> OS
         queue.queued.removeAll()
         queue.isRunning = false
         queue.endDeviceRun()
+        // No callback comes after this returns (the program frees what its callbacks use).
+        queue.waitForCallbacksElsewhere()
     }
     _ = inImmediate
     return noErr
