@@ -281,6 +281,145 @@ extension CompatPrograms {
             _ = try rig.render(0.2)
         }
 
+        /// An input queue as the Core Audio books' recorder writes it: buffers enqueued empty,
+        /// each filled one written out (bytes and packet descriptions) and enqueued again.
+        final class Recorder: @unchecked Sendable {
+            let lock = NSLock()
+            var queue: AudioQueueRef?
+            var bytes: [UInt8] = []
+            var packets: [AudioStreamPacketDescription] = []
+            var times: [Double] = []
+            var filled = 0
+
+            func take(_ queue: AudioQueueRef, _ buffer: AudioQueueBufferRef, _ time: UnsafePointer<AudioTimeStamp>, _ count: UInt32,
+                      _ descriptions: UnsafePointer<AudioStreamPacketDescription>?) {
+                lock.withLock {
+                    let size = Int(buffer.pointee.mAudioDataByteSize)
+                    if let descriptions {
+                        for index in 0..<Int(count) {
+                            var packet = descriptions[index]
+                            packet.mStartOffset += Int64(bytes.count)
+                            packets.append(packet)
+                        }
+                    }
+                    bytes += UnsafeRawBufferPointer(start: buffer.pointee.mAudioData, count: size)
+                    times.append(time.pointee.mSampleTime)
+                    filled += 1
+                }
+                var running: UInt32 = 0
+                var size = UInt32(4)
+                AudioQueueGetProperty(queue, kAudioQueueProperty_IsRunning, &running, &size)
+                if running != 0 { AudioQueueEnqueueBuffer(queue, buffer, 0, nil) }
+            }
+
+            /// A new input queue of `format` with three buffers of `bytes` enqueued.
+            func makeQueue(_ format: AudioStreamBasicDescription, bufferBytes: UInt32) throws -> AudioQueueRef {
+                var format = format
+                var made: AudioQueueRef?
+                let status = AudioQueueNewInput(&format, { userData, queue, buffer, time, count, descriptions in
+                    Unmanaged<Recorder>.fromOpaque(userData!).takeUnretainedValue().take(queue, buffer, time, count, descriptions)
+                }, Unmanaged.passUnretained(self).toOpaque(), nil, nil, 0, &made)
+                #expect(status == noErr)
+                let queue = try #require(made)
+                self.queue = queue
+                for _ in 0..<3 {
+                    var buffer: AudioQueueBufferRef?
+                    #expect(AudioQueueAllocateBuffer(queue, bufferBytes, &buffer) == noErr)
+                    if let buffer { #expect(AudioQueueEnqueueBuffer(queue, buffer, 0, nil) == noErr) }
+                }
+                return queue
+            }
+        }
+
+        static let pcm16Mono = AudioStreamBasicDescription(mSampleRate: 44_100, mFormatID: kAudioFormatLinearPCM,
+                                                           mFormatFlags: kLinearPCMFormatFlagIsSignedInteger | kLinearPCMFormatFlagIsPacked,
+                                                           mBytesPerPacket: 2, mFramesPerPacket: 1, mBytesPerFrame: 2, mChannelsPerFrame: 1,
+                                                           mBitsPerChannel: 16, mReserved: 0)
+
+        /// An input queue on a loopback device records what the device plays (its "input" is its
+        /// own mix): an output queue's tone comes back at its frequency, level and length, in
+        /// buffers whose start times follow one another; a session that only plays cannot record.
+        @Test func anInputQueueRecordsWhatTheLoopbackDevicePlays() throws {
+            let rig = try Rig()
+            let session = try CompatOutput.session()
+            let recorder = Recorder()
+            let input = try recorder.makeQueue(Self.pcm16Mono, bufferBytes: 8_820)   // 100 ms
+            defer { AudioQueueDispose(input, true) }
+            #expect(AudioQueueStart(input, nil) == kAudioQueueErr_CannotStart, "solo ambient does not record")
+            session.setCategory(.playAndRecord)
+            defer { session.setCategory(.soloAmbient) }
+            let player = TonePlayer(seconds: 0.5)
+            let output = try player.makeQueue()
+            defer { AudioQueueDispose(output, true) }
+            #expect(AudioQueueStart(input, nil) == noErr)
+            _ = try rig.render(0.2)
+            #expect(AudioQueueStart(output, nil) == noErr)
+            _ = try rig.render(1.0)
+            #expect(AudioQueueStop(input, true) == noErr)
+            let (bytes, times, filled) = recorder.lock.withLock { (recorder.bytes, recorder.times, recorder.filled) }
+            let samples = stride(from: 0, to: bytes.count - 1, by: 2).map { Float(Int16(bitPattern: UInt16(bytes[$0]) | UInt16(bytes[$0 + 1]) << 8)) / 32_768 }
+            // 1.2 s recorded at 44.1 kHz (the last buffer partly), in buffers of 4410 frames.
+            #expect(abs(samples.count - 52_920) <= 4_410, "\(samples.count) frames")
+            #expect(filled >= 12)
+            // Full buffers follow one another; the stop hands back the three enqueued (one partly filled).
+            let full = times.dropLast(3)
+            #expect(zip(full, full.dropFirst()).allSatisfy { $1 - $0 == 4_410 }, "\(times)")
+            let start = try #require(Self.onset(samples, threshold: 0.05), "the tone was recorded")
+            #expect(abs(start - 8_820) < 1_500, "the tone starts 0.2 s in: \(start)")
+            let tone = Array(samples[(start + 2_000)..<(start + 18_000)])
+            #expect(abs(Signals.frequency(tone, rate: 44_100) - 440) < 2)
+            #expect(abs(Signals.rms(tone) - 0.5 / 2.squareRoot()) < 0.02, "\(Signals.rms(tone))")
+            #expect(abs(Double(Signals.soundingFrames(samples.flatMap { [$0, $0] })) / 44_100 - 0.5) < 0.02)
+        }
+
+        /// AAC from an input queue, as an iOS recorder asks for it: packets with descriptions and the
+        /// encoder's magic cookie, which a converter decodes back to the tone.
+        @Test func anInputQueueRecordsAAC() throws {
+            let rig = try Rig()
+            let session = try CompatOutput.session()
+            session.setCategory(.playAndRecord)
+            defer { session.setCategory(.soloAmbient) }
+            var aac = AudioStreamBasicDescription()
+            aac.mFormatID = kAudioFormatMPEG4AAC
+            aac.mSampleRate = 44_100
+            aac.mChannelsPerFrame = 1
+            var size = UInt32(MemoryLayout<AudioStreamBasicDescription>.size)
+            #expect(AudioFormatGetProperty(kAudioFormatProperty_FormatInfo, 0, nil, &size, &aac) == noErr)
+            let recorder = Recorder()
+            let input = try recorder.makeQueue(aac, bufferBytes: 8_192)
+            defer { AudioQueueDispose(input, true) }
+            var cookieSize: UInt32 = 0
+            #expect(AudioQueueGetPropertySize(input, kAudioQueueProperty_MagicCookie, &cookieSize) == noErr)
+            var cookie = [UInt8](repeating: 0, count: Int(cookieSize))
+            #expect(cookieSize >= 2 && AudioQueueGetProperty(input, kAudioQueueProperty_MagicCookie, &cookie, &cookieSize) == noErr)
+            let player = TonePlayer(frequency: 1_000, seconds: 0.6)
+            let output = try player.makeQueue()
+            defer { AudioQueueDispose(output, true) }
+            #expect(AudioQueueStart(output, nil) == noErr)
+            #expect(AudioQueueStart(input, nil) == noErr)
+            _ = try rig.render(1.0)
+            #expect(AudioQueueStop(input, false) == noErr)
+            let (bytes, packets) = recorder.lock.withLock { (recorder.bytes, recorder.packets) }
+            #expect(packets.count > 30, "\(packets.count) AAC packets")
+            #expect(packets.allSatisfy { $0.mDataByteSize > 0 && $0.mStartOffset + Int64($0.mDataByteSize) <= Int64(bytes.count) })
+            // Written as the books' recorder writes it (Audio File Services: the cookie, then the
+            // packets with their descriptions), then decoded by SoundFile: the 1 kHz tone.
+            let url = FileManager.default.temporaryDirectory.appendingPathComponent("input-queue-\(UUID()).caf")
+            defer { try? FileManager.default.removeItem(at: url) }
+            var file: AudioFileID?
+            #expect(AudioFileCreateWithURL(url as CFURL, kAudioFileCAFType, &aac, .eraseFile, &file) == noErr)
+            let audioFile = try #require(file)
+            #expect(AudioFileSetProperty(audioFile, kAudioFilePropertyMagicCookieData, cookieSize, cookie) == noErr)
+            var count = UInt32(packets.count)
+            #expect(AudioFileWritePackets(audioFile, false, UInt32(bytes.count), packets, 0, &count, bytes) == noErr)
+            #expect(AudioFileClose(audioFile) == noErr)
+            let decoded = try SoundFile(path: url.path).readAll().samples
+            let start = try #require(Self.onset(decoded, threshold: 0.05), "the tone is in the AAC")
+            let tone = Array(decoded[(start + 4_000)..<min(decoded.count, start + 20_000)])
+            #expect(abs(Signals.frequency(tone, rate: 44_100) - 1_000) < 5)
+            #expect(abs(Signals.rms(tone) - 0.5 / 2.squareRoot()) < 0.05, "\(Signals.rms(tone))")
+        }
+
         /// As on iOS, no callback runs once AudioQueueDispose has returned (a program frees what its
         /// callback uses right after): a dispose on another thread waits for the callback running.
         @Test func noCallbackRunsAfterDisposeReturns() throws {

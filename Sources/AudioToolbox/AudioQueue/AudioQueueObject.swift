@@ -20,11 +20,19 @@ struct QueueBuffer {
     let pointer: AudioQueueBufferRef
 }
 
-/// An output queue and its state; every field is touched with ``lock`` held.
+/// An output or input queue and its state; every field is touched with ``lock`` held.
 final class AudioQueueObject: @unchecked Sendable {
     let lock = QueueLock()
     let format: AudioStreamBasicDescription
-    let callback: CCallback<AudioQueueOutputCallback>
+    /// The program's callback: an output queue's (buffers to refill), or an input queue's (buffers filled).
+    let callback: CCallback<AudioQueueOutputCallback>?
+    let inputCallback: CCallback<AudioQueueInputCallback>?
+    /// Where the callbacks and listeners run: a run loop and its mode (nil: the queue's thread).
+    let loop: CFRunLoopStorage?
+    let mode: String
+    /// An input queue's capture and encoder (InputQueue.swift); nil for an output queue.
+    var input: QueueInput?
+    var isInput: Bool { inputCallback != nil }
     /// The handle the program holds (set once, right after the table gives it).
     var handle: AudioQueueRef?
 
@@ -36,6 +44,8 @@ final class AudioQueueObject: @unchecked Sendable {
     var frontPacketsTaken = 0
     /// The front buffer's last packets were handed out: it goes back at the next input call.
     var frontExhausted = false
+    /// An input queue's buffers filled during the current call, for its callback once the lock is let go.
+    var filledInput: [FilledBuffer] = []
     /// Buffers to hand back to the program once the current call lets go of the lock.
     var finished: [AudioQueueBufferRef] = []
 
@@ -84,9 +94,26 @@ final class AudioQueueObject: @unchecked Sendable {
     /// The description handed with a packet to the decoder (valid until its next input call).
     let renderDescription = UnsafeMutablePointer<AudioStreamPacketDescription>.allocate(capacity: 1)
 
+    /// An output queue's interleaved linear PCM, which its device run reads without a converter.
+    var pcm: PCMLayout? {
+        guard format.mFormatID == kAudioFormatLinearPCM, let layout = PCMLayout(format), !layout.nonInterleaved else { return nil }
+        return layout
+    }
+
     init(format: AudioStreamBasicDescription, callback: CCallback<AudioQueueOutputCallback>) {
         self.format = format
         self.callback = callback
+        inputCallback = nil
+        loop = callback.loop
+        mode = callback.mode
+    }
+
+    init(format: AudioStreamBasicDescription, inputCallback: CCallback<AudioQueueInputCallback>) {
+        self.format = format
+        callback = nil
+        self.inputCallback = inputCallback
+        loop = inputCallback.loop
+        mode = inputCallback.mode
     }
 
     deinit {
@@ -94,7 +121,9 @@ final class AudioQueueObject: @unchecked Sendable {
         for buffer in buffers { Self.free(buffer.assumingMemoryBound(to: AudioQueueBuffer.self)) }
         if let decoder { _ = AudioConverterDispose(decoder) }
         if let writer { _ = AudioConverterDispose(writer) }
-        callback.detach()
+        callback?.detach()
+        inputCallback?.detach()
+        input?.close()
         renderDescription.deallocate()
     }
 
@@ -148,8 +177,7 @@ final class AudioQueueObject: @unchecked Sendable {
     /// rendering, whose caller waits for its callbacks, as Apple's offline-render pattern does),
     /// else where the program asked. None once the queue is disposed of.
     func handBack(_ done: [AudioQueueBufferRef], now: Bool) {
-        guard !done.isEmpty, let handle = lock.withLock({ handle }) else { return }
-        let callback = callback
+        guard !done.isEmpty, let handle = lock.withLock({ handle }), let callback else { return }
         let queue = UInt(bitPattern: handle)
         for buffer in done {
             let address = UInt(bitPattern: buffer)
@@ -159,6 +187,25 @@ final class AudioQueueObject: @unchecked Sendable {
                 endCallback()
             }
             if now { call() } else { callback.deliver(call) }
+        }
+    }
+
+    /// Hands each filled buffer to an input queue's callback, with its start time and packet
+    /// descriptions, where the program asked (on the capturing thread for a NULL run loop).
+    func handBackFilled(_ filled: [FilledBuffer]) {
+        guard !filled.isEmpty, let handle = lock.withLock({ handle }), let callback = inputCallback else { return }
+        let queue = UInt(bitPattern: handle)
+        for entry in filled {
+            let call: @Sendable () -> Void = { [self] in
+                guard beginCallback() else { return }
+                var time = entry.time
+                entry.packets.withUnsafeBufferPointer { packets in
+                    callback.function(callback.clientData, OpaquePointer(bitPattern: queue)!, UnsafeMutablePointer(bitPattern: entry.buffer)!,
+                                      &time, UInt32(packets.count), packets.isEmpty ? nil : packets.baseAddress)
+                }
+                endCallback()
+            }
+            callback.deliver(call)
         }
     }
 

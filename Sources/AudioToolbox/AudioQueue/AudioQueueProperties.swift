@@ -10,7 +10,14 @@ extension AudioQueueObject {
         switch id {
         case kAudioQueueProperty_IsRunning: return bytes(UInt32(isRunning ? 1 : 0))
         case kAudioQueueProperty_StreamDescription: return bytes(format)
-        case kAudioQueueProperty_MagicCookie: return cookie ?? []
+        case kAudioQueueProperty_MagicCookie:
+            guard let input else { return cookie ?? [] }
+            // An input queue's: its encoder's (an AAC recording's AudioSpecificConfig, as iOS gives it).
+            var size: UInt32 = 0
+            guard AudioConverterGetPropertyInfo(input.encoder, kAudioConverterCompressionMagicCookie, &size, nil) == noErr, size > 0 else { return [] }
+            var bytes = [UInt8](repeating: 0, count: Int(size))
+            guard AudioConverterGetProperty(input.encoder, kAudioConverterCompressionMagicCookie, &size, &bytes) == noErr else { return [] }
+            return Array(bytes.prefix(Int(size)))
         case kAudioQueueProperty_EnableLevelMetering: return bytes(UInt32(metering ? 1 : 0))
         case kAudioQueueProperty_DecodeBufferSizeFrames: return bytes(decodeBufferFrames)
         case kAudioQueueProperty_ConverterError: return bytes(UInt32(bitPattern: converterError))
@@ -134,7 +141,7 @@ public func AudioQueueAddPropertyListener(_ inAQ: AudioQueueRef?, _ inID: AudioQ
     withQueueState(inAQ) { queue throws(QueueStatus) in
         guard let inProc else { throw .parameter }
         guard inID == kAudioQueueProperty_IsRunning else { throw .invalidProperty }
-        let listener = CCallback(inProc, inUserData, loop: queue.callback.loop, mode: queue.callback.mode)
+        let listener = CCallback(inProc, inUserData, loop: queue.loop, mode: queue.mode)
         if !queue.listeners.contains(where: { $0.isSame(as: listener) }) { queue.listeners.append(listener) }
     }
 }

@@ -33,12 +33,17 @@ enum AudioQueueTable {
 private func withQueue(_ handle: AudioQueueRef?, _ body: (AudioQueueObject) throws(QueueStatus) -> Void) -> OSStatus {
     guard let handle, let queue = AudioQueueTable.table.object(handle) else { return kAudio_ParamError }
     var failure: QueueStatus?
-    let (done, listeners, offline) = queue.lock.withLock { () -> ([AudioQueueBufferRef], [CCallback<AudioQueuePropertyListenerProc>], Bool) in
+    let (done, filled, listeners, offline) = queue.lock.withLock {
+        () -> ([AudioQueueBufferRef], [FilledBuffer], [CCallback<AudioQueuePropertyListenerProc>], Bool) in
         do throws(QueueStatus) { try body(queue) } catch { failure = error }
-        defer { queue.runningChanged = false }
-        return (queue.takeFinished(), queue.runningChanged ? queue.listeners : [], queue.offlineFormat != nil)
+        defer {
+            queue.runningChanged = false
+            queue.filledInput = []
+        }
+        return (queue.takeFinished(), queue.filledInput, queue.runningChanged ? queue.listeners : [], queue.offlineFormat != nil)
     }
     queue.handBack(done, now: offline)
+    queue.handBackFilled(filled)
     queue.announceRunning(listeners, now: offline)
     return failure?.status ?? noErr
 }
@@ -86,6 +91,7 @@ public func AudioQueueDispose(_ inAQ: AudioQueueRef?, _ inImmediate: Bool) -> OS
         queue.queued.removeAll()
         queue.isRunning = false
         queue.endDeviceRun()
+        queue.input?.close()
         // No callback comes after this returns (the program frees what its callbacks use).
         queue.waitForCallbacksElsewhere()
     }
@@ -130,6 +136,14 @@ public func AudioQueueEnqueueBuffer(_ inAQ: AudioQueueRef?, _ inBuffer: AudioQue
     withQueue(inAQ) { queue throws(QueueStatus) in
         guard let inBuffer, queue.owns(inBuffer) else { throw .invalidBuffer }
         guard !queue.isQueued(inBuffer) else { throw QueueStatus(status: kAudioQueueErr_BufferEnqueuedTwice) }
+        if let input = queue.input {
+            // An input queue fills the buffer: what it holds now does not matter, its room does.
+            let packet = queue.format.mBytesPerPacket > 0 ? Int(queue.format.mBytesPerPacket) : input.maximumPacket
+            guard Int(inBuffer.pointee.mAudioDataBytesCapacity) >= packet else { throw .parameter }
+            queue.queued.append((inBuffer, 0, []))
+            if queue.queued.count == 1 { input.frontStart = input.encodedFrames }
+            return
+        }
         let bytes = Int(inBuffer.pointee.mAudioDataByteSize)
         guard bytes > 0 else { throw .bufferEmpty }
         guard bytes <= Int(inBuffer.pointee.mAudioDataBytesCapacity) else { throw .parameter }
@@ -162,7 +176,9 @@ public func AudioQueueEnqueueBuffer(_ inAQ: AudioQueueRef?, _ inBuffer: AudioQue
 public func AudioQueueStart(_ inAQ: AudioQueueRef?, _ inStartTime: UnsafePointer<AudioTimeStamp>?) -> OSStatus {
     withQueue(inAQ) { queue throws(QueueStatus) in
         guard !queue.disposed else { throw .parameter }
-        if queue.offlineFormat == nil {
+        if let input = queue.input {
+            try queue.startInput(input)
+        } else if queue.offlineFormat == nil {
             // On the device: at the start time's sample (or host time) of the device's clock.
             try queue.startOnDevice(at: inStartTime.flatMap { deviceSeconds($0.pointee) })
         }
@@ -192,7 +208,14 @@ public func AudioQueuePrime(_ inAQ: AudioQueueRef?, _ inNumberOfFramesToPrepare:
 @c @implementation
 public func AudioQueueStop(_ inAQ: AudioQueueRef?, _ inImmediate: Bool) -> OSStatus {
     withQueue(inAQ) { queue throws(QueueStatus) in
-        if inImmediate {
+        if let input = queue.input {
+            queue.filledInput += queue.stopInput(input, immediate: inImmediate)
+            queue.isPaused = false
+            if queue.isRunning {
+                queue.isRunning = false
+                queue.runningChanged = true
+            }
+        } else if inImmediate {
             queue.returnEverything()
             queue.endDeviceRun()
             queue.stopping = false
@@ -215,6 +238,7 @@ public func AudioQueuePause(_ inAQ: AudioQueueRef?) -> OSStatus {
     withQueue(inAQ) { queue throws(QueueStatus) in
         queue.isPaused = true
         queue.playback?.player.pause()
+        queue.input?.capture?.pause()
     }
 }
 
@@ -229,6 +253,10 @@ public func AudioQueueFlush(_ inAQ: AudioQueueRef?) -> OSStatus {
 @c @implementation
 public func AudioQueueReset(_ inAQ: AudioQueueRef?) -> OSStatus {
     withQueue(inAQ) { queue throws(QueueStatus) in
+        if let input = queue.input {
+            queue.filledInput += queue.returnInputBuffers(input)
+            return
+        }
         queue.returnEverything()
         // On the device, what was decoded ahead goes too: a running queue plays on from silence.
         guard queue.playback != nil else { return }
@@ -293,6 +321,7 @@ public func AudioQueueSetOfflineRenderFormat(_ inAQ: AudioQueueRef?, _ inFormat:
                                              _ inLayout: UnsafePointer<AudioChannelLayout>?) -> OSStatus {
     withQueue(inAQ) { queue throws(QueueStatus) in
         _ = inLayout
+        guard !queue.isInput else { throw QueueStatus(status: kAudioQueueErr_InvalidQueueType) }
         if let decoder = queue.decoder { _ = AudioConverterDispose(decoder) }
         if let writer = queue.writer { _ = AudioConverterDispose(writer) }
         queue.decoder = nil
@@ -316,6 +345,7 @@ public func AudioQueueSetOfflineRenderFormat(_ inAQ: AudioQueueRef?, _ inFormat:
 public func AudioQueueOfflineRender(_ inAQ: AudioQueueRef?, _ inTimestamp: UnsafePointer<AudioTimeStamp>?,
                                     _ ioBuffer: AudioQueueBufferRef?, _ inNumberFrames: UInt32) -> OSStatus {
     withQueue(inAQ) { queue throws(QueueStatus) in
+        guard !queue.isInput else { throw QueueStatus(status: kAudioQueueErr_InvalidQueueType) }
         guard inTimestamp != nil else { throw .parameter }
         guard let ioBuffer, queue.owns(ioBuffer) else { throw .invalidBuffer }
         guard !queue.isQueued(ioBuffer) else { throw .bufferInQueue }

@@ -91,7 +91,7 @@ extension AudioQueueObject {
                 handBack(done, now: false)
                 return 0
             }
-            let made = decode(frames: frames, channels: deviceChannels, into: destination)
+            let made = pcm.map { readPCM($0, frames: frames, into: destination) } ?? decode(frames: frames, channels: deviceChannels, into: destination)
             if made > 0, metering {
                 measure(UnsafeBufferPointer(start: destination, count: made * deviceChannels), frames: made, channels: deviceChannels)
             }
@@ -113,6 +113,38 @@ extension AudioQueueObject {
             }
             lock.wait(seconds: 0.05)
         }
+    }
+
+    /// Up to `frames` frames of interleaved linear PCM read straight from the enqueued buffers as
+    /// Float32 (no converter: the device's stream takes the queue's own rate); the lock is held.
+    private func readPCM(_ layout: PCMLayout, frames: Int, into destination: UnsafeMutablePointer<Float>) -> Int {
+        let channels = layout.channels, bytesPerFrame = layout.bytesPerFrame
+        var produced = 0
+        var scratch = [Double](repeating: 0, count: min(frames, 4_096))
+        while produced < frames, let front = queued.first {
+            let start = frontPacketsTaken * bytesPerFrame
+            let count = min(frames - produced, (front.bytes - start) / bytesPerFrame, scratch.count)
+            if count > 0 {
+                let data = UnsafeRawPointer(front.buffer.pointee.mAudioData) + start
+                scratch.withUnsafeMutableBufferPointer { values in
+                    for channel in 0..<channels {
+                        layout.read(channel: channel, from: data, frames: count, into: values.baseAddress!)
+                        var out = destination + produced * channels + channel
+                        for frame in 0..<count {
+                            out.pointee = Float(values[frame])
+                            out += channels
+                        }
+                    }
+                }
+                frontPacketsTaken += count
+                produced += count
+            }
+            if (frontPacketsTaken + 1) * bytesPerFrame > front.bytes {
+                finished.append(queued.removeFirst().buffer)
+                frontPacketsTaken = 0
+            }
+        }
+        return produced
     }
 
     /// Starts (or resumes) the queue on the app's device, at `time` on the device's clock (nil:

@@ -84,6 +84,8 @@ public final class Device: Sendable {
     /// (read by the render thread without the lock).
     let mixRecorder = NIOLockedValueBox<MixRecorder?>(nil)
     let isRecordingMix = Atomic<Bool>(false)
+    /// What ``addMixTap(_:)`` added (they also set `isRecordingMix`, so the render hands them its chunks).
+    let mixTaps = NIOLockedValueBox(MixTaps())
     /// Whether some scene has source properties waiting for the next mix (see
     /// ``Source/unwrittenParameters``): the render thread then writes them before its next slice.
     let hasUnwrittenProperties = Atomic<Bool>(false)

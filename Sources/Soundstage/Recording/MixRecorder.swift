@@ -177,7 +177,7 @@ extension Device {
             defer { current = nil }
             return current
         }
-        isRecordingMix.store(false, ordering: .releasing)
+        if mixTaps.withLockedValue({ $0.handlers.isEmpty }) { isRecordingMix.store(false, ordering: .releasing) }
         // Wait out a render that holds the recorder, so its last chunk is in the file (unless
         // this is that render's thread — a completion handler — which has appended its chunk).
         if renderingThread.load(ordering: .relaxed) != pthread_self() { renderLock.withLock {} }
@@ -188,5 +188,6 @@ extension Device {
     func recordMix(_ samples: UnsafeBufferPointer<Float>) {
         guard isRecordingMix.load(ordering: .acquiring) else { return }
         mixRecorder.withLockedValue { $0 }?.append(samples)
+        for tap in mixTaps.withLockedValue({ Array($0.handlers.values) }) { tap(samples) }
     }
 }

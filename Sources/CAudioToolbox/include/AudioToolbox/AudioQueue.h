@@ -87,6 +87,12 @@ typedef struct AudioQueueLevelMeterState {
 
 /** Called with a buffer the queue has finished with. */
 typedef void (*AudioQueueOutputCallback)(void *CA_NULLABLE inUserData, AudioQueueRef CA_NONNULL inAQ, AudioQueueBufferRef CA_NONNULL inBuffer);
+/** Called with a buffer an input queue has filled: its first frame's time (mSampleTime: frames of
+    the queue's format since recording started), and for a format of varying packet sizes the
+    packets' descriptions (also in the buffer's own, when it was allocated with room for them). */
+typedef void (*AudioQueueInputCallback)(void *CA_NULLABLE inUserData, AudioQueueRef CA_NONNULL inAQ, AudioQueueBufferRef CA_NONNULL inBuffer,
+                                        const AudioTimeStamp *CA_NONNULL inStartTime, UInt32 inNumberPacketDescriptions,
+                                        const AudioStreamPacketDescription *CA_NULLABLE inPacketDescs);
 /** Called when a property changes (kAudioQueueProperty_IsRunning). */
 typedef void (*AudioQueuePropertyListenerProc)(void *CA_NULLABLE inUserData, AudioQueueRef CA_NONNULL inAQ, AudioQueuePropertyID inID);
 
@@ -134,6 +140,15 @@ OSStatus AudioQueueNewOutput(const AudioStreamBasicDescription *CA_NULLABLE inFo
                              void *CA_NULLABLE inUserData, CFRunLoopRef CA_NULLABLE inCallbackRunLoop,
                              CFStringRef CA_NULLABLE inCallbackRunLoopMode, UInt32 inFlags,
                              AudioQueueRef CA_NULLABLE *CA_NULLABLE outAQ);
+/** A new input queue recording the app's input (the desktop server's default input; on a loopback
+    device, its own mix) in inFormat: linear PCM or any format a converter encodes (AAC, Apple
+    Lossless, IMA4, µ-law, A-law). inCallbackProc gets each filled buffer on inCallbackRunLoop
+    (NULL: the capturing thread). inFlags must be 0. Recording needs a session of category record
+    or play-and-record (AudioSession.h): otherwise AudioQueueStart is kAudioQueueErr_CannotStart. */
+OSStatus AudioQueueNewInput(const AudioStreamBasicDescription *CA_NULLABLE inFormat, AudioQueueInputCallback CA_NULLABLE inCallbackProc,
+                            void *CA_NULLABLE inUserData, CFRunLoopRef CA_NULLABLE inCallbackRunLoop,
+                            CFStringRef CA_NULLABLE inCallbackRunLoopMode, UInt32 inFlags,
+                            AudioQueueRef CA_NULLABLE *CA_NULLABLE outAQ);
 /** Disposes of the queue and its buffers (at once, or once what is enqueued has played). */
 OSStatus AudioQueueDispose(AudioQueueRef CA_NULLABLE inAQ, Boolean inImmediate);
 /** A new buffer of inBufferByteSize bytes. */
