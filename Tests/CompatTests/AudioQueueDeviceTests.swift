@@ -420,6 +420,85 @@ extension CompatPrograms {
             #expect(abs(Signals.rms(tone) - 0.5 / 2.squareRoot()) < 0.05, "\(Signals.rms(tone))")
         }
 
+        /// The dispatch-queue forms, as Swift code on iOS writes them: closures run on the queue
+        /// named (the output's refills heard as the tone, the input's buffers recorded).
+        @Test func theDispatchQueueFormsRunTheirBlocksOnTheQueueGiven() throws {
+            let rig = try Rig()
+            let session = try CompatOutput.session()
+            session.setCategory(.playAndRecord)
+            defer { session.setCategory(.soloAmbient) }
+            let key = DispatchSpecificKey<String>()
+            let callbacks = DispatchQueue(label: "org.soundstage.tests.queue-callbacks")
+            callbacks.setSpecific(key: key, value: "callbacks")
+            let tone = (0..<22_050).map { Int16(16_384 * sin(2 * Double.pi * 440 * Double($0) / 44_100)) }
+            final class State: @unchecked Sendable {
+                var position = 0, elsewhere = 0, recorded = 0, outputCalls = 0, inputCalls = 0
+            }
+            let state = State()   // touched only on `callbacks` and after the queues are disposed
+            var format = Self.pcm16Mono
+            var output: AudioQueueRef?
+            #expect(AudioQueueNewOutputWithDispatchQueue(&output, &format, 0, callbacks) { queue, buffer in
+                if DispatchQueue.getSpecific(key: key) != "callbacks" { state.elsewhere += 1 }
+                state.outputCalls += 1
+                let count = min(Int(buffer.pointee.mAudioDataBytesCapacity) / 2, tone.count - state.position)
+                guard count > 0 else {
+                    AudioQueueStop(queue, false)
+                    return
+                }
+                tone.withUnsafeBytes { buffer.pointee.mAudioData.copyMemory(from: $0.baseAddress! + state.position * 2, byteCount: count * 2) }
+                buffer.pointee.mAudioDataByteSize = UInt32(count * 2)
+                state.position += count
+                AudioQueueEnqueueBuffer(queue, buffer, 0, nil)
+            } == noErr)
+            let out = try #require(output)
+            var input: AudioQueueRef?
+            #expect(AudioQueueNewInputWithDispatchQueue(&input, &format, 0, callbacks) { queue, buffer, _, _, _ in
+                if DispatchQueue.getSpecific(key: key) != "callbacks" { state.elsewhere += 1 }
+                state.inputCalls += 1
+                state.recorded += Int(buffer.pointee.mAudioDataByteSize) / 2
+                AudioQueueEnqueueBuffer(queue, buffer, 0, nil)
+            } == noErr)
+            let inQueue = try #require(input)
+            defer {
+                AudioQueueDispose(out, true)
+                AudioQueueDispose(inQueue, true)
+            }
+            var buffers: [AudioQueueBufferRef?] = [nil, nil, nil, nil]
+            for index in 0..<2 { AudioQueueAllocateBuffer(out, 4_096, &buffers[index]) }
+            for index in 2..<4 {
+                AudioQueueAllocateBuffer(inQueue, 4_410, &buffers[index])
+                AudioQueueEnqueueBuffer(inQueue, buffers[index], 0, nil)
+            }
+            // The program primes on its own queue, as it would on iOS.
+            callbacks.sync {
+                for index in 0..<2 {
+                    let count = 2_048
+                    tone.withUnsafeBytes { buffers[index]!.pointee.mAudioData.copyMemory(from: $0.baseAddress! + state.position * 2, byteCount: count * 2) }
+                    buffers[index]!.pointee.mAudioDataByteSize = UInt32(count * 2)
+                    state.position += count
+                    AudioQueueEnqueueBuffer(out, buffers[index], 0, nil)
+                }
+            }
+            #expect(AudioQueueStart(inQueue, nil) == noErr)
+            #expect(AudioQueueStart(out, nil) == noErr)
+            var mix: [Float] = []
+            for _ in 0..<20 {
+                mix += try rig.render(0.05).samples
+                usleep(5_000)   // the callback queue's turn
+            }
+            callbacks.sync {}
+            #expect(AudioQueueStop(inQueue, true) == noErr)
+            callbacks.sync {}
+            let left = stride(from: 0, to: mix.count, by: 2).map { mix[$0] }
+            let start = try #require(Self.onset(left, threshold: 0.05), "the block-fed queue was heard")
+            #expect(abs(Signals.frequency(Array(left[(start + 1_000)..<(start + 12_000)]), rate: 48_000) - 440) < 2)
+            callbacks.sync {
+                #expect(state.elsewhere == 0, "every block ran on the queue given")
+                #expect(state.outputCalls > 3 && state.inputCalls > 5, "\(state.outputCalls) output, \(state.inputCalls) input calls")
+                #expect(state.recorded > 30_000, "\(state.recorded) frames recorded")
+            }
+        }
+
         /// As on iOS, no callback runs once AudioQueueDispose has returned (a program frees what its
         /// callback uses right after): a dispose on another thread waits for the callback running.
         @Test func noCallbackRunsAfterDisposeReturns() throws {

@@ -30,6 +30,8 @@ final class AudioQueueObject: @unchecked Sendable {
     /// Where the callbacks and listeners run: a run loop and its mode (nil: the queue's thread).
     let loop: CFRunLoopStorage?
     let mode: String
+    /// The block a …WithDispatchQueue form was given, kept for the queue's life.
+    var block: AnyObject?
     /// An input queue's capture and encoder (InputQueue.swift); nil for an output queue.
     var input: QueueInput?
     var isInput: Bool { inputCallback != nil }

@@ -141,7 +141,8 @@ public func AudioQueueAddPropertyListener(_ inAQ: AudioQueueRef?, _ inID: AudioQ
     withQueueState(inAQ) { queue throws(QueueStatus) in
         guard let inProc else { throw .parameter }
         guard inID == kAudioQueueProperty_IsRunning else { throw .invalidProperty }
-        let listener = CCallback(inProc, inUserData, loop: queue.loop, mode: queue.mode)
+        var listener = CCallback(inProc, inUserData, loop: queue.loop, mode: queue.mode)
+        listener.dispatch = queue.callback?.dispatch ?? queue.inputCallback?.dispatch
         if !queue.listeners.contains(where: { $0.isSame(as: listener) }) { queue.listeners.append(listener) }
     }
 }

@@ -1,3 +1,5 @@
+import Dispatch
+
 // Audio Queue Services' functions for output queues (AudioToolbox/AudioQueue.h), for C and Swift
 // at once: `@c @implementation` where the signature holds no Core Foundation type, `@c(Name)` for
 // AudioQueueNewOutput (its run loop and mode). Nothing here traps on what a caller passes.
@@ -67,12 +69,21 @@ public func _AudioQueueNewOutput(_ inFormat: UnsafePointer<AudioStreamBasicDescr
                                  _ inUserData: UnsafeMutableRawPointer?, _ inCallbackRunLoop: UnsafeRawPointer?,
                                  _ inCallbackRunLoopMode: UnsafeRawPointer?, _ inFlags: UInt32,
                                  _ outAQ: UnsafeMutablePointer<AudioQueueRef?>?) -> OSStatus {
+    _AudioQueueNewOutput(inFormat, inCallbackProc, inUserData, inCallbackRunLoop, inCallbackRunLoopMode, inFlags, outAQ, dispatch: nil)
+}
+
+/// ``_AudioQueueNewOutput(_:_:_:_:_:_:_:)``, its callbacks on `dispatch` when one is given.
+func _AudioQueueNewOutput(_ inFormat: UnsafePointer<AudioStreamBasicDescription>?, _ inCallbackProc: AudioQueueOutputCallback?,
+                          _ inUserData: UnsafeMutableRawPointer?, _ inCallbackRunLoop: UnsafeRawPointer?,
+                          _ inCallbackRunLoopMode: UnsafeRawPointer?, _ inFlags: UInt32,
+                          _ outAQ: UnsafeMutablePointer<AudioQueueRef?>?, dispatch: DispatchQueue?) -> OSStatus {
     osStatus { () throws(QueueStatus) in
         guard let outAQ else { throw .parameter }
         outAQ.pointee = nil
         guard let inFormat, let inCallbackProc, inFlags == 0 else { throw .parameter }
         try checkFormat(inFormat.pointee)
-        let callback = CCallback(inCallbackProc, inUserData, runLoop: inCallbackRunLoop, mode: inCallbackRunLoopMode)
+        var callback = CCallback(inCallbackProc, inUserData, runLoop: inCallbackRunLoop, mode: inCallbackRunLoopMode)
+        callback.dispatch = dispatch
         let queue = AudioQueueObject(format: inFormat.pointee, callback: callback)
         callback.attach()
         let handle = AudioQueueTable.table.insert(queue)

@@ -1,3 +1,4 @@
+import Dispatch
 import Soundstage
 #if canImport(Glibc)
 import Glibc
@@ -347,6 +348,14 @@ public func _AudioQueueNewInput(_ inFormat: UnsafePointer<AudioStreamBasicDescri
                                 _ inUserData: UnsafeMutableRawPointer?, _ inCallbackRunLoop: UnsafeRawPointer?,
                                 _ inCallbackRunLoopMode: UnsafeRawPointer?, _ inFlags: UInt32,
                                 _ outAQ: UnsafeMutablePointer<AudioQueueRef?>?) -> OSStatus {
+    _AudioQueueNewInput(inFormat, inCallbackProc, inUserData, inCallbackRunLoop, inCallbackRunLoopMode, inFlags, outAQ, dispatch: nil)
+}
+
+/// ``_AudioQueueNewInput(_:_:_:_:_:_:_:)``, its callbacks on `dispatch` when one is given.
+func _AudioQueueNewInput(_ inFormat: UnsafePointer<AudioStreamBasicDescription>?, _ inCallbackProc: AudioQueueInputCallback?,
+                         _ inUserData: UnsafeMutableRawPointer?, _ inCallbackRunLoop: UnsafeRawPointer?,
+                         _ inCallbackRunLoopMode: UnsafeRawPointer?, _ inFlags: UInt32,
+                         _ outAQ: UnsafeMutablePointer<AudioQueueRef?>?, dispatch: DispatchQueue?) -> OSStatus {
     osStatus { () throws(QueueStatus) in
         guard let outAQ else { throw .parameter }
         outAQ.pointee = nil
@@ -361,7 +370,8 @@ public func _AudioQueueNewInput(_ inFormat: UnsafePointer<AudioStreamBasicDescri
         var encoder: AudioConverterRef?
         let status = AudioConverterNew(&floats, &target, &encoder)
         guard status == noErr, let encoder else { throw QueueStatus(status: status == noErr ? kAudioFormatUnsupportedDataFormatError : status) }
-        let callback = CCallback(inCallbackProc, inUserData, runLoop: inCallbackRunLoop, mode: inCallbackRunLoopMode)
+        var callback = CCallback(inCallbackProc, inUserData, runLoop: inCallbackRunLoop, mode: inCallbackRunLoopMode)
+        callback.dispatch = dispatch
         let queue = AudioQueueObject(format: format, inputCallback: callback)
         queue.input = QueueInput(encoder: encoder, channels: Int(format.mChannelsPerFrame))
         callback.attach()

@@ -1,3 +1,5 @@
+import Dispatch
+
 // Where a C listener or completion of the Audio Session and System Sound APIs runs: on the run
 // loop the caller named (when its thread runs it, CFRunLoopRunInMode), or, for a NULL run loop,
 // on Soundstage's own thread as the event happens (iOS's NULL is the main run loop, which a Linux
@@ -11,6 +13,8 @@ struct CCallback<Function>: @unchecked Sendable {
     let clientData: UnsafeMutableRawPointer?
     let loop: CFRunLoopStorage?
     let mode: String
+    /// A dispatch queue to run it on instead (the …WithDispatchQueue forms of Swift blocks).
+    var dispatch: DispatchQueue?
 
     /// `runLoop` and `mode` as C passes them (CFRunLoopRef and CFStringRef, NULL allowed).
     init(_ function: Function, _ clientData: UnsafeMutableRawPointer?, runLoop: UnsafeRawPointer?, mode: UnsafeRawPointer?) {
@@ -37,7 +41,13 @@ struct CCallback<Function>: @unchecked Sendable {
 
     /// Runs `body` where the caller asked.
     func deliver(_ body: @escaping @Sendable () -> Void) {
-        if let loop { loop.perform(in: mode, body) } else { body() }
+        if let dispatch {
+            dispatch.async(execute: body)
+        } else if let loop {
+            loop.perform(in: mode, body)
+        } else {
+            body()
+        }
     }
 
     /// Keeps the run loop waiting for this callback (CFRunLoopRunInMode does not finish early).

@@ -112,12 +112,13 @@ final class StreamDecoder: @unchecked Sendable {
         pthread_cond_broadcast(&changed)
     }
 
-    /// Decodes one pipe's feed until it is closed.
+    /// Decodes one pipe's feed until it is closed. It waits on the feed's own condition, so the
+    /// work of other streams (every chunk decoded broadcasts the shared one) never wakes it.
     private func runDedicated(_ feed: StreamFeed) {
         pthread_mutex_lock(&mutex)
         while !feed.shared.closed {
             guard feed.wantsWorkLocked else {
-                pthread_cond_wait(&changed, &mutex)
+                pthread_cond_wait(feed.wake, &mutex)
                 continue
             }
             decodeOneChunkLocked(feed)
@@ -208,6 +209,8 @@ final class StreamFeed: @unchecked Sendable {
     /// Guarded by ``StreamDecoder``'s lock.
     var shared = Shared()
     private let decoder = StreamDecoder.shared
+    /// What a feed with a thread of its own (a pipe's) waits on, with the decoder's lock.
+    let wake = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
 
     init(file: SoundFile, path: String, chunkFrames: Int, capacity: Int, loopStart: Int64, loopEnd: Int64?, loops: Bool) {
         self.file = file
@@ -220,7 +223,20 @@ final class StreamFeed: @unchecked Sendable {
         self.loopStart = loopStart
         self.loopEnd = loopEnd
         shared.loops = loops
+        pthread_cond_init(wake, nil)
         decoder.withLock { decoder.registerLocked(self) }
+    }
+
+    deinit {
+        pthread_cond_destroy(wake)
+        wake.deallocate()
+    }
+
+    /// Wakes whoever waits on the decoder (its lock held): the shared thread, offline renders, and
+    /// this feed's own thread.
+    func signalLocked() {
+        decoder.signalLocked()
+        pthread_cond_broadcast(wake)
     }
 
     // MARK: The scene's side (any thread; takes the decoder's lock briefly)
@@ -240,7 +256,7 @@ final class StreamFeed: @unchecked Sendable {
             shared.atEnd = false
             shared.failure = nil
             shared.active = true
-            decoder.signalLocked()
+            signalLocked()
             return shared.generation
         }
     }
@@ -265,7 +281,7 @@ final class StreamFeed: @unchecked Sendable {
                 shared.seekTarget = loopStart
                 shared.position = loopStart
             }
-            decoder.signalLocked()
+            signalLocked()
         }
     }
 
@@ -295,7 +311,7 @@ final class StreamFeed: @unchecked Sendable {
             let taken = Array(shared.ready.prefix(count))
             if !taken.isEmpty {
                 shared.ready.removeFirst(taken.count)
-                decoder.signalLocked()
+                signalLocked()
             }
             let finished = shared.ready.isEmpty && (shared.atEnd || shared.failure != nil)
             return (taken, finished, shared.failure)
@@ -320,7 +336,7 @@ final class StreamFeed: @unchecked Sendable {
         decoder.withLock {
             shared.closed = true
             shared.ready = []
-            decoder.signalLocked()
+            signalLocked()
         }
     }
 

@@ -8,10 +8,10 @@
  * app's output device (the desktop server, else OpenAL's default device) under the app's audio
  * session, and rendered offline (AudioQueueSetOfflineRenderFormat, AudioQueueOfflineRender:
  * Apple's offline-render pattern, bit-exact from run to run); their buffers, transport, start
- * times, clocks and timelines, volume, pan, the time-pitch unit and the properties below. Input
- * queues, AudioQueueEnqueueBufferWithParameters and the dispatch-queue forms are not here yet:
- * they are not declared, so a port that needs them fails to build rather than failing at run
- * time. Every call on a disposed queue or a buffer not its own is Apple's error code, never a crash.
+ * times, clocks and timelines, volume, pan, the time-pitch unit and the properties below; input
+ * queues. AudioQueueEnqueueBufferWithParameters is not here yet, and the dispatch-queue forms
+ * exist for Swift only (a C block needs -fblocks and libdispatch's headers): they are not
+ * declared, so a port that needs them fails to build rather than failing at run time. Every call on a disposed queue or a buffer not its own is Apple's error code, never a crash.
  */
 #ifndef AudioToolbox_AudioQueue_h
 #define AudioToolbox_AudioQueue_h
