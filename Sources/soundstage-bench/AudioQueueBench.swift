@@ -2,6 +2,7 @@ import AudioToolbox
 import Foundation
 import SoundFile
 import Soundstage
+import TestSupport
 
 /// `soundstage-bench audio-queues`: Audio Queue Services on a device against Soundstage's own
 /// streams of the same sounds, each side rendering 10 s of a loopback device (medians of 5,
@@ -130,4 +131,161 @@ final class QueueFeeder: @unchecked Sendable {
         buffer.pointee.mPacketDescriptionCount = variable ? count : 0
         AudioQueueEnqueueBuffer(queue, buffer, 0, nil)
     }
+}
+
+/// `soundstage-bench audio-queue-ear [--pipewire] [--plays N]`: a queue's buffer callback to the
+/// ear against a Soundstage stream's, on a throw-away desktop server (PulseAudio by default), each
+/// measured at the sink's monitor as the first sample of a 1 kHz click:
+///
+/// - the queue: 16-bit mono at 48 kHz in three buffers of 10 ms, refilled with silence from its
+///   callback on the queue's thread; armed, the next callback fills its buffer with the click. From
+///   that callback's enqueue to the ear, less the audio enqueued ahead of it (what iOS plays first
+///   too), is what the queue adds;
+/// - the stream: a streaming source of the same options (``queueStreamOptions``) reading from a
+///   producer that hands it silence, and the click once armed: from that hand-over to the ear.
+///
+/// The goal: the queue within 2 ms of the stream (medians).
+func audioQueueEarLatency(arguments: [String]) throws {
+    let kind: AudioServerFixture.Kind = arguments.contains("--pipewire") ? .pipewire : .pulseaudio
+    let plays = arguments.firstIndex(of: "--plays").flatMap { Int(arguments[$0 + 1]) } ?? 30
+    let fixture = try AudioServerFixture(kind)
+    defer { fixture.stop() }
+    let recording = try fixture.record(sink: "A")
+    defer { recording.stop() }
+    let device = try Device.openDesktop(DesktopOutputOptions(applicationName: "bench", server: fixture.server))
+    defer { device.close() }
+    let audio = try ApplicationAudio.use(device: device)
+    print("callback to the ear on \(kind): a 1 kHz click's first sample at sink A's monitor, \(plays) plays each")
+
+    let clicks = ClickSource()
+    let producer = ClickProducer(clicks)
+    let stream = try AudioPlayer(producer: producer, sampleRate: 48_000, channels: 1, name: "<bench stream>", scene: audio.scene,
+                                 session: nil, options: queueStreamOptions)
+    try stream.play()
+    let streamLatencies = try measureClicks(plays, recording: recording, clicks: clicks)
+    stream.stop()
+    producer.cancel()
+
+    let queueClicks = ClickSource()
+    let queue = try ClickQueue(queueClicks)
+    defer { queue.dispose() }
+    let queueLatencies = try measureClicks(plays, recording: recording, clicks: queueClicks)
+    report("stream: producer hands the click over → sink", streamLatencies, goal: nil)
+    report("queue: callback enqueues the click → sink, less the 20 ms enqueued ahead", queueLatencies, goal: nil)
+    let sorted = (streamLatencies.sorted(), queueLatencies.sorted())
+    if !sorted.0.isEmpty, !sorted.1.isEmpty {
+        let difference = sorted.1[sorted.1.count / 2] - sorted.0[sorted.0.count / 2]
+        print(String(format: "  queue − stream (medians): %+.1f ms (goal: within 2 ms)", difference * 1_000))
+    }
+}
+
+/// Arms a click and says when its first sample left the program (monotonic seconds).
+final class ClickSource: @unchecked Sendable {
+    private let lock = NSLock()
+    private var armed = false
+    private var handedAt: Double?
+    /// Seconds of audio queued ahead of the click when it was handed over (the queue's buffers).
+    private var ahead = 0.0
+    static let click: [Float] = (0..<1_440).map { Float(0.5 * sin(2 * Double.pi * 1_000 * Double($0) / 48_000)) }
+
+    func arm() { lock.withLock { armed = true; handedAt = nil } }
+    /// Whether to hand the click over now; notes the time (and the audio ahead of it).
+    func takeArmed(ahead seconds: Double = 0) -> Bool {
+        lock.withLock {
+            guard armed else { return false }
+            armed = false
+            handedAt = MonitorRecording.now()
+            ahead = seconds
+            return true
+        }
+    }
+    var handed: (at: Double, ahead: Double)? { lock.withLock { handedAt.map { ($0, ahead) } } }
+}
+
+/// A stream's producer: silence, and the click when armed (paced by the stream asking).
+final class ClickProducer: FrameProducer, @unchecked Sendable {
+    private let clicks: ClickSource
+    private let lock = NSLock()
+    private var cancelled = false
+    private var pending: [Float] = []
+    init(_ clicks: ClickSource) { self.clicks = clicks }
+
+    func produce(into destination: UnsafeMutablePointer<Float>, frames: Int) throws -> Int {
+        lock.withLock {
+            if cancelled { return 0 }
+            if pending.isEmpty, clicks.takeArmed() { pending = ClickSource.click }
+            let count = min(frames, 480)
+            for index in 0..<count { destination[index] = index < pending.count ? pending[index] : 0 }
+            pending.removeFirst(min(count, pending.count))
+            return count
+        }
+    }
+
+    func cancel() { lock.withLock { cancelled = true } }
+}
+
+/// An output queue refilled with silence from its callback, the click when armed.
+final class ClickQueue: @unchecked Sendable {
+    private var queue: AudioQueueRef?
+    private let clicks: ClickSource
+    private var pending: [Int16] = []
+    private static let frames = 480
+
+    init(_ clicks: ClickSource) throws {
+        self.clicks = clicks
+        var format = AudioStreamBasicDescription(mSampleRate: 48_000, mFormatID: kAudioFormatLinearPCM,
+                                                 mFormatFlags: kLinearPCMFormatFlagIsSignedInteger | kLinearPCMFormatFlagIsPacked,
+                                                 mBytesPerPacket: 2, mFramesPerPacket: 1, mBytesPerFrame: 2, mChannelsPerFrame: 1,
+                                                 mBitsPerChannel: 16, mReserved: 0)
+        var made: AudioQueueRef?
+        guard AudioQueueNewOutput(&format, { userData, _, buffer in
+            Unmanaged<ClickQueue>.fromOpaque(userData!).takeUnretainedValue().fill(buffer)
+        }, Unmanaged.passUnretained(self).toOpaque(), nil, nil, 0, &made) == noErr, let made else { throw CocoaError(.featureUnsupported) }
+        queue = made
+        for _ in 0..<3 {
+            var buffer: AudioQueueBufferRef?
+            AudioQueueAllocateBuffer(made, UInt32(Self.frames * 2), &buffer)
+            if let buffer { fill(buffer) }
+        }
+        guard AudioQueueStart(made, nil) == noErr else { throw CocoaError(.featureUnsupported) }
+    }
+
+    /// The callback (the queue's thread): the next 10 ms, silence or the click.
+    func fill(_ buffer: AudioQueueBufferRef) {
+        guard let queue else { return }
+        // Two buffers are enqueued ahead of this one: 20 ms the ear hears first.
+        if pending.isEmpty, clicks.takeArmed(ahead: 2 * Double(Self.frames) / 48_000) {
+            pending = ClickSource.click.map { Int16($0 * 32_767) }
+        }
+        let samples = buffer.pointee.mAudioData.assumingMemoryBound(to: Int16.self)
+        for index in 0..<Self.frames { samples[index] = index < pending.count ? pending[index] : 0 }
+        pending.removeFirst(min(Self.frames, pending.count))
+        buffer.pointee.mAudioDataByteSize = UInt32(Self.frames * 2)
+        AudioQueueEnqueueBuffer(queue, buffer, 0, nil)
+    }
+
+    func dispose() {
+        if let queue { AudioQueueDispose(queue, true) }
+    }
+}
+
+/// Arms `plays` clicks one at a time; each one's time from its hand-over (less the audio ahead of
+/// it) to its first sample at the monitor.
+private func measureClicks(_ plays: Int, recording: MonitorRecording, clicks: ClickSource) throws -> [Double] {
+    usleep(500_000)   // the stream settles
+    var latencies: [Double] = []
+    for _ in 0..<plays {
+        usleep(150_000)
+        let from = recording.frameCount
+        clicks.arm()
+        let deadline = Date().addingTimeInterval(2)
+        var onset: Int?
+        while onset == nil && Date() < deadline {
+            usleep(1_000)
+            onset = recording.firstFrame(above: 0.05, from: from)
+        }
+        guard let onset, let heard = recording.time(ofFrame: onset), let handed = clicks.handed else { continue }
+        latencies.append(heard - handed.at - handed.ahead)
+    }
+    return latencies
 }

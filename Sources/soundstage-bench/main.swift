@@ -169,6 +169,10 @@ if mode == "stretch" {
     try stretchBench()
     exit(0)
 }
+if mode == "audio-queue-ear" {
+    try audioQueueEarLatency(arguments: Array(CommandLine.arguments.dropFirst(2)))
+    exit(0)
+}
 if mode == "audio-queues" {
     try audioQueueBench()
     exit(0)

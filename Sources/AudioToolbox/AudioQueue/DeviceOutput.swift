@@ -17,7 +17,7 @@ import Glibc
 // interruption stops the queue (IsRunning 0) and AudioQueueStart after its end plays on.
 
 /// What a device queue's stream holds ahead: four chunks of 20 ms decoded, four in OpenAL's queue.
-let queueStreamOptions: StreamOptions = {
+package let queueStreamOptions: StreamOptions = {
     var options = StreamOptions()
     options.bufferDuration = 0.02
     options.bufferCount = 4
