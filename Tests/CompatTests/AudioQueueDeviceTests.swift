@@ -499,6 +499,42 @@ extension CompatPrograms {
             }
         }
 
+        /// AudioQueueEnqueueBufferWithParameters on the device: a buffer given a start time on the
+        /// queue's clock plays after silence, on its sample relative to the first; trims are heard.
+        @Test func aBufferWithAStartTimePlaysOnItsSampleOfTheQueuesClock() throws {
+            let rig = try Rig()
+            var format = Self.pcm16Mono
+            var made: AudioQueueRef?
+            #expect(AudioQueueNewOutput(&format, { _, _, _ in }, nil, nil, nil, 0, &made) == noErr)
+            let queue = try #require(made)
+            defer { AudioQueueDispose(queue, true) }
+            let tone = (0..<4_410).map { Int16(16_384 * cos(2 * Double.pi * 440 * Double($0) / 44_100)) }
+            var buffers: [AudioQueueBufferRef?] = [nil, nil]
+            for index in 0..<2 {
+                AudioQueueAllocateBuffer(queue, UInt32(tone.count * 2), &buffers[index])
+                tone.withUnsafeBytes { buffers[index]!.pointee.mAudioData.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+                buffers[index]!.pointee.mAudioDataByteSize = UInt32(tone.count * 2)
+            }
+            // 100 ms from 0, then 50 ms (the last 50 ms trimmed) from 0.3 s on the queue's clock.
+            #expect(AudioQueueEnqueueBuffer(queue, buffers[0], 0, nil) == noErr)
+            var start = AudioTimeStamp()
+            start.mSampleTime = 13_230
+            start.mFlags = .sampleTimeValid
+            var actual = AudioTimeStamp()
+            #expect(AudioQueueEnqueueBufferWithParameters(queue, buffers[1], 0, nil, 0, 2_205, 0, nil, &start, &actual) == noErr)
+            #expect(actual.mSampleTime == 13_230)
+            AudioQueueStop(queue, false)
+            #expect(AudioQueueStart(queue, nil) == noErr)
+            let mix = try rig.render(0.8)
+            let sounds = Signals.separateSounds(mix.samples, gap: 0.05, threshold: 0.02, rate: 48_000)
+            #expect(sounds.count == 2, "\(sounds)")
+            if sounds.count == 2 {
+                #expect(abs(sounds[1].0 - sounds[0].0 - 14_400) <= 2, "0.3 s apart: \(sounds)")
+                #expect(abs(sounds[0].1 - sounds[0].0 - 4_800) < 60, "100 ms")
+                #expect(abs(sounds[1].1 - sounds[1].0 - 2_400) < 60, "50 ms: the trim heard")
+            }
+        }
+
         /// As on iOS, no callback runs once AudioQueueDispose has returned (a program frees what its
         /// callback uses right after): a dispose on another thread waits for the callback running.
         @Test func noCallbackRunsAfterDisposeReturns() throws {

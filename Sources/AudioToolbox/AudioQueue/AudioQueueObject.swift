@@ -40,8 +40,13 @@ final class AudioQueueObject: @unchecked Sendable {
 
     /// Every buffer allocated and not freed.
     var buffers: Set<UnsafeMutableRawPointer> = []
-    /// What is enqueued, in play order: the buffer, its bytes and its packets.
-    var queued: [(buffer: AudioQueueBufferRef, bytes: Int, packets: [AudioStreamPacketDescription])] = []
+    /// What is enqueued, in play order: the buffer, its bytes, its packets, its start time.
+    var queued: [QueuedBuffer] = []
+    /// The enqueued buffers' frames as the decoder makes them, with their trims and parameter
+    /// events (BufferParameters.swift); an entry goes once its last frame has come out.
+    var ledger: [LedgerEntry] = []
+    /// Frames the device's run has produced since its start (its clock for start times).
+    var producedFrames: Int64 = 0
     /// Packets of the front buffer already handed to the decoder.
     var frontPacketsTaken = 0
     /// The front buffer's last packets were handed out: it goes back at the next input call.
@@ -154,6 +159,13 @@ final class AudioQueueObject: @unchecked Sendable {
 
     func isQueued(_ buffer: AudioQueueBufferRef) -> Bool { queued.contains { $0.buffer == buffer } }
 
+    /// Where on the queue's clock a buffer enqueued now would start: the output so far and the
+    /// frames still to come out of what is enqueued.
+    var scheduledEnd: Double {
+        let clock = offlineFormat != nil ? renderedFrames : producedFrames
+        return Double(clock) + Double(ledger.reduce(0) { $0 + $1.frames - $1.position })
+    }
+
     /// Packets a buffer's bytes hold when the format's packets are all one size.
     var bytesPerPacket: Int { Int(format.mBytesPerPacket) }
 
@@ -161,6 +173,7 @@ final class AudioQueueObject: @unchecked Sendable {
     func returnEverything() {
         finished.append(contentsOf: queued.map(\.buffer))
         queued.removeAll()
+        ledger.removeAll()
         frontPacketsTaken = 0
         frontExhausted = false
         flushing = false

@@ -144,6 +144,17 @@ public func AudioQueueFreeBuffer(_ inAQ: AudioQueueRef?, _ inBuffer: AudioQueueB
 @c @implementation
 public func AudioQueueEnqueueBuffer(_ inAQ: AudioQueueRef?, _ inBuffer: AudioQueueBufferRef?, _ inNumPacketDescs: UInt32,
                                     _ inPacketDescs: UnsafePointer<AudioStreamPacketDescription>?) -> OSStatus {
+    enqueue(inAQ, inBuffer, inNumPacketDescs, inPacketDescs, startSample: nil) { queue, entry throws(QueueStatus) in
+        queue.ledger.append(LedgerEntry(frames: queue.framesOf(bytes: entry.bytes, packets: entry.packets), trimStart: 0, trimEnd: 0,
+                                        events: []))
+    }
+}
+
+/// Enqueues a buffer (AudioQueueEnqueueBuffer and …WithParameters): checks it, then `account`
+/// adds its ledger entry (which may refuse it) before it joins the queue.
+func enqueue(_ inAQ: AudioQueueRef?, _ inBuffer: AudioQueueBufferRef?, _ inNumPacketDescs: UInt32,
+             _ inPacketDescs: UnsafePointer<AudioStreamPacketDescription>?, startSample: Double?,
+             account: (AudioQueueObject, QueuedBuffer) throws(QueueStatus) -> Void) -> OSStatus {
     withQueue(inAQ) { queue throws(QueueStatus) in
         guard let inBuffer, queue.owns(inBuffer) else { throw .invalidBuffer }
         guard !queue.isQueued(inBuffer) else { throw QueueStatus(status: kAudioQueueErr_BufferEnqueuedTwice) }
@@ -151,7 +162,7 @@ public func AudioQueueEnqueueBuffer(_ inAQ: AudioQueueRef?, _ inBuffer: AudioQue
             // An input queue fills the buffer: what it holds now does not matter, its room does.
             let packet = queue.format.mBytesPerPacket > 0 ? Int(queue.format.mBytesPerPacket) : input.maximumPacket
             guard Int(inBuffer.pointee.mAudioDataBytesCapacity) >= packet else { throw .parameter }
-            queue.queued.append((inBuffer, 0, []))
+            queue.queued.append(QueuedBuffer(buffer: inBuffer, bytes: 0, packets: []))
             if queue.queued.count == 1 { input.frontStart = input.encodedFrames }
             return
         }
@@ -178,7 +189,9 @@ public func AudioQueueEnqueueBuffer(_ inAQ: AudioQueueRef?, _ inBuffer: AudioQue
             packets = []   // packets of one size need no descriptions (any given are not needed)
             guard bytes >= queue.bytesPerPacket else { throw .bufferEmpty }
         }
-        queue.queued.append((inBuffer, bytes, packets))
+        let entry = QueuedBuffer(buffer: inBuffer, bytes: bytes, packets: packets, startSample: startSample)
+        try account(queue, entry)
+        queue.queued.append(entry)
         queue.lock.wake()
     }
 }
@@ -294,37 +307,7 @@ public func AudioQueueGetParameter(_ inAQ: AudioQueueRef?, _ inParamID: AudioQue
 
 @c @implementation
 public func AudioQueueSetParameter(_ inAQ: AudioQueueRef?, _ inParamID: AudioQueueParameterID, _ inValue: AudioQueueParameterValue) -> OSStatus {
-    withQueue(inAQ) { queue throws(QueueStatus) in
-        guard inValue.isFinite else { throw .invalidParameter }
-        switch inParamID {
-        case kAudioQueueParam_Volume:
-            let target = min(1, max(0, inValue))
-            let rate = queue.offlineFormat?.mSampleRate ?? queue.format.mSampleRate
-            let frames = Int((Double(queue.volumeRampTime) * rate).rounded())
-            queue.volumeTarget = target
-            if frames > 0 {
-                queue.ramp = (frames, (target - queue.volume) / Float(frames))
-            } else {
-                queue.volume = target
-                queue.ramp = (0, 0)
-            }
-        case kAudioQueueParam_VolumeRampTime:
-            queue.volumeRampTime = min(60, max(0, inValue))
-        case kAudioQueueParam_Pan:
-            queue.pan = min(1, max(-1, inValue))
-        case kAudioQueueParam_PlayRate:
-            queue.playRate = min(2, max(0.5, inValue))
-            queue.applyDeviceSpeed()
-            return
-        case kAudioQueueParam_Pitch:
-            queue.pitchCents = min(2400, max(-2400, inValue))
-            queue.applyDeviceSpeed()
-            return
-        default:
-            throw .invalidParameter
-        }
-        if inParamID != kAudioQueueParam_VolumeRampTime { queue.applyDeviceParameters(ramp: Double(queue.volumeRampTime)) }
-    }
+    withQueue(inAQ) { queue throws(QueueStatus) in try queue.setParameter(inParamID, inValue) }
 }
 
 @c @implementation

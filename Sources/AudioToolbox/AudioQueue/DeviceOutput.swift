@@ -91,7 +91,8 @@ extension AudioQueueObject {
                 handBack(done, now: false)
                 return 0
             }
-            let made = pcm.map { readPCM($0, frames: frames, into: destination) } ?? decode(frames: frames, channels: deviceChannels, into: destination)
+            let made = pull(frames: frames, channels: deviceChannels, into: destination, clock: producedFrames, ratio: 1)
+            producedFrames += Int64(made)
             if made > 0, metering {
                 measure(UnsafeBufferPointer(start: destination, count: made * deviceChannels), frames: made, channels: deviceChannels)
             }
@@ -117,11 +118,11 @@ extension AudioQueueObject {
 
     /// Up to `frames` frames of interleaved linear PCM read straight from the enqueued buffers as
     /// Float32 (no converter: the device's stream takes the queue's own rate); the lock is held.
-    private func readPCM(_ layout: PCMLayout, frames: Int, into destination: UnsafeMutablePointer<Float>) -> Int {
+    func readPCM(_ layout: PCMLayout, frames: Int, into destination: UnsafeMutablePointer<Float>) -> Int {
         let channels = layout.channels, bytesPerFrame = layout.bytesPerFrame
         var produced = 0
         var scratch = [Double](repeating: 0, count: min(frames, 4_096))
-        while produced < frames, let front = queued.first {
+        while produced < frames, let front = queued.first, !front.waitsForStart(taken: frontPacketsTaken) {
             let start = frontPacketsTaken * bytesPerFrame
             let count = min(frames - produced, (front.bytes - start) / bytesPerFrame, scratch.count)
             if count > 0 {
@@ -177,6 +178,7 @@ extension AudioQueueObject {
             let run = QueuePlayback(player: player, producer: producer, audio: audio)
             player.eventHandler = { [weak self] _, event in self?.playbackEvent(event, of: run) }
             playback = run
+            producedFrames = 0
             applyDeviceParameters()
             applyDeviceSpeed()
         }

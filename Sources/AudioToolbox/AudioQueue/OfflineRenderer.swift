@@ -29,7 +29,7 @@ extension AudioQueueObject {
             frontExhausted = false
         }
         let list = UnsafeMutableAudioBufferListPointer(ioData)
-        guard let front = queued.first, list.count >= 1 else {
+        guard let front = queued.first, list.count >= 1, !front.waitsForStart(taken: frontPacketsTaken) else {
             ioPackets.pointee = 0
             if list.count >= 1 { list[0].mDataByteSize = 0 }
             return stopping || flushing ? noErr : queueStarved
@@ -108,7 +108,10 @@ extension AudioQueueObject {
         var samples = [Float](repeating: 0, count: frames * channels)
         var produced = 0
         if !isPaused {
-            produced = samples.withUnsafeMutableBufferPointer { decode(frames: frames, channels: channels, into: $0.baseAddress!) }
+            let ratio = render.mSampleRate / format.mSampleRate
+            produced = samples.withUnsafeMutableBufferPointer {
+                pull(frames: frames, channels: channels, into: $0.baseAddress!, clock: renderedFrames, ratio: ratio)
+            }
         }
         let drained = produced < frames && queued.isEmpty && (stopping || flushing)
         if drained {
@@ -124,7 +127,15 @@ extension AudioQueueObject {
             isRunning = false
             runningChanged = true
         }
-        applyVolumeAndPan(&samples, frames: length, channels: channels)
+        // The decoded frames had their gains in the pull (an event changes them at its frame);
+        // the silence after them moves a volume ramp on.
+        if length > produced {
+            samples.withUnsafeMutableBufferPointer {
+                // What the pull left there (trimmed frames) is not heard: silence.
+                ($0.baseAddress! + produced * channels).update(repeating: 0, count: (length - produced) * channels)
+                applyVolumeAndPan($0.baseAddress! + produced * channels, frames: length - produced, channels: channels)
+            }
+        }
         if metering { samples.withUnsafeBufferPointer { measure($0, frames: length, channels: channels) } }
         try write(samples, frames: length, render: render, into: buffer)
         renderedFrames += Int64(length)
@@ -160,7 +171,8 @@ extension AudioQueueObject {
         return produced
     }
 
-    private func applyVolumeAndPan(_ samples: inout [Float], frames: Int, channels: Int) {
+    /// Applies the volume (moving its ramp on) and the pan to `frames` frames of an offline render.
+    func applyVolumeAndPan(_ samples: UnsafeMutablePointer<Float>, frames: Int, channels: Int) {
         let (left, right): (Float, Float) = channels == 2 ? (pan > 0 ? 1 - pan : 1, pan < 0 ? 1 + pan : 1) : (1, 1)
         for frame in 0..<frames {
             if ramp.frames > 0 {

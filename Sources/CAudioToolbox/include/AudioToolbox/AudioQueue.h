@@ -164,6 +164,17 @@ OSStatus AudioQueueFreeBuffer(AudioQueueRef CA_NULLABLE inAQ, AudioQueueBufferRe
     descriptions (here or in the buffer's own). */
 OSStatus AudioQueueEnqueueBuffer(AudioQueueRef CA_NULLABLE inAQ, AudioQueueBufferRef CA_NULLABLE inBuffer, UInt32 inNumPacketDescs,
                                  const AudioStreamPacketDescription *CA_NULLABLE inPacketDescs);
+/** Enqueues a buffer as AudioQueueEnqueueBuffer does, with inTrimFramesAtStart and
+    inTrimFramesAtEnd frames of its audio left out (a gapless file's priming and remainder),
+    inParamValues (Volume, VolumeRampTime, Pan, PlayRate, Pitch) applied when its first frame is
+    decoded, and inStartTime (mSampleTime on the queue's clock, as AudioQueueGetCurrentTime counts;
+    NULL: after what is enqueued) before which silence plays. *outActualStartTime: the sample it is
+    scheduled on (the time given, else where what is enqueued ends). Output queues only. */
+OSStatus AudioQueueEnqueueBufferWithParameters(AudioQueueRef CA_NULLABLE inAQ, AudioQueueBufferRef CA_NULLABLE inBuffer,
+                                               UInt32 inNumPacketDescs, const AudioStreamPacketDescription *CA_NULLABLE inPacketDescs,
+                                               UInt32 inTrimFramesAtStart, UInt32 inTrimFramesAtEnd, UInt32 inNumParamValues,
+                                               const AudioQueueParameterEvent *CA_NULLABLE inParamValues,
+                                               const AudioTimeStamp *CA_NULLABLE inStartTime, AudioTimeStamp *CA_NULLABLE outActualStartTime);
 /** Starts (inStartTime: NULL, as soon as possible). */
 OSStatus AudioQueueStart(AudioQueueRef CA_NULLABLE inAQ, const AudioTimeStamp *CA_NULLABLE inStartTime);
 /** Decodes ahead so a start plays at once; *outNumberOfFramesPrepared says how many frames are ready. */
