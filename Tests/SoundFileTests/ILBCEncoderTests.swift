@@ -35,10 +35,10 @@ import TestSupport
     func speechKeepsItsWaveform(_ mode: ILBCMode) throws {
         let dir = try Fixtures.directory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let speech = try #require(try ILBCSignals.speech(in: dir),
+        let speech = try #require(try SpeechSignals.speech(in: dir),
                                   "needs espeak-ng: run scripts/setup.sh --tests, as the README's test setup says")
         let decoded = try Self.roundTrip(speech, mode: mode, in: dir)
-        let snr = ILBCSignals.segmentalSNR(reference: speech, decoded: decoded)
+        let snr = SpeechSignals.segmentalSNR(reference: speech, decoded: decoded)
         print("iLBC \(mode): speech segmental SNR \(snr.places(2)) dB")
         #expect(snr > 5, "segmental SNR \(snr) dB")
     }
@@ -48,11 +48,11 @@ import TestSupport
     func sungVowelKeepsItsPitch(_ mode: ILBCMode, f0: Double) throws {
         let dir = try Fixtures.directory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let vowel = ILBCSignals.vowel(f0: f0, seconds: 1.2)
+        let vowel = SpeechSignals.vowel(f0: f0, seconds: 1.2)
         let decoded = try Self.roundTrip(vowel, mode: mode, in: dir)
         let steady = 2_400..<8_000
-        let pitchIn = ILBCSignals.pitch(Array(vowel[steady])), pitchOut = ILBCSignals.pitch(Array(decoded[steady]))
-        let snr = ILBCSignals.segmentalSNR(reference: vowel, decoded: decoded)
+        let pitchIn = SpeechSignals.pitch(Array(vowel[steady])), pitchOut = SpeechSignals.pitch(Array(decoded[steady]))
+        let snr = SpeechSignals.segmentalSNR(reference: vowel, decoded: decoded)
         print("iLBC \(mode): vowel at \(f0) Hz: pitch \(pitchIn.places(2)) → \(pitchOut.places(2)) Hz, segmental SNR \(snr.places(2)) dB")
         #expect(abs(pitchIn / f0 - 1) < 0.02, "the pitch measurement itself is off: \(pitchIn) Hz")
         #expect(abs(pitchOut / pitchIn - 1) < 0.02)
@@ -68,7 +68,7 @@ import TestSupport
         defer { try? FileManager.default.removeItem(at: dir) }
         // A vowel, a glide and noise bursts: start states land everywhere.
         var random = SplitMix64(seed: 50)
-        let signal = ILBCSignals.vowel(f0: 150, seconds: 0.6) + ILBCSignals.vowel(f0: 230, seconds: 0.6)
+        let signal = SpeechSignals.vowel(f0: 150, seconds: 0.6) + SpeechSignals.vowel(f0: 230, seconds: 0.6)
             + (0..<4_800).map { i in Float(Double(random.next() % 2001) / 1000 - 1) * (i % 1_600 < 400 ? 0.3 : 0.01) }
         var encoder = ILBCEncoder(mode: mode)
         var model = ILBCModelSynthesis()
@@ -88,7 +88,7 @@ import TestSupport
         let path = dir.appendingPathComponent("model.lbc").path
         try Self.writeStorageFile(packets, mode: mode, to: path)
         let decoded = try ILBCSignals.decodeWithFFmpeg(path, in: dir)
-        let match = ILBCSignals.segmentalSNR(reference: reconstruction, decoded: decoded)
+        let match = SpeechSignals.segmentalSNR(reference: reconstruction, decoded: decoded)
         print("iLBC \(mode): encoder's reconstruction against FFmpeg's decoder: \(match.places(1)) dB; starts \(starts.sorted()), state first \(firsts)")
         #expect(match > 25)
         #expect(starts.count >= 2 && firsts.count == 2)

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import SoundFile
 import SoundstageErrors
+import TestSupport
 
 /// CAF files with iLBC packets, as iOS writes them, through ``SoundFileWriter``; read back by
 /// FFmpeg (the tool, and Soundstage's own reader through FFmpeg's libraries).
@@ -19,7 +20,7 @@ import SoundstageErrors
     func writesCAFAsIOSDoes(_ bitRate: Int?, _ mode: ILBCMode) throws {
         let dir = try Fixtures.directory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let vowel = ILBCSignals.vowel(f0: 200, seconds: 1.01)
+        let vowel = SpeechSignals.vowel(f0: 200, seconds: 1.01)
         let path = dir.appendingPathComponent("voice.caf").path
         let writer = try SoundFileWriter(path: path, format: .cafILBC, sampleRate: 8_000, channels: 1, bitRate: bitRate)
         // Odd-sized writes: frames straddle them.
@@ -41,7 +42,7 @@ import SoundstageErrors
         let decoded = try ILBCSignals.decodeWithFFmpeg(path, in: dir)
         #expect(decoded.count == packets * mode.samplesPerFrame || decoded.count == vowel.count,
                 "ffmpeg decoded \(decoded.count) samples of \(packets) packets")
-        #expect(ILBCSignals.segmentalSNR(reference: vowel, decoded: decoded) > 5)
+        #expect(SpeechSignals.segmentalSNR(reference: vowel, decoded: decoded) > 5)
 
         // Soundstage's reader (FFmpeg's decoder, the CAF's packet table for the length).
         let file = try SoundFile(path: path)
@@ -49,7 +50,7 @@ import SoundstageErrors
         #expect(file.format.sampleRate == 8_000 && file.format.channels == 1)
         let read = try file.readAll()
         #expect(read.frames == vowel.count)
-        #expect(ILBCSignals.segmentalSNR(reference: vowel, decoded: read.samples) > 5)
+        #expect(SpeechSignals.segmentalSNR(reference: vowel, decoded: read.samples) > 5)
     }
 
     @Test func refusesWhatIsNotEightKilohertzMono() throws {
@@ -78,7 +79,7 @@ import SoundstageErrors
         let dir = try Fixtures.directory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let path = dir.appendingPathComponent("voice.caf").path
-        try SoundFileWriter.write(AudioBuffer(samples: ILBCSignals.vowel(f0: 150, seconds: 0.5), channels: 1, sampleRate: 8_000),
+        try SoundFileWriter.write(AudioBuffer(samples: SpeechSignals.vowel(f0: 150, seconds: 0.5), channels: 1, sampleRate: 8_000),
                                   to: path, format: .cafILBC)
         var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
         bytes[bytes.count - 1] |= 1   // the last frame's "lost" bit
