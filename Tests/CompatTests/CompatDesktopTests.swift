@@ -184,5 +184,38 @@ extension CompatPrograms {
             let pitch = Signals.medianFrequency(heard, rate: 44_100)
             #expect(abs(pitch - 660) < 3, "\(pitch) Hz recorded")
         }
+
+        /// The voice memo program records iLBC (`kAudioFormatiLBC`, as voice-chat apps do) from the
+        /// default input while the game's music plays: a CAF file of 8 kHz mono iLBC that holds
+        /// the music, read back through FFmpeg's iLBC decoder.
+        @Test(.enabled(if: FFmpeg.hasDecoder(named: "ilbc"), "needs FFmpeg's iLBC decoder"), arguments: servers)
+        func theVoiceMemoRecordsILBC(_ kind: AudioServerFixture.Kind) throws {
+            let fixture = try AudioServerFixture(kind)
+            _ = try fixture.pactl(["set-default-source", "A.monitor"])
+            let device = try Self.device(on: fixture)
+            try CompatOutput.use(device: device)
+            let musicURL = try Self.file(Signals.sine(330, seconds: 3, amplitude: 0.5), "music.wav")
+            let memoURL = FileManager.default.temporaryDirectory.appendingPathComponent("memo-\(UUID()).caf")
+            defer { [musicURL, memoURL].forEach { try? FileManager.default.removeItem(at: $0) } }
+
+            let memo = VoiceMemo()
+            #expect(try memo.record(to: memoURL, seconds: 1.5, settings: VoiceMemo.iLBC), "\(String(describing: memo.recorder?.lastError))")
+            let music = try AVAudioPlayer(contentsOf: musicURL)
+            #expect(music.play())
+            #expect(memo.waitForEnd(15) == true)
+            music.stop()
+            device.close()
+
+            let file = try SoundFile(path: memoURL.path)
+            #expect(file.format.container == .caf && file.format.encoding == .ilbc)
+            #expect(file.format.sampleRate == 8_000 && file.format.channels == 1)
+            let audio = try file.readAll()
+            #expect(abs(audio.duration - 1.5) < 0.05, "\(audio.duration) s")
+            let samples = audio.channel(0)
+            let first = try #require(samples.firstIndex { abs($0) > 0.05 }, "the music is in the memo")
+            let heard = Array(samples[(first + 400)..<min(samples.count, first + 4_000)])
+            let pitch = Signals.medianFrequency(heard, rate: 8_000)
+            #expect(abs(pitch / 330 - 1) < 0.02, "\(pitch) Hz recorded")
+        }
     }
 }

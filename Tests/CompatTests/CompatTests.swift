@@ -244,6 +244,10 @@ extension CompatPrograms {
             #expect(try format([AVFormatIDKey: kAudioFormatAppleIMA4], "take.caf").0 == .cafIMA4)
             #expect(try format([AVFormatIDKey: kAudioFormatULaw], "take.caf").0 == .cafULaw)
             #expect(try format([AVFormatIDKey: kAudioFormatALaw], "take.wav").0 == .wavALaw)
+            #expect(try format([AVFormatIDKey: kAudioFormatiLBC, AVSampleRateKey: 8_000.0, AVNumberOfChannelsKey: 1], "memo.caf") == (.cafILBC, nil))
+            // A quality does not choose iLBC's frames; a bit rate of 15 200 chooses 20 ms ones.
+            #expect(try format([AVFormatIDKey: kAudioFormatiLBC, AVEncoderAudioQualityKey: AVAudioQuality.max.rawValue], "memo.caf") == (.cafILBC, nil))
+            #expect(try format([AVFormatIDKey: kAudioFormatiLBC, AVEncoderBitRateKey: 15_200], "memo.caf") == (.cafILBC, 15_200))
             #expect(try format([AVFormatIDKey: kAudioFormatLinearPCM, AVLinearPCMBitDepthKey: 24], "take.wav").0 == .wavPCM24)
             #expect(try format([AVFormatIDKey: kAudioFormatLinearPCM, AVLinearPCMBitDepthKey: 16], "take.caf").0 == .cafPCM16)
             #expect(throws: NSError.self) { _ = try AVAudioRecorder(url: URL(fileURLWithPath: "/tmp/x.wav"), settings: [AVFormatIDKey: 0x6D703320]) }
