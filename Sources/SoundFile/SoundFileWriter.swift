@@ -214,13 +214,7 @@ public final class SoundFileWriter {
                 let last = ilbc!.encoder.flush()
                 try writeRaw(last)
                 guard let state = ilbc else { return }
-                let header = Self.ilbcHeader(state.encoder.mode, frames: framesWritten)
-                let n = header.withUnsafeBytes { pwrite(state.fd, $0.baseAddress, $0.count, 0) }
-                guard n == header.count else { throw SoundstageError.posix("pwrite", errno: errno, path: path, action: "write") }
-                guard fsync(state.fd) == 0 || errno == EINVAL else {
-                    throw SoundstageError.posix("fsync", errno: errno, path: path, action: "write")
-                }
-                close(state.fd)
+                try completeRaw(state.fd, header: Self.ilbcHeader(state.encoder.mode, frames: framesWritten))
                 ilbc = nil
             } catch {
                 abandon()
@@ -241,13 +235,7 @@ public final class SoundFileWriter {
                     ima4 = state
                     try writeRaw(out)
                 }
-                let header = CAFIMA4.header(sampleRate: sampleRate, channels: channels, frames: framesWritten)
-                let n = header.withUnsafeBytes { pwrite(state.fd, $0.baseAddress, $0.count, 0) }
-                guard n == header.count else { throw SoundstageError.posix("pwrite", errno: errno, path: path, action: "write") }
-                guard fsync(state.fd) == 0 || errno == EINVAL else {
-                    throw SoundstageError.posix("fsync", errno: errno, path: path, action: "write")
-                }
-                close(state.fd)
+                try completeRaw(state.fd, header: CAFIMA4.header(sampleRate: sampleRate, channels: channels, frames: framesWritten))
                 ima4 = nil
             } catch {
                 abandon()
@@ -280,6 +268,17 @@ public final class SoundFileWriter {
     static func ilbcHeader(_ mode: ILBCMode, frames: Int64) -> [UInt8] {
         CAFHeader.constantBitRate(formatID: "ilbc", sampleRate: ILBCMode.sampleRate, channels: 1,
                                   bytesPerPacket: mode.bytesPerFrame, framesPerPacket: mode.samplesPerFrame, frames: frames)
+    }
+
+    /// Writes the final `header` over the start of a file written by Soundstage's own codecs,
+    /// syncs it and closes it.
+    private func completeRaw(_ fd: Int32, header: [UInt8]) throws {
+        let n = header.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) }
+        guard n == header.count else { throw SoundstageError.posix("pwrite", errno: errno, path: path, action: "write") }
+        guard fsync(fd) == 0 || errno == EINVAL else {
+            throw SoundstageError.posix("fsync", errno: errno, path: path, action: "write")
+        }
+        close(fd)
     }
 
     private func writeRaw(_ bytes: [UInt8]) throws {

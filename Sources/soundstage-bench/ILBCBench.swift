@@ -58,15 +58,15 @@ func ilbcBench() throws {
     func line(_ name: String, _ key: String) {
         guard let t = times[key] else { return }
         let m = median(t), bits = Double(sizes[key] ?? 0) * 8 / Double(seconds)
-        print(String(format: "  %-38@ %.3f s  %6.2f ms per second of speech  %6.0f× real time  %5.1f kbit/s",
-                     name as NSString, m, 1000 * m / Double(seconds), Double(seconds) / m, bits / 1000))
+        print(String(format: "  %@ %.3f s  %6.2f ms per second of speech  %5.0f× real time  %5.1f kbit/s",
+                     name.padding(toLength: 32, withPad: " ", startingAt: 0) as NSString, m, 1000 * m / Double(seconds), Double(seconds) / m, bits / 1000))
     }
     line("Soundstage iLBC, 20 ms frames", "20 ms")
     line("Soundstage iLBC, 30 ms frames", "30 ms")
     if hasAAC {
-        line("FFmpeg AAC-LC, 32 kbit/s (\(FFmpeg.versionDescription ?? ""))", "aac")
+        line("FFmpeg AAC-LC, 32 kbit/s", "aac")
         if let a = times["aac"], let i = times["30 ms"] {
-            print(String(format: "  iLBC 30 ms / AAC: %.2f", median(i) / median(a)))
+            print(String(format: "  iLBC 30 ms / AAC: %.2f (%@)", median(i) / median(a), (FFmpeg.versionDescription ?? "") as NSString))
         }
     } else {
         print("  FFmpeg AAC-LC: not measured (no FFmpeg with an AAC encoder loaded)")

@@ -18,8 +18,19 @@ enum ILBCCodebookSearch {
         ILBCFilters.allPole(&buffer, weighting)
         let codebook = ILBCCodebook(memory: Array(buffer[0..<memory.count]), length: target.count)
         var remaining = Array(buffer[memory.count...])
-        let vectors = (0..<codebook.size).map { codebook.vector($0) }
-        let energies = vectors.map { v in v.reduce(0) { $0 + $1 * $1 } }
+        let length = target.count, size = codebook.size
+        // Every vector in one flat array, and their energies.
+        var vectors = [Double](repeating: 0, count: size * length)
+        var energies = [Double](repeating: 0, count: size)
+        for index in 0..<size {
+            let v = codebook.vector(index)
+            var energy = 0.0
+            for n in 0..<length {
+                vectors[index * length + n] = v[n]
+                energy += v[n] * v[n]
+            }
+            energies[index] = energy
+        }
 
         var coded = Coded(indices: [], gains: [])
         var previousGain = 1.0
@@ -27,25 +38,30 @@ enum ILBCCodebookSearch {
             let table = ILBCTables.gains[stage]
             let scale = max(abs(previousGain), 0.1)
             var best = (index: 0, gain: 0, reduction: -Double.infinity)
-            for index in 0..<codebook.size {
-                if restricted && stage > 0 && ILBCCodebook.shortForm(index) == nil { continue }
-                let energy = energies[index]
-                guard energy > 1e-12 else { continue }
-                var cross = 0.0
-                let v = vectors[index]
-                for n in 0..<remaining.count { cross += remaining[n] * v[n] }
-                let gainIndex = nearestGain(cross / energy, table: table, scale: scale)
-                let g = scale * table[gainIndex]
-                let reduction = 2 * g * cross - g * g * energy
-                if reduction > best.reduction { best = (index, gainIndex, reduction) }
+            vectors.withUnsafeBufferPointer { all in
+                remaining.withUnsafeBufferPointer { t in
+                    for index in 0..<size {
+                        if restricted && stage > 0 && ILBCCodebook.shortForm(index) == nil { continue }
+                        let energy = energies[index]
+                        guard energy > 1e-12 else { continue }
+                        var cross = 0.0
+                        let base = index * length
+                        for n in 0..<length { cross += t[n] * all[base + n] }
+                        // For a given vector the error is quadratic in the gain: the nearest
+                        // quantized gain to the best one is the best quantized gain.
+                        let gainIndex = ILBCTables.nearest(cross / energy / scale, in: table)
+                        let g = scale * table[gainIndex]
+                        let reduction = 2 * g * cross - g * g * energy
+                        if reduction > best.reduction { best = (index, gainIndex, reduction) }
+                    }
+                }
             }
             if best.reduction == -Double.infinity {
                 // Nothing to predict from (a silent memory): the smallest gain on vector 0.
-                best = (0, stage == 0 ? 0 : nearestGain(0, table: table, scale: scale), 0)
+                best = (0, stage == 0 ? 0 : ILBCTables.nearest(0, in: table), 0)
             }
             let g = scale * table[best.gain]
-            let v = vectors[best.index]
-            for n in 0..<remaining.count { remaining[n] -= g * v[n] }
+            for n in 0..<length { remaining[n] -= g * vectors[best.index * length + n] }
             coded.indices.append(best.index)
             coded.gains.append(best.gain)
             previousGain = g
@@ -65,14 +81,5 @@ enum ILBCCodebookSearch {
             previousGain = g
         }
         return out
-    }
-
-    private static func nearestGain(_ gain: Double, table: [Double], scale: Double) -> Int {
-        var best = 0, bestDistance = Double.infinity
-        for (i, level) in table.enumerated() {
-            let d = abs(gain - scale * level)
-            if d < bestDistance { bestDistance = d; best = i }
-        }
-        return best
     }
 }

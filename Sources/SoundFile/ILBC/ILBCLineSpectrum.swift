@@ -26,29 +26,37 @@ enum ILBCLineSpectrum {
         return lsf
     }
 
+    /// cos ω at the search grid's points.
+    private static let gridCosines: [Double] = (0...grid).map { cos(Double.pi * Double($0) / Double(grid)) }
+
     /// The roots in (0, π) of a symmetric degree-10 polynomial on the unit circle.
     private static func roots(_ g: [Double]) -> [Double]? {
-        func value(_ w: Double) -> Double {
-            var sum = g[5]
-            for k in 1...5 { sum += 2 * g[5 - k] * cos(Double(k) * w) }
+        // e^{j5ω} G(e^{jω}) = g5 + 2 Σ g[5−k] cos kω, the cosines by Chebyshev's recurrence in cos ω.
+        func value(cosine x: Double) -> Double {
+            var previous = 1.0, current = x
+            var sum = g[5] + 2 * g[4] * x
+            for k in 2...5 {
+                let next = 2 * x * current - previous
+                previous = current
+                current = next
+                sum += 2 * g[5 - k] * current
+            }
             return sum
         }
         var found: [Double] = []
-        var w0 = 0.0, v0 = value(0)
+        var v0 = value(cosine: gridCosines[0])
         for i in 1...grid {
-            let w1 = Double.pi * Double(i) / Double(grid)
-            let v1 = value(w1)
+            let v1 = value(cosine: gridCosines[i])
             if v0 == 0 {
-                if w0 > 0 { found.append(w0) }
+                if i > 1 { found.append(Double.pi * Double(i - 1) / Double(grid)) }
             } else if v0 * v1 < 0 {
-                var lo = w0, hi = w1, vlo = v0
-                for _ in 0..<40 {
-                    let mid = (lo + hi) / 2, vm = value(mid)
+                var lo = Double.pi * Double(i - 1) / Double(grid), hi = Double.pi * Double(i) / Double(grid), vlo = v0
+                for _ in 0..<24 {
+                    let mid = (lo + hi) / 2, vm = value(cosine: cos(mid))
                     if vm * vlo <= 0 { hi = mid } else { lo = mid; vlo = vm }
                 }
                 found.append((lo + hi) / 2)
             }
-            w0 = w1
             v0 = v1
         }
         return found.isEmpty || found.contains(where: { !$0.isFinite }) ? nil : found

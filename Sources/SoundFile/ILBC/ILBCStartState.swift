@@ -66,7 +66,7 @@ enum ILBCStartState {
 
         var peak = x.reduce(0) { max($0, abs($1)) }
         if !(peak >= 10) { peak = 10 }
-        let scale = nearest(log10(peak), in: ILBCTables.stateScaleLog10)
+        let scale = ILBCTables.nearest(log10(peak), in: ILBCTables.stateScaleLog10)
         let factor = 4.5 / pow(10, ILBCTables.stateScaleLog10[scale])
         for i in x.indices { x[i] *= factor }
 
@@ -79,7 +79,7 @@ enum ILBCStartState {
             var feedback = 0.0
             for k in 1..<aw.count where k <= n { feedback += aw[k] * weightedError[n - k] }
             let wanted = x[n] - feedback
-            let index = nearest(wanted, in: ILBCTables.stateLevels)
+            let index = ILBCTables.nearest(wanted, in: ILBCTables.stateLevels)
             indices[n] = index
             weightedError[n] = wanted - ILBCTables.stateLevels[index]
         }
@@ -98,15 +98,5 @@ enum ILBCStartState {
 
     private static func allPass(_ x: [Double], _ a: [Double]) -> [Double] {
         ILBCFilters.zeroPole(x, numerator: Array(a.reversed()), denominator: a)
-    }
-
-    /// Index of the table entry nearest `value`.
-    static func nearest(_ value: Double, in table: [Double]) -> Int {
-        var best = 0, bestDistance = Double.infinity
-        for (i, level) in table.enumerated() {
-            let d = abs(value - level)
-            if d < bestDistance { bestDistance = d; best = i }
-        }
-        return best
     }
 }

@@ -116,6 +116,16 @@ enum ILBCTables {
                [[0, 1, 4], [0, 1, 3], [0, 0, 3]],
                [[0, 1, 4], [0, 1, 3], [0, 0, 3]]])
 
+    /// Index of the entry of the ascending `table` nearest `value` (a binary search).
+    static func nearest(_ value: Double, in table: [Double]) -> Int {
+        var lo = 0, hi = table.count - 1
+        while hi - lo > 1 {
+            let mid = (lo + hi) / 2
+            if table[mid] <= value { lo = mid } else { hi = mid }
+        }
+        return abs(value - table[lo]) <= abs(table[hi] - value) ? lo : hi
+    }
+
     private static let lsfCodebookQ13: [Int16] = [
         1273, 2238, 3696, 3199, 5309, 8209, 3606, 5671, 7829, 2815, 5262, 8778,
         2608, 4027, 5493, 1582, 3076, 5945, 2983, 4181, 5396, 2437, 4322, 6902,
