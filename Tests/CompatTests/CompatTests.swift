@@ -74,6 +74,22 @@ extension CompatPrograms {
             player.stop()
         }
 
+        /// A voice message recorded as iOS records iLBC (CAF, 8 kHz mono) plays through
+        /// `AVAudioPlayer`, decoded by FFmpeg's iLBC decoder and resampled to the device's rate.
+        @Test(.enabled(if: FFmpeg.hasDecoder(named: "ilbc"), "needs FFmpeg's iLBC decoder (scripts/setup.sh --tests)"))
+        func anILBCVoiceMessagePlays() throws {
+            let rig = try Rig()
+            let url = try rig.file(Signals.sine(300, seconds: 1, amplitude: 0.5, rate: 8_000), "message.caf", format: .cafILBC)
+            let player = try AVAudioPlayer(contentsOf: url)
+            #expect(player.settings[AVFormatIDKey] as? Int == Int(kAudioFormatiLBC))
+            #expect(abs(player.duration - 1) < 0.01, "\(player.duration) s")
+            #expect(player.play())
+            let mix = try rig.render(0.5)
+            #expect(Signals.rms(mix.slice(frames: 4_800..<19_200), channel: 0) > 0.1)
+            #expect(abs(Signals.frequency(mix.slice(frames: 4_800..<19_200)) - 300) < 6)
+            player.stop()
+        }
+
         @Test func uiClicksThroughSystemSoundServices() throws {
             let rig = try Rig()
             let clicks = ClickSounds()
