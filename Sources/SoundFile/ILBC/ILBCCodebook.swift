@@ -36,24 +36,33 @@ struct ILBCCodebook {
 
     /// Vector `index`.
     func vector(_ index: Int) -> [Double] {
+        [Double](unsafeUninitializedCapacity: length) { buffer, count in
+            write(index, to: buffer.baseAddress!)
+            count = length
+        }
+    }
+
+    /// Writes vector `index` (``length`` samples) to `out`.
+    func write(_ index: Int, to out: UnsafeMutablePointer<Double>) {
         let section = baseCount + augmentedCount
         let source = index < section ? memory : filtered
         let i = index % section
         let end = source.count
-        if i < baseCount {
-            return Array(source[(end - length - i)..<(end - i)])
+        source.withUnsafeBufferPointer { m in
+            if i < baseCount {
+                for j in 0..<length { out[j] = m[end - length - i + j] }
+                return
+            }
+            // Augmented: lag k in 20...39, its first k samples then repeated, with the four
+            // samples before k faded from the lag-k copy into the samples ending the memory.
+            let k = i - baseCount + ILBCTables.subblock / 2
+            for j in 0..<k { out[j] = m[end - k + j] }
+            for j in 0..<4 {
+                let alpha = 0.2 * Double(j + 1)
+                out[k - 4 + j] = alpha * m[end - k - 4 + j] + (1 - alpha) * m[end - 4 + j]
+            }
+            for j in k..<length { out[j] = m[end - k + (j - k)] }
         }
-        // Augmented: lag k in 20...39, its first k samples then repeated, with the four samples
-        // before k faded from the lag-k copy into the samples ending the memory.
-        let k = i - baseCount + ILBCTables.subblock / 2
-        var v = [Double](repeating: 0, count: length)
-        for j in 0..<k { v[j] = source[end - k + j] }
-        for j in 0..<4 {
-            let alpha = 0.2 * Double(j + 1)
-            v[k - 4 + j] = alpha * source[end - k - 4 + j] + (1 - alpha) * source[end - 4 + j]
-        }
-        for j in k..<length { v[j] = source[end - k + (j - k)] }
-        return v
     }
 
     /// Whether `index` can be sent in 7 bits for the first 40-sample sub-block's second and

@@ -22,14 +22,14 @@ enum ILBCCodebookSearch {
         // Every vector in one flat array, and their energies.
         var vectors = [Double](repeating: 0, count: size * length)
         var energies = [Double](repeating: 0, count: size)
-        for index in 0..<size {
-            let v = codebook.vector(index)
-            var energy = 0.0
-            for n in 0..<length {
-                vectors[index * length + n] = v[n]
-                energy += v[n] * v[n]
+        vectors.withUnsafeMutableBufferPointer { all in
+            for index in 0..<size {
+                let v = all.baseAddress! + index * length
+                codebook.write(index, to: v)
+                var energy = 0.0
+                for n in 0..<length { energy += v[n] * v[n] }
+                energies[index] = energy
             }
-            energies[index] = energy
         }
 
         var coded = Coded(indices: [], gains: [])
