@@ -87,8 +87,6 @@ public struct ILBCEncoder: Sendable {
     struct Frame {
         /// What is sent.
         var parameters: ILBCFrameParameters
-        /// The LPC residual that was coded.
-        var residual: [Double]
         /// The residual a decoder reconstructs.
         var decoded: [Double]
         /// The decoder's synthesis filter A(z) per sub-block.
@@ -217,7 +215,7 @@ public struct ILBCEncoder: Sendable {
         let parameters = ILBCFrameParameters(
             lsf: lsfIndices, start: start, stateFirst: position.first, scale: state.scale, state: state.samples,
             extraIndices: extra.indices, extraGains: extra.gains, indices: indices, gains: blocks.map(\.gains))
-        return Frame(parameters: parameters, residual: residual, decoded: decoded, synthesis: synthesis)
+        return Frame(parameters: parameters, decoded: decoded, synthesis: synthesis)
     }
 
     private func analyze(_ samples: ArraySlice<Double>, _ window: [Double]) -> [Double] {
