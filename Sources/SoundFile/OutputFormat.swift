@@ -33,9 +33,10 @@ public struct OutputFormat: Sendable, Hashable, CustomStringConvertible {
     public static let cafPCM16 = OutputFormat(container: .caf, encoding: .pcm16)
     /// CAF, Apple IMA4 (4:1, cheap to decode); written by Soundstage's own codec.
     public static let cafIMA4 = OutputFormat(container: .caf, encoding: .imaADPCM)
-    /// CAF with iLBC packets, as iOS records `kAudioFormatiLBC`: 8 kHz mono speech, 30 ms frames
-    /// of 50 bytes (13.33 kbit/s), or 20 ms frames of 38 bytes when the writer's bit rate is
-    /// above 14 000 (15.2 kbit/s); coded by Soundstage's own ``ILBCEncoder``.
+    /// CAF with iLBC packets laid out as iOS writes `kAudioFormatiLBC` (`'ilbc'`, 8 kHz mono, the
+    /// packets' frames and bytes in `desc`): 30 ms frames of 50 bytes (13.33 kbit/s) by default,
+    /// 20 ms frames of 38 bytes when the writer's bit rate is above 14 000 (15.2 kbit/s); coded
+    /// by Soundstage's own ``ILBCEncoder``.
     public static let cafILBC = OutputFormat(container: .caf, encoding: .ilbc)
     /// CAF, Apple Lossless (16-bit).
     public static let cafALAC = OutputFormat(container: .caf, encoding: .alac16)

@@ -26,7 +26,7 @@ public struct ILBCEncoder: Sendable {
     private var lsfQuantizedOld = ILBCTables.lsfMean
     private var history = [Double](repeating: 0, count: ILBCTables.order)
 
-    /// An encoder of `mode` frames (30 ms, 50 bytes, by default — what iOS records).
+    /// An encoder of `mode` frames (by default 30 ms ones of 50 bytes: the lower bit rate).
     public init(mode: ILBCMode = .ms30) {
         self.mode = mode
         lpcBuffer = [Double](repeating: 0, count: ILBCLPCAnalysis.lookback + ILBCLPCAnalysis.windowLength)
