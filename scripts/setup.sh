@@ -7,7 +7,8 @@
 # with the ffmpeg tool (AAC and ALAC: optional for Soundstage, which loads them at run time; the
 # tests make their fixtures with them, and the decode benchmark compares against the tool), and
 # pip (scripts/test-ffmpeg-versions.sh fetches FFmpeg 6.1 and 7.1 from PyAV's wheels on PyPI), and
-# chromium (the live view's tests open its page in a real headless browser).
+# chromium (the live view's tests open its page in a real headless browser), and espeak-ng (the iLBC tests'
+# spoken sentence).
 # Needs a Swift 6.2+ toolchain on PATH (https://www.swift.org/install/linux/).
 set -euo pipefail
 
@@ -16,7 +17,7 @@ if [ "${1:-}" = "--tests" ]; then
     packages+=(pulseaudio pulseaudio-utils pipewire pipewire-pulse wireplumber dbus libcanberra-dev libcanberra-pulse tmux gcc g++ binutils python3
           libavformat59 libavcodec59 ffmpeg python3-pip chromium libsoundtouch1
           bindgen libclang1-14 libclang-common-14-dev mono-mcs mono-runtime libmono-system-core4.0-cil
-          dpkg-dev fakeroot lintian abigail-tools python3-venv systemd)
+          dpkg-dev fakeroot lintian abigail-tools python3-venv systemd espeak-ng)
 fi
 missing=()
 for package in "${packages[@]}"; do

@@ -2,8 +2,8 @@ import SoundFile
 
 // What this machine encodes and decodes, by Apple's format IDs. libsndfile (always linked) reads
 // and writes PCM, µ-law, A-law, IMA ADPCM, GSM 6.10, ALAC in CAF, FLAC, Opus and MPEG audio;
-// Soundstage's own codec does IMA4 in CAF; AAC goes through FFmpeg, loaded at run time, and
-// counts only when this machine's FFmpeg has the codec.
+// Soundstage's own codecs do IMA4 in CAF and encode iLBC; AAC (and decoding iLBC) goes through
+// FFmpeg, loaded at run time, and counts only when this machine's FFmpeg has the codec.
 
 enum Codecs {
     /// Formats Soundstage decodes without FFmpeg.
@@ -16,13 +16,15 @@ enum Codecs {
     /// Formats Soundstage encodes without FFmpeg.
     static let alwaysEncoded: [AudioFormatID] = [
         kAudioFormatLinearPCM, kAudioFormatULaw, kAudioFormatALaw, kAudioFormatAppleIMA4,
-        kAudioFormatAppleLossless, kAudioFormatFLAC, kAudioFormatOpus, kAudioFormatMPEGLayer3,
+        kAudioFormatAppleLossless, kAudioFormatFLAC, kAudioFormatOpus, kAudioFormatMPEGLayer3, kAudioFormatiLBC,
     ]
 
-    /// `kAudioFormatProperty_DecodeFormatIDs`: AAC, HE-AAC and HE-AAC v2 when FFmpeg decodes AAC.
+    /// `kAudioFormatProperty_DecodeFormatIDs`: AAC, HE-AAC and HE-AAC v2 when FFmpeg decodes AAC,
+    /// iLBC when it decodes iLBC.
     static func decodeFormatIDs() -> [AudioFormatID] {
         alwaysDecoded + (FFmpeg.hasDecoder(named: "aac")
             ? [kAudioFormatMPEG4AAC, kAudioFormatMPEG4AAC_HE, kAudioFormatMPEG4AAC_HE_V2] : [])
+            + (FFmpeg.hasDecoder(named: "ilbc") ? [kAudioFormatiLBC] : [])
     }
 
     /// `kAudioFormatProperty_EncodeFormatIDs`: AAC (LC) when FFmpeg encodes it.
@@ -41,6 +43,8 @@ enum Codecs {
             return each([7_350, 8_000, 11_025, 12_000, 16_000, 22_050, 24_000, 32_000, 44_100, 48_000, 64_000, 88_200, 96_000])
         case kAudioFormatOpus:
             return each([8_000, 12_000, 16_000, 24_000, 48_000])
+        case kAudioFormatiLBC:
+            return each([8_000])
         case kAudioFormatMPEGLayer3:
             return each([8_000, 11_025, 12_000, 16_000, 22_050, 24_000, 32_000, 44_100, 48_000])
         default:

@@ -89,6 +89,8 @@ public enum SampleEncoding: String, Sendable, Codable, CaseIterable {
     case mpegLayer3
     /// MPEG-4 AAC: LC, HE-AAC (SBR) or HE-AAC v2 (SBR + PS); ``CodecDetails/profile`` says which.
     case aac
+    /// iLBC (RFC 3951): 8 kHz mono speech in 20 ms (38-byte) or 30 ms (50-byte) frames.
+    case ilbc
     /// Another encoding libsndfile decodes.
     case other
 
@@ -104,7 +106,7 @@ public enum SampleEncoding: String, Sendable, Codable, CaseIterable {
     /// Whether the encoding is lossy-compressed, so `frames` may be approximate until decoded.
     public var isCompressed: Bool {
         switch self {
-        case .vorbis, .opus, .mpegLayer1, .mpegLayer2, .mpegLayer3, .gsm610, .aac: true
+        case .vorbis, .opus, .mpegLayer1, .mpegLayer2, .mpegLayer3, .gsm610, .aac, .ilbc: true
         default: false
         }
     }

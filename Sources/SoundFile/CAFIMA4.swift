@@ -15,26 +15,9 @@ enum CAFIMA4 {
 
     /// The CAF header, `desc`, `pakt` and `data` chunk header for `frames` frames of IMA4.
     static func header(sampleRate: Int, channels: Int, frames: Int64) -> [UInt8] {
-        var out: [UInt8] = []
-        let packets = (frames + Int64(IMA4.framesPerPacket) - 1) / Int64(IMA4.framesPerPacket)
-        out += Array("caff".utf8); out.appendBigEndian(UInt16(1)); out.appendBigEndian(UInt16(0))
-        out += Array("desc".utf8); out.appendBigEndian(Int64(32))
-        out.appendBigEndian(Double(sampleRate).bitPattern)
-        out += Array("ima4".utf8)
-        out.appendBigEndian(UInt32(0))
-        out.appendBigEndian(UInt32(IMA4.bytesPerChannelPacket * channels))
-        out.appendBigEndian(UInt32(IMA4.framesPerPacket))
-        out.appendBigEndian(UInt32(channels))
-        out.appendBigEndian(UInt32(0))
-        out += Array("pakt".utf8); out.appendBigEndian(Int64(24))
-        out.appendBigEndian(packets)
-        out.appendBigEndian(frames)
-        out.appendBigEndian(Int32(0))
-        out.appendBigEndian(Int32(packets * Int64(IMA4.framesPerPacket) - frames))
-        out += Array("data".utf8)
-        out.appendBigEndian(Int64(4) + packets * Int64(IMA4.bytesPerChannelPacket * channels))
-        out.appendBigEndian(UInt32(0)) // edit count
-        return out
+        CAFHeader.constantBitRate(formatID: "ima4", sampleRate: sampleRate, channels: channels,
+                                  bytesPerPacket: IMA4.bytesPerChannelPacket * channels,
+                                  framesPerPacket: IMA4.framesPerPacket, frames: frames)
     }
 }
 

@@ -33,6 +33,11 @@ public struct OutputFormat: Sendable, Hashable, CustomStringConvertible {
     public static let cafPCM16 = OutputFormat(container: .caf, encoding: .pcm16)
     /// CAF, Apple IMA4 (4:1, cheap to decode); written by Soundstage's own codec.
     public static let cafIMA4 = OutputFormat(container: .caf, encoding: .imaADPCM)
+    /// CAF with iLBC packets laid out as iOS writes `kAudioFormatiLBC` (`'ilbc'`, 8 kHz mono, the
+    /// packets' frames and bytes in `desc`): 30 ms frames of 50 bytes (13.33 kbit/s) by default,
+    /// 20 ms frames of 38 bytes when the writer's bit rate is above 14 000 (15.2 kbit/s); coded
+    /// by Soundstage's own ``ILBCEncoder``.
+    public static let cafILBC = OutputFormat(container: .caf, encoding: .ilbc)
     /// CAF, Apple Lossless (16-bit).
     public static let cafALAC = OutputFormat(container: .caf, encoding: .alac16)
     /// CAF, µ-law.
@@ -68,7 +73,7 @@ public struct OutputFormat: Sendable, Hashable, CustomStringConvertible {
     public static let named: [(name: String, format: OutputFormat)] = [
         ("wav-pcm16", .wavPCM16), ("wav-pcm24", .wavPCM24), ("wav-f32", .wavFloat32), ("wav-ima4", .wavIMA4),
         ("wav-msadpcm", .wavMSADPCM), ("wav-ulaw", .wavULaw), ("wav-alaw", .wavALaw), ("wav-pcm8", .wavPCM8),
-        ("caf-pcm16", .cafPCM16), ("caf-ima4", .cafIMA4), ("caf-alac", .cafALAC), ("caf-ulaw", .cafULaw),
+        ("caf-pcm16", .cafPCM16), ("caf-ima4", .cafIMA4), ("caf-alac", .cafALAC), ("caf-ulaw", .cafULaw), ("caf-ilbc", .cafILBC),
         ("aiff-pcm16", .aiffPCM16), ("au-pcm16", .auPCM16), ("flac", .flac), ("ogg", .oggVorbis),
         ("opus", .opus), ("mp3", .mp3), ("w64-pcm16", .w64PCM16), ("w64-f32", .w64Float32),
         ("m4a-aac", .m4aAAC), ("m4a-alac", .m4aALAC), ("adts-aac", .adtsAAC), ("caf-aac", .cafAAC),

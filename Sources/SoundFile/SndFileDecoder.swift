@@ -325,7 +325,7 @@ enum SndFileFormat {
         case .mpegLayer1: minor = SF_FORMAT_MPEG_LAYER_I
         case .mpegLayer2: minor = SF_FORMAT_MPEG_LAYER_II
         case .mpegLayer3: minor = SF_FORMAT_MPEG_LAYER_III
-        case .aac, .other: return nil
+        case .aac, .ilbc, .other: return nil
         }
         return major | minor
     }

@@ -26,13 +26,16 @@ public final class SoundFileWriter {
     private let destination: OutputDestination
     private var sndfile: OpaquePointer?
     private var ima4: (fd: Int32, states: [IMA4.ChannelState], pending: [Float])?
+    /// iLBC in CAF: Soundstage's encoder, and the temporary file's descriptor.
+    private var ilbc: (fd: Int32, encoder: ILBCEncoder)?
     /// AAC or ALAC in M4A, through FFmpeg, and the temporary file's descriptor.
     private var mpeg4: (fd: Int32, encoder: FFmpegEncoder)?
     private var finished = false
 
     /// Creates the (temporary) file and prepares to write.
     ///
-    /// - Parameter bitRate: bits per second for AAC (default 128 000); ignored by other formats.
+    /// - Parameter bitRate: bits per second for AAC (default 128 000); for iLBC above 14 000
+    ///   picks 20 ms frames (15.2 kbit/s), otherwise 30 ms (13.33 kbit/s); ignored by other formats.
     /// - Throws: `.invalidArgument` for a bad rate, channel count or bit rate, `.unsupportedFormat`
     ///   when the format cannot hold this audio (e.g. Opus at 44.1 kHz), `.notFound`/
     ///   `.permissionDenied`/`.io` when the file cannot be created, `.codecUnavailable` for M4A
@@ -56,6 +59,17 @@ public final class SoundFileWriter {
             let header = CAFIMA4.header(sampleRate: sampleRate, channels: channels, frames: 0)
             ima4 = (fd, Array(repeating: IMA4.ChannelState(), count: channels), [])
             try writeRaw(header)
+            return
+        }
+        if format == .cafILBC {
+            guard sampleRate == ILBCMode.sampleRate, channels == 1 else {
+                throw SoundstageError(.unsupportedFormat, "iLBC codes 8000 Hz mono audio, not \(channels)-channel \(sampleRate) Hz: "
+                                      + "convert it first (soundstage convert --sample-rate 8000 --channels 1)", subject: path)
+            }
+            let encoder = ILBCEncoder(mode: (bitRate ?? 0) > 14_000 ? .ms20 : .ms30)
+            let fd = try destination.create()
+            ilbc = (fd, encoder)
+            try writeRaw(Self.ilbcHeader(encoder.mode, frames: 0))
             return
         }
         if format.container == .mp4 || format.container == .adts {
@@ -130,6 +144,9 @@ public final class SoundFileWriter {
         let frames = samples.count / channels
         if let mpeg4 {
             try mpeg4.encoder.write(samples)
+        } else if ilbc != nil {
+            let packets = ilbc!.encoder.encode(samples)
+            try writeRaw(packets)
         } else if let handle = sndfile {
             // In slices: libvorbis takes a stack buffer the size of the first write (alloca in its
             // pre-extrapolation), so one call with two million frames overflowed the stack.
@@ -192,6 +209,17 @@ public final class SoundFileWriter {
                 throw SoundstageError(.io, "closing the file failed", subject: path,
                                       cause: .libsndfile(code: Int(result), message: String(cString: sf_error_number(result))))
             }
+        } else if ilbc != nil {
+            do {
+                let last = ilbc!.encoder.flush()
+                try writeRaw(last)
+                guard let state = ilbc else { return }
+                try completeRaw(state.fd, header: Self.ilbcHeader(state.encoder.mode, frames: framesWritten))
+                ilbc = nil
+            } catch {
+                abandon()
+                throw error
+            }
         } else if var state = ima4 {
             do {
                 let packetSamples = IMA4.framesPerPacket * channels
@@ -207,13 +235,7 @@ public final class SoundFileWriter {
                     ima4 = state
                     try writeRaw(out)
                 }
-                let header = CAFIMA4.header(sampleRate: sampleRate, channels: channels, frames: framesWritten)
-                let n = header.withUnsafeBytes { pwrite(state.fd, $0.baseAddress, $0.count, 0) }
-                guard n == header.count else { throw SoundstageError.posix("pwrite", errno: errno, path: path, action: "write") }
-                guard fsync(state.fd) == 0 || errno == EINVAL else {
-                    throw SoundstageError.posix("fsync", errno: errno, path: path, action: "write")
-                }
-                close(state.fd)
+                try completeRaw(state.fd, header: CAFIMA4.header(sampleRate: sampleRate, channels: channels, frames: framesWritten))
                 ima4 = nil
             } catch {
                 abandon()
@@ -223,8 +245,11 @@ public final class SoundFileWriter {
         try destination.commit()
     }
 
-    /// Writes a whole buffer to `path` in one call.
+    /// Writes a whole buffer to `path` in one call; for iLBC it is mixed to mono and resampled
+    /// to 8 kHz first.
     public static func write(_ buffer: AudioBuffer, to path: String, format: OutputFormat) throws {
+        var buffer = buffer
+        if format.encoding == .ilbc { buffer = buffer.remixed(toChannels: 1).resampled(to: ILBCMode.sampleRate) }
         let writer = try SoundFileWriter(path: path, format: format, sampleRate: buffer.sampleRate, channels: buffer.channels)
         try writer.write(buffer)
         try writer.finish()
@@ -233,12 +258,31 @@ public final class SoundFileWriter {
     private func abandon() {
         if let handle = sndfile { sf_close(handle); sndfile = nil }
         if let state = ima4 { close(state.fd); ima4 = nil }
+        if let state = ilbc { close(state.fd); ilbc = nil }
         if let mpeg4 { close(mpeg4.fd); self.mpeg4 = nil }
         removeTemporary()
     }
 
+    /// The CAF header of iLBC packets, as iOS writes them: `'ilbc'`, 8 kHz mono, 160 frames in
+    /// 38 bytes or 240 in 50 a packet, no flags, no bits per channel.
+    static func ilbcHeader(_ mode: ILBCMode, frames: Int64) -> [UInt8] {
+        CAFHeader.constantBitRate(formatID: "ilbc", sampleRate: ILBCMode.sampleRate, channels: 1,
+                                  bytesPerPacket: mode.bytesPerFrame, framesPerPacket: mode.samplesPerFrame, frames: frames)
+    }
+
+    /// Writes the final `header` over the start of a file written by Soundstage's own codecs,
+    /// syncs it and closes it.
+    private func completeRaw(_ fd: Int32, header: [UInt8]) throws {
+        let n = header.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) }
+        guard n == header.count else { throw SoundstageError.posix("pwrite", errno: errno, path: path, action: "write") }
+        guard fsync(fd) == 0 || errno == EINVAL else {
+            throw SoundstageError.posix("fsync", errno: errno, path: path, action: "write")
+        }
+        close(fd)
+    }
+
     private func writeRaw(_ bytes: [UInt8]) throws {
-        guard let fd = ima4?.fd else { return }
+        guard !bytes.isEmpty, let fd = ima4?.fd ?? ilbc?.fd else { return }
         try OutputDestination.writeAll(fd, bytes[...], path: path)
     }
 

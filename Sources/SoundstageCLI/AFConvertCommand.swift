@@ -19,7 +19,8 @@ struct AFConvertCommand: ParsableCommand {
         abstract: "Convert audio files as Apple's afconvert does: file type, data format, rate, channels, bit rate.",
         discussion: """
             Options as afconvert's: -f FILE_FORMAT (caff, m4af, mp4f, m4bf, WAVE, AIFF, AIFC, adts), \
-            -d DATA_FORMAT[@RATE][/FLAGS][#FRAMES] (aac, alac, ima4, ulaw, alaw, or PCM as \
+            -d DATA_FORMAT[@RATE][/FLAGS][#FRAMES] (aac, alac, ima4, ulaw, alaw, ilbc (8 kHz mono; #160 for \
+            20 ms frames), or PCM as \
             [BE|LE]{F|[U]I}{8|16|24|32|64}, e.g. LEI16, BEF32@48000), -c CHANNELS, -b BIT_RATE, \
             -q CODEC_QUALITY (0-127), -r SRC_QUALITY (0-127), -o OUTPUT, -v, --soundcheck-generate \
             (accepted; no SoundCheck data is written), -hf (file types and their data formats), -hd \
@@ -219,8 +220,10 @@ struct AFConvertCommand: ParsableCommand {
     /// The output's description from the options and the input's.
     static func outputFormat(_ options: Options, input: AudioStreamBasicDescription, sourceBits: UInt32,
                              fileType: AudioFileTypeID) throws -> AudioStreamBasicDescription {
-        let rate = options.dataFormat?.sampleRate ?? input.mSampleRate
-        let channels = options.channels ?? input.mChannelsPerFrame
+        // iLBC is 8 kHz mono speech: other input is converted to that unless the options say otherwise.
+        let ilbc = { if case .coded(kAudioFormatiLBC) = options.dataFormat?.kind { true } else { false } }()
+        let rate = options.dataFormat?.sampleRate ?? (ilbc ? 8_000 : input.mSampleRate)
+        let channels = options.channels ?? (ilbc ? 1 : input.mChannelsPerFrame)
         let kind: DataFormat.Kind
         if let given = options.dataFormat?.kind {
             kind = given

@@ -11,6 +11,8 @@ struct ConvertCommand: ParsableCommand {
             caf-pcm16 is recommended for uncompressed game sounds; caf-ima4 and wav-ima4 are 4:1 and cheap to decode.
             m4a-aac and m4a-alac (what iOS uses) are written through FFmpeg, when its libraries are installed; \
             caf-aac is refused: FFmpeg's CAF writer does not take AAC.
+            caf-ilbc is iLBC speech as iOS records it (8 kHz mono, converted to that unless --sample-rate or \
+            --channels say otherwise): 30 ms frames, or 20 ms with --bitrate 15200.
             Without --format the format follows OUT's extension (.wav → wav-pcm16, .caf → caf-pcm16, .m4a → m4a-aac, ...).
             IN may be any file Soundstage reads, AAC and ALAC in M4A, MP4, CAF and ADTS included.
             OUT is written under a temporary name and renamed into place, so a failure never leaves half a file.
@@ -25,7 +27,7 @@ struct ConvertCommand: ParsableCommand {
     @Option(name: .long, help: "Output format (see below).")
     var format: OutputFormat?
 
-    @Option(name: .long, help: "AAC bit rate: 128k (the default), 96000, 256k, ... (8k to 512k).")
+    @Option(name: .long, help: "AAC bit rate: 128k (the default), 96000, 256k, ... (8k to 512k); for iLBC above 14k picks 20 ms frames.")
     var bitrate: BitRate?
 
     @Option(name: .long, help: "Resample to this many frames per second.")
@@ -48,8 +50,9 @@ struct ConvertCommand: ParsableCommand {
         try reportingErrors {
             let target = format ?? OutputFormat(pathExtensionOf: output)!
             var audio = try SoundFile.decode(path: input)
-            if let channels { audio = audio.remixed(toChannels: channels) }
-            if let sampleRate { audio = audio.resampled(to: sampleRate) }
+            let ilbc = target.encoding == .ilbc
+            if let channels = channels ?? (ilbc ? 1 : nil) { audio = audio.remixed(toChannels: channels) }
+            if let sampleRate = sampleRate ?? (ilbc ? ILBCMode.sampleRate : nil) { audio = audio.resampled(to: sampleRate) }
             let writer = try SoundFileWriter(path: output, format: target, sampleRate: audio.sampleRate, channels: audio.channels,
                                              bitRate: bitrate?.bitsPerSecond)
             try writer.write(audio)

@@ -156,6 +156,7 @@ public final class AVAudioPlayer: NSObject, @unchecked Sendable {
         case .mpegLayer3: kAudioFormatMPEGLayer3
         case .flac: kAudioFormatFLAC
         case .opus: kAudioFormatOpus
+        case .ilbc: kAudioFormatiLBC
         default: nil
         }
     }

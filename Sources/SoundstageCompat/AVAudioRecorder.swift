@@ -50,7 +50,8 @@ public final class AVAudioRecorder: NSObject, @unchecked Sendable {
     private var meteringWanted = false
 
     /// Prepares to record to `url` with iOS's settings keys: `AVFormatIDKey` (linear PCM, AAC,
-    /// Apple Lossless, IMA4, µ-law, A-law), `AVSampleRateKey`, `AVNumberOfChannelsKey`,
+    /// Apple Lossless, IMA4, µ-law, A-law, iLBC — in CAF, 8 kHz mono whatever the rate and channels
+    /// asked, 30 ms frames, 20 ms with `AVEncoderBitRateKey` 15 200), `AVSampleRateKey`, `AVNumberOfChannelsKey`,
     /// `AVEncoderAudioQualityKey` (AAC's bit rate) or `AVEncoderBitRateKey`,
     /// `AVLinearPCMBitDepthKey` (16, 24, 32) and `AVLinearPCMIsFloatKey`.
     /// - Throws: an `NSError` (``SoundstageError/nsError``): `NSOSStatusErrorDomain` with
@@ -106,14 +107,16 @@ public final class AVAudioRecorder: NSObject, @unchecked Sendable {
         case kAudioFormatAppleIMA4: format = .cafIMA4
         case kAudioFormatULaw: format = container == .wav ? .wavULaw : .cafULaw
         case kAudioFormatALaw: format = .wavALaw
+        case kAudioFormatiLBC: format = .cafILBC
         default:
             throw SoundstageError(.invalidArgument, "AVFormatIDKey \(formatID) is not a format Soundstage records (linear PCM, AAC, "
-                                  + "Apple Lossless, IMA4, µ-law, A-law)")
+                                  + "Apple Lossless, IMA4, µ-law, A-law, iLBC)")
         }
         let rate = number(settings[AVSampleRateKey]).map { Int($0.rounded()) }
         let channels = number(settings[AVNumberOfChannelsKey]).map { Int($0) }
         var bitRate = number(settings[AVEncoderBitRateKey]).map { Int($0) }
-        if bitRate == nil, let quality = number(settings[AVEncoderAudioQualityKey]) {
+        // iLBC: only a stated bit rate (15 200) picks its 20 ms frames; a quality does not.
+        if bitRate == nil, formatID != kAudioFormatiLBC, let quality = number(settings[AVEncoderAudioQualityKey]) {
             bitRate = switch Int(quality) {
             case ..<0x20: 64_000
             case ..<0x40: 96_000

@@ -97,6 +97,12 @@
 // (ConverterBench.swift), and an OpenAL loader's one ExtAudioFileRead of the whole file into 16-bit
 // PCM (ExtAudioFileBench.swift). Goal: within 1.1× each.
 //
+//   swift run -c release soundstage-bench ilbc
+//
+// measures Soundstage's iLBC encoder: CPU per second of speech (espeak-ng, or a synthetic sung
+// vowel without it), 20 and 30 ms frames, against FFmpeg's AAC-LC encoder on the same 8 kHz mono
+// input in the same run (ILBCBench.swift).
+//
 // The default mode also prints the cost of one update that moves all sources (on the game's
 // thread: the engine's setters only note changes, which the render thread writes to OpenAL just
 // before it mixes) and the rest of an update. A third variant, raw OpenAL with alGetError after
@@ -183,6 +189,10 @@ if mode == "players" {
 }
 if mode == "decode" {
     try decodeBench()
+    exit(0)
+}
+if mode == "ilbc" {
+    try ilbcBench()
     exit(0)
 }
 if mode == "audio-converter" {

@@ -32,14 +32,15 @@ import Testing
         }
         #expect(ids.contains(kAudioFormatMPEG4AAC) == FFmpeg.hasDecoder(named: "aac"))
         #expect(ids.contains(kAudioFormatMPEG4AAC_HE) == FFmpeg.hasDecoder(named: "aac"))
-        #expect(!ids.contains(kAudioFormatAC3) && !ids.contains(kAudioFormatiLBC))
+        #expect(ids.contains(kAudioFormatiLBC) == FFmpeg.hasDecoder(named: "ilbc"))
+        #expect(!ids.contains(kAudioFormatAC3))
         #expect(Set(ids).count == ids.count)
     }
 
     @Test func encodeFormatIDsAreWhatThisMachineEncodes() {
         let (status, ids) = list(kAudioFormatProperty_EncodeFormatIDs, as: AudioFormatID.self)
         #expect(status == noErr)
-        for id in [kAudioFormatLinearPCM, kAudioFormatULaw, kAudioFormatALaw, kAudioFormatAppleIMA4, kAudioFormatAppleLossless] {
+        for id in [kAudioFormatLinearPCM, kAudioFormatULaw, kAudioFormatALaw, kAudioFormatAppleIMA4, kAudioFormatAppleLossless, kAudioFormatiLBC] {
             #expect(ids.contains(id), "\(fourCharacters(id))")
         }
         #expect(ids.contains(kAudioFormatMPEG4AAC) == FFmpeg.hasEncoder(named: "aac"))

@@ -277,9 +277,8 @@ import Testing
     }
 
     @Test func iLBCPacketsDecodeToTheirFrames() throws {
-        // Neither Debian's FFmpeg nor any package here has an iLBC encoder, so no real iLBC stream
-        // can be made in the test: frames of arbitrary bits (which the decoder accepts) check the
-        // plumbing only — 160 frames a 38-byte packet, 240 a 50-byte one, all finite, at 8 kHz.
+        // Frames of arbitrary bits (which the decoder accepts) check the plumbing: 160 frames a
+        // 38-byte packet, 240 a 50-byte one, all finite, at 8 kHz (real speech: ILBCConverterTests).
         for (bytesPerPacket, framesPerPacket) in [(38, 160), (50, 240)] {
             let format = AudioStreamBasicDescription(mSampleRate: 8_000, mFormatID: kAudioFormatiLBC, mFormatFlags: 0, mBytesPerPacket: UInt32(bytesPerPacket),
                                                      mFramesPerPacket: UInt32(framesPerPacket), mBytesPerFrame: 0, mChannelsPerFrame: 1, mBitsPerChannel: 0, mReserved: 0)
@@ -290,10 +289,10 @@ import Testing
             #expect(decoded.samples.count == 25 * framesPerPacket)
             #expect(decoded.samples.allSatisfy { $0.isFinite && abs($0) <= 1 })
         }
-        // iLBC encoding is another issue's: the converter refuses it.
+        // iLBC's encoder is mono: a stereo destination is refused (ILBCConverterTests encode).
         var source = pcmFormat(rate: 8_000, channels: 1, bits: 16)
         var ilbc = AudioStreamBasicDescription(mSampleRate: 8_000, mFormatID: kAudioFormatiLBC, mFormatFlags: 0, mBytesPerPacket: 38,
-                                               mFramesPerPacket: 160, mBytesPerFrame: 0, mChannelsPerFrame: 1, mBitsPerChannel: 0, mReserved: 0)
+                                               mFramesPerPacket: 160, mBytesPerFrame: 0, mChannelsPerFrame: 2, mBitsPerChannel: 0, mReserved: 0)
         var converter: AudioConverterRef?
         #expect(AudioConverterNew(&source, &ilbc, &converter) == kAudioConverterErr_FormatNotSupported)
         #expect(converter == nil)

@@ -149,20 +149,21 @@ extension CompatPrograms {
 
         static func left(_ interleaved: [Float]) -> [Float] { stride(from: 0, to: interleaved.count, by: 2).map { interleaved[$0] } }
 
-        /// The voice memo program records AAC from the default input (here the monitor of the sink
-        /// the game plays on) while the game's music plays: the file holds the music.
-        @Test(.enabled(if: FFmpeg.isAvailable), arguments: servers)
-        func theVoiceMemoRecordsAAC(_ kind: AudioServerFixture.Kind) throws {
+        /// Has the voice memo program record 1.5 s of `settings` to a `.ext` file from the default
+        /// input (here the monitor of the sink the game plays on) while the game's music, a
+        /// `frequency` Hz tone, plays; returns the file and its first channel from where the music starts.
+        static func recordMemo(on kind: AudioServerFixture.Kind, settings: [String: Any], ext: String,
+                               frequency: Double) throws -> (file: SoundFile, duration: Double, heard: [Float]) {
             let fixture = try AudioServerFixture(kind)
             _ = try fixture.pactl(["set-default-source", "A.monitor"])
             let device = try Self.device(on: fixture)
             try CompatOutput.use(device: device)
-            let musicURL = try Self.file(Signals.sine(660, seconds: 3, amplitude: 0.5), "music.wav")
-            let memoURL = FileManager.default.temporaryDirectory.appendingPathComponent("memo-\(UUID()).m4a")
+            let musicURL = try Self.file(Signals.sine(frequency, seconds: 3, amplitude: 0.5), "music.wav")
+            let memoURL = FileManager.default.temporaryDirectory.appendingPathComponent("memo-\(UUID()).\(ext)")
             defer { [musicURL, memoURL].forEach { try? FileManager.default.removeItem(at: $0) } }
 
             let memo = VoiceMemo()
-            #expect(try memo.record(to: memoURL, seconds: 1.5), "\(String(describing: memo.recorder?.lastError))")
+            #expect(try memo.record(to: memoURL, seconds: 1.5, settings: settings), "\(String(describing: memo.recorder?.lastError))")
             let music = try AVAudioPlayer(contentsOf: musicURL)
             #expect(music.play())
             #expect(memo.waitForEnd(15) == true)
@@ -170,19 +171,39 @@ extension CompatPrograms {
             device.close()
 
             let file = try SoundFile(path: memoURL.path)
-            #expect(file.format.container == .mp4 && file.format.encoding == .aac)
-            #expect(file.format.sampleRate == 44_100 && file.format.channels == 2)
-            #expect(abs((file.codecDetails?.bitRate ?? 0) - 192_000) < 50_000)
             let audio = try file.readAll()
-            #expect(abs(audio.duration - 1.5) < 0.05, "\(audio.duration) s")
-            let left = audio.channel(0)
-            let first = try #require(left.firstIndex { abs($0) > 0.05 }, "the music is in the memo")
-            let heard = Array(left[(first + 2_205)..<min(left.count, first + 22_050)])
+            let first = try #require(audio.channel(0).firstIndex { abs($0) > 0.05 }, "the music is in the memo")
+            return (file, audio.duration, Array(audio.channel(0)[first...]))
+        }
+
+        /// The voice memo program records AAC while the game's music plays: the file holds the music.
+        @Test(.enabled(if: FFmpeg.isAvailable), arguments: servers)
+        func theVoiceMemoRecordsAAC(_ kind: AudioServerFixture.Kind) throws {
+            let memo = try Self.recordMemo(on: kind, settings: VoiceMemo.aac, ext: "m4a", frequency: 660)
+            #expect(memo.file.format.container == .mp4 && memo.file.format.encoding == .aac)
+            #expect(memo.file.format.sampleRate == 44_100 && memo.file.format.channels == 2)
+            #expect(abs((memo.file.codecDetails?.bitRate ?? 0) - 192_000) < 50_000)
+            #expect(abs(memo.duration - 1.5) < 0.05, "\(memo.duration) s")
+            let heard = Array(memo.heard[2_205..<min(memo.heard.count, 22_050)])
             // The median over 8 windows: one dropout of the recording on a loaded machine spoils
             // only its windows (over the whole span, PipeWire under `stress-ng --cpu 2` read
             // 612 Hz once); a wrong tone fails every window.
             let pitch = Signals.medianFrequency(heard, rate: 44_100)
             #expect(abs(pitch - 660) < 3, "\(pitch) Hz recorded")
+        }
+
+        /// The voice memo program records iLBC (`kAudioFormatiLBC`, as voice-chat apps do) while
+        /// the game's music plays: a CAF file of 8 kHz mono iLBC that holds the music, read back
+        /// through FFmpeg's iLBC decoder.
+        @Test(.enabled(if: FFmpeg.hasDecoder(named: "ilbc"), "needs FFmpeg's iLBC decoder"), arguments: servers)
+        func theVoiceMemoRecordsILBC(_ kind: AudioServerFixture.Kind) throws {
+            let memo = try Self.recordMemo(on: kind, settings: VoiceMemo.iLBC, ext: "caf", frequency: 330)
+            #expect(memo.file.format.container == .caf && memo.file.format.encoding == .ilbc)
+            #expect(memo.file.format.sampleRate == 8_000 && memo.file.format.channels == 1)
+            #expect(abs(memo.duration - 1.5) < 0.05, "\(memo.duration) s")
+            let heard = Array(memo.heard[400..<min(memo.heard.count, 4_000)])
+            let pitch = Signals.medianFrequency(heard, rate: 8_000)
+            #expect(abs(pitch / 330 - 1) < 0.02, "\(pitch) Hz recorded")
         }
     }
 }

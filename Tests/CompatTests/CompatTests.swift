@@ -74,6 +74,22 @@ extension CompatPrograms {
             player.stop()
         }
 
+        /// A voice message recorded as iOS records iLBC (CAF, 8 kHz mono) plays through
+        /// `AVAudioPlayer`, decoded by FFmpeg's iLBC decoder and resampled to the device's rate.
+        @Test(.enabled(if: FFmpeg.hasDecoder(named: "ilbc"), "needs FFmpeg's iLBC decoder (scripts/setup.sh --tests)"))
+        func anILBCVoiceMessagePlays() throws {
+            let rig = try Rig()
+            let url = try rig.file(Signals.sine(300, seconds: 1, amplitude: 0.5, rate: 8_000), "message.caf", format: .cafILBC)
+            let player = try AVAudioPlayer(contentsOf: url)
+            #expect(player.settings[AVFormatIDKey] as? Int == Int(kAudioFormatiLBC))
+            #expect(abs(player.duration - 1) < 0.01, "\(player.duration) s")
+            #expect(player.play())
+            let mix = try rig.render(0.5)
+            #expect(Signals.rms(mix.slice(frames: 4_800..<19_200), channel: 0) > 0.1)
+            #expect(abs(Signals.frequency(mix.slice(frames: 4_800..<19_200)) - 300) < 6)
+            player.stop()
+        }
+
         @Test func uiClicksThroughSystemSoundServices() throws {
             let rig = try Rig()
             let clicks = ClickSounds()
@@ -244,6 +260,10 @@ extension CompatPrograms {
             #expect(try format([AVFormatIDKey: kAudioFormatAppleIMA4], "take.caf").0 == .cafIMA4)
             #expect(try format([AVFormatIDKey: kAudioFormatULaw], "take.caf").0 == .cafULaw)
             #expect(try format([AVFormatIDKey: kAudioFormatALaw], "take.wav").0 == .wavALaw)
+            #expect(try format([AVFormatIDKey: kAudioFormatiLBC, AVSampleRateKey: 8_000.0, AVNumberOfChannelsKey: 1], "memo.caf") == (.cafILBC, nil))
+            // A quality does not choose iLBC's frames; a bit rate of 15 200 chooses 20 ms ones.
+            #expect(try format([AVFormatIDKey: kAudioFormatiLBC, AVEncoderAudioQualityKey: AVAudioQuality.max.rawValue], "memo.caf") == (.cafILBC, nil))
+            #expect(try format([AVFormatIDKey: kAudioFormatiLBC, AVEncoderBitRateKey: 15_200], "memo.caf") == (.cafILBC, 15_200))
             #expect(try format([AVFormatIDKey: kAudioFormatLinearPCM, AVLinearPCMBitDepthKey: 24], "take.wav").0 == .wavPCM24)
             #expect(try format([AVFormatIDKey: kAudioFormatLinearPCM, AVLinearPCMBitDepthKey: 16], "take.caf").0 == .cafPCM16)
             #expect(throws: NSError.self) { _ = try AVAudioRecorder(url: URL(fileURLWithPath: "/tmp/x.wav"), settings: [AVFormatIDKey: 0x6D703320]) }

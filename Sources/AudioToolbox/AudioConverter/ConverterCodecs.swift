@@ -1,7 +1,8 @@
 import SoundFile
 
 // The codecs behind a converter: µ-law and A-law (G.711, here), IMA4 (SoundFile's), and FFmpeg's
-// decoders and encoders for AAC, MPEG audio, Apple Lossless, iLBC and GSM, fed one packet at a time.
+// decoders for AAC, MPEG audio, Apple Lossless, iLBC and GSM and encoders for AAC and Apple Lossless,
+// fed one packet at a time, and SoundFile's iLBC encoder.
 
 /// Turns packets of a compressed format into frames.
 protocol PacketDecoder: AnyObject {
@@ -225,6 +226,41 @@ final class IMA4Encoder: PacketEncoder {
 
     func reset() {
         states = Array(repeating: IMA4.ChannelState(), count: channels)
+        remainder = 0
+    }
+}
+
+// MARK: - iLBC
+
+/// iLBC, coded by SoundFile's own encoder (RFC 3951): 8 kHz mono, 160 frames in 38 bytes or 240 in 50.
+final class ILBCConverterEncoder: PacketEncoder {
+    private var encoder: ILBCEncoder
+    private var remainder = 0
+    var framesPerPacket: Int { encoder.mode.samplesPerFrame }
+    var bytesPerPacket: Int { encoder.mode.bytesPerFrame }
+    var maximumPacketSize: Int { bytesPerPacket }
+    var primeInfo: AudioConverterPrimeInfo { AudioConverterPrimeInfo(leadingFrames: 0, trailingFrames: UInt32(remainder)) }
+
+    init(mode: ILBCMode) { encoder = ILBCEncoder(mode: mode) }
+
+    func magicCookie() -> [UInt8]? { nil }
+
+    func encode(_ input: inout FrameQueue, endOfStream: Bool, _ emit: (UnsafeRawBufferPointer, Int) -> Void) {
+        let n = framesPerPacket
+        var block = [Float](repeating: 0, count: n)
+        while input.count >= n || (endOfStream && input.count > 0) {
+            let frames = min(n, input.count)
+            input.withFront(channel: 0) { source in
+                for i in 0..<n { block[i] = i < frames ? Float(source[i]) : 0 }
+            }
+            input.consume(frames)
+            remainder = n - frames
+            encoder.encode(block).withUnsafeBytes { emit($0, n) }
+        }
+    }
+
+    func reset() {
+        encoder = ILBCEncoder(mode: encoder.mode)
         remainder = 0
     }
 }

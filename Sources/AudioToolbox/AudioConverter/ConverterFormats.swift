@@ -13,13 +13,15 @@ enum ConverterFormats {
 
     /// Formats encoded from PCM.
     static let encoded: Set<AudioFormatID> = [kAudioFormatULaw, kAudioFormatALaw, kAudioFormatAppleIMA4, kAudioFormatMPEG4AAC,
-                                              kAudioFormatAppleLossless]
+                                              kAudioFormatAppleLossless, kAudioFormatiLBC]
 
     /// What a description is as one side of a conversion; nil when it is not converted here.
     static func side(_ asbd: AudioStreamBasicDescription, isSource: Bool) -> ConverterFormat? {
         if asbd.mFormatID == kAudioFormatLinearPCM { return PCMLayout(asbd).map(ConverterFormat.pcm) }
         guard isSource ? decoded.keys.contains(asbd.mFormatID) : encoded.contains(asbd.mFormatID) else { return nil }
         guard (1...8).contains(asbd.mChannelsPerFrame) || (asbd.mChannelsPerFrame == 0 && isSource && decoded[asbd.mFormatID]! != nil) else { return nil }
+        // iLBC is mono speech: its encoder takes one channel (a converter mixes the source down).
+        if !isSource && asbd.mFormatID == kAudioFormatiLBC && asbd.mChannelsPerFrame != 1 { return nil }
         var completed = asbd
         // Apple's converter completes what the description leaves 0 (Audio Format Services' FormatInfo).
         var cleared = asbd
@@ -121,6 +123,10 @@ enum ConverterFormats {
                 ?? (sourceBits > 16 ? 24 : 16)
             guard let rate = Int(exactly: completed.mSampleRate), rate >= 1 else { throw .outputRateOutOfRange }
             return try FFmpegConverterEncoder(codecName: "alac", channels: channels, sampleRate: rate, bitRate: 0, bitsPerSample: depth)
+        case kAudioFormatiLBC:
+            // 8 kHz only: the converter resamples the source to it.
+            guard completed.mSampleRate == Double(ILBCMode.sampleRate) else { throw .outputRateOutOfRange }
+            return ILBCConverterEncoder(mode: completed.mBytesPerPacket == 38 ? .ms20 : .ms30)
         default:
             throw .formatNotSupported
         }

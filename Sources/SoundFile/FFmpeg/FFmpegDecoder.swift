@@ -26,6 +26,8 @@ final class FFmpegDecoder: FrameDecoder {
     private let parameters: UnsafeRawPointer?
     private let timeBase: (num: Int64, den: Int64)
     private let isAAC: Bool
+    /// iLBC's frame length, whose packets are checked before FFmpeg sees them.
+    private var ilbcMode: ILBCMode?
     /// Frames FFmpeg does not trim itself at the start (a CAF's priming), in output frames.
     private let leadingTrim: Int64
     /// The audio's length in output frames when the container states it (the end is cut there).
@@ -86,9 +88,9 @@ final class FFmpegDecoder: FrameDecoder {
         streamIndex = best
         let codecID = UnsafeRawPointer(decoder).load(fromByteOffset: FFmpegLayout.codecID, as: Int32.self)
         let codecName = ff.avcodec_get_name(codecID).map { String(cString: $0) } ?? "codec \(codecID)"
-        guard codecName == "aac" || codecName == "alac" else {
+        guard codecName == "aac" || codecName == "alac" || (codecName == "ilbc" && kind == .caf) else {
             throw SoundstageError(.unsupportedFormat, "holds \(codecName) audio; Soundstage reads AAC and ALAC from "
-                                  + "\(kind.container.rawValue.uppercased()) files", subject: subject)
+                                  + "\(kind.container.rawValue.uppercased()) files, and iLBC from CAF", subject: subject)
         }
         isAAC = codecName == "aac"
         let streamCount = opened.load(fromByteOffset: FFmpegLayout.formatContextStreamCount, as: UInt32.self)
@@ -115,6 +117,13 @@ final class FFmpegDecoder: FrameDecoder {
         // which closes the context (closing it here too would free it twice).
         closeOnThrow = nil
         codecContext = try Self.openCodec(ff, decoder, parameters: parameters, name: codecName, subject: subject)
+        if codecName == "ilbc" {
+            guard let mode = ILBCMode(bytesPerFrame: Int(option("block_align"))) else {
+                throw SoundstageError(.corruptData, "states \(option("block_align")) bytes per iLBC packet (a frame is 38 or 50)",
+                                      subject: subject)
+            }
+            ilbcMode = mode
+        }
         packet = ff.av_packet_alloc()
         frame = ff.av_frame_alloc()
         guard packet != nil, frame != nil else { throw SoundstageError(.tooLarge, "out of memory", subject: subject) }
@@ -145,6 +154,7 @@ final class FFmpegDecoder: FrameDecoder {
         let bitsPerSample = Int(option("bits_per_raw_sample"))
         let encoding: SampleEncoding
         switch (isAAC, bitsPerSample) {
+        case _ where ilbcMode != nil: encoding = .ilbc
         case (true, _): encoding = .aac
         case (false, 20): encoding = .alac20
         case (false, 24): encoding = .alac24
@@ -291,6 +301,7 @@ final class FFmpegDecoder: FrameDecoder {
                 let pts = raw.load(fromByteOffset: FFmpegLayout.packetPTS, as: Int64.self)
                 if pts != FFmpegLayout.noTimestamp { anchor = (pts, skip ?? 0) }
             }
+            if let ilbcMode { try Self.checkILBC(raw, mode: ilbcMode, subject: subject) }
             let sent = ff.avcodec_send_packet(codecContext, packet)
             if sent < 0 && sent != AVError.again {
                 // A damaged packet: FFmpeg has said why in its log; the next one may decode.
@@ -371,6 +382,24 @@ final class FFmpegDecoder: FrameDecoder {
     }
 
     /// An integer AVOption of the codec context (`ar`, `b`, `profile`, ...); 0 if absent.
+    /// Refuses a packet that is not whole iLBC frames of `mode`, each well formed: FFmpeg's
+    /// decoder would decode a damaged frame into noise, or a short one into silence.
+    private static func checkILBC(_ packet: UnsafeMutableRawPointer, mode: ILBCMode, subject: String) throws {
+        let size = Int(packet.load(fromByteOffset: FFmpegLayout.packetSize, as: Int32.self))
+        guard let data = packet.load(fromByteOffset: FFmpegLayout.packetData, as: UnsafePointer<UInt8>?.self),
+              size > 0, size % mode.bytesPerFrame == 0 else {
+            throw SoundstageError(.corruptData, "holds an iLBC packet of \(size) bytes, not whole \(mode.bytesPerFrame)-byte frames",
+                                  subject: subject)
+        }
+        for start in stride(from: 0, to: size, by: mode.bytesPerFrame) {
+            do {
+                try ILBCPacket.validate(UnsafeBufferPointer(start: data + start, count: mode.bytesPerFrame), mode: mode)
+            } catch let error as SoundstageError {
+                throw SoundstageError(error.code, error.message, subject: subject)
+            }
+        }
+    }
+
     private func option(_ name: String) -> Int64 {
         var value: Int64 = 0
         return ff.av_opt_get_int(codecContext, name, 0, &value) >= 0 ? value : 0

@@ -307,8 +307,11 @@ public final class AudioRecorder: Sendable {
                                            role: MediaRole(rawValue: "production"), server: settings.server)
         let connection: PulseConnection
         do throws(SoundstageError) {
-            connection = try PulseConnection(options: options, stream: .record(source: settings.input, sampleRate: settings.sampleRate,
-                                                                                 channels: settings.channels))
+            // iLBC codes 8 kHz mono: the server converts whatever the source is to that.
+            let ilbc = settings.format.encoding == .ilbc
+            connection = try PulseConnection(options: options, stream: .record(source: settings.input,
+                                                                                 sampleRate: ilbc ? ILBCMode.sampleRate : settings.sampleRate,
+                                                                                 channels: ilbc ? 1 : settings.channels))
         } catch {
             guard error.code == .noOutputDevice else { throw error }
             throw SoundstageError(.noInputDevice, "no desktop audio server (PulseAudio or PipeWire) answers, so there is no input "

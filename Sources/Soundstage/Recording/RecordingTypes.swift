@@ -10,9 +10,11 @@ extension AudioRecorder {
     /// What to record from and how to write it.
     public struct Settings: Sendable, Equatable {
         /// The file format (any writable one: WAV, AIFF, CAF, FLAC, Ogg Vorbis, Opus, MP3, W64,
-        /// and through FFmpeg AAC or ALAC in M4A ...).
+        /// and through FFmpeg AAC or ALAC in M4A ...). iLBC in CAF (``OutputFormat/cafILBC``) is
+        /// recorded at 8 kHz mono whatever ``sampleRate`` and ``channels`` say: the server converts.
         public var format: OutputFormat
-        /// Bits per second for AAC (``OutputFormat/m4aAAC``); nil for 128 000. Other formats ignore it.
+        /// Bits per second for AAC (``OutputFormat/m4aAAC``); nil for 128 000. For iLBC, above
+        /// 14 000 picks 20 ms frames (else 30 ms). Other formats ignore it.
         public var bitRate: Int?
         /// The input to record, by the server's name (``AudioInput/name``, e.g. a microphone, or
         /// `A.monitor` for what sink `A` plays); nil for the server's default input, followed if

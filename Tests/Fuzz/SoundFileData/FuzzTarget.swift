@@ -3,7 +3,8 @@ import SoundFile
 import Soundstage
 
 // Sound files from memory: every decoder Soundstage has (libsndfile's formats, the IMA4 CAF
-// codec, FFmpeg's MPEG-4/ADTS/CAF-AAC path when FFmpeg is installed), chosen by content. The
+// codec, FFmpeg's MPEG-4/ADTS/CAF-AAC path and iLBC in CAF, its packets checked by Soundstage
+// before FFmpeg decodes them, when FFmpeg is installed), chosen by content. The
 // first byte picks how it is read: whole, in chunks, or after a seek. Any bytes decode or give a
 // typed error; what decodes has a sane shape and plays as a finite mix.
 
