@@ -111,6 +111,9 @@ public final class SoundFile {
         isSeekable = false
     }
 
+    /// Whether a ``FrameProducer`` makes it while it plays (an audio queue's buffers), rather than a file or a pipe.
+    public var isProduced: Bool { decoder is ProducedFrames }
+
     /// Audio a ``FrameProducer`` makes while it plays (``init(producer:sampleRate:channels:name:)``).
     init(produced: ProducedFrames, name: String) {
         decoder = produced

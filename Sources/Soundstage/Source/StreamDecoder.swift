@@ -72,8 +72,12 @@ final class StreamDecoder: @unchecked Sendable {
     /// thread of its own: its reads wait for the writer, and must never hold up other streams.
     func registerLocked(_ feed: StreamFeed) {
         if !feed.isSeekable {
-            DetachedThread.start(name: "ss-pipe-decoder") { [self] in
-                _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10)
+            // A pipe's reader runs below the game's threads; a producer's thread is an audio
+            // queue's own (it runs the program's callbacks, which keep the queue fed), and keeps
+            // the priority of the thread that started it.
+            let lower = !feed.isProduced
+            DetachedThread.start(name: feed.isProduced ? "ss-audio-queue" : "ss-pipe-decoder") { [self] in
+                if lower { _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10) }
                 runDedicated(feed)
             }
             return
@@ -199,6 +203,8 @@ final class StreamFeed: @unchecked Sendable {
     private var filePosition: Int64 = 0
     /// Whether the file can seek (false for a pipe: it plays once, from its start).
     let isSeekable: Bool
+    /// Whether a producer makes the audio as it plays (an audio queue's): its thread is not lowered.
+    let isProduced: Bool
     let path: String
     let channels: Int
     let sampleRate: Int
@@ -215,6 +221,7 @@ final class StreamFeed: @unchecked Sendable {
     init(file: SoundFile, path: String, chunkFrames: Int, capacity: Int, loopStart: Int64, loopEnd: Int64?, loops: Bool) {
         self.file = file
         isSeekable = file.isSeekable
+        isProduced = file.isProduced
         self.path = path
         channels = file.format.channels
         sampleRate = file.format.sampleRate
