@@ -191,6 +191,66 @@ import Testing
         #expect(result.output.contains("static buffer: RMS 0.1542, 440.0 Hz"), "\(result.output)")
     }
 
+    /// A start time on OpenAL's own output (the app's device when no desktop server answers, here
+    /// OpenAL Soft's null output): the queue starts at once, as docs/porting-from-ios.md says, and
+    /// plays to its end. (It was kAudioQueueErr_CannotStart: the device cannot start a source on a
+    /// sample, and the refusal of that was passed on.)
+    @Test func aStartTimeOnOpenALsOwnOutputStartsTheQueue() throws {
+        let work = try Self.workDirectory("audio-queue-start-time")
+        defer { try? FileManager.default.removeItem(at: work) }
+        let source = work.appendingPathComponent("start_time.c")
+        try """
+        #include <AudioToolbox/AudioToolbox.h>
+        #include <stdio.h>
+        #include <string.h>
+        #include <unistd.h>
+        static void fill(void *data, AudioQueueRef queue, AudioQueueBufferRef buffer) { (void)data; (void)queue; (void)buffer; }
+        int main(void) {
+            AudioStreamBasicDescription format;
+            AudioQueueRef queue = NULL;
+            AudioQueueBufferRef buffer = NULL;
+            AudioTimeStamp start;
+            UInt32 running = 0, size = sizeof running;
+            OSStatus status;
+            int i;
+            memset(&format, 0, sizeof format);
+            format.mSampleRate = 44100; format.mFormatID = kAudioFormatLinearPCM;
+            format.mFormatFlags = kAudioFormatFlagIsSignedInteger | kAudioFormatFlagIsPacked;
+            format.mBitsPerChannel = 16; format.mChannelsPerFrame = 1; format.mFramesPerPacket = 1;
+            format.mBytesPerFrame = format.mBytesPerPacket = 2;
+            if (AudioQueueNewOutput(&format, fill, NULL, NULL, NULL, 0, &queue) != noErr) return 2;
+            AudioQueueAllocateBuffer(queue, 8820, &buffer);
+            memset(buffer->mAudioData, 0, 8820);
+            buffer->mAudioDataByteSize = 8820;
+            AudioQueueEnqueueBuffer(queue, buffer, 0, NULL);
+            AudioQueueDeviceGetCurrentTime(queue, &start);
+            start.mSampleTime += 4410;
+            start.mFlags = kAudioTimeStampSampleTimeValid;
+            status = AudioQueueStart(queue, &start);
+            AudioQueueGetProperty(queue, kAudioQueueProperty_IsRunning, &running, &size);
+            printf("AudioQueueStart with a time: %d, IsRunning %u\\n", (int)status, (unsigned)running);
+            AudioQueueStop(queue, false);
+            for (i = 0; i < 300 && running; i++) {
+                usleep(10000);
+                AudioQueueGetProperty(queue, kAudioQueueProperty_IsRunning, &running, &size);
+            }
+            printf("IsRunning %u after the stop\\n", (unsigned)running);
+            AudioQueueDispose(queue, true);
+            return status == noErr && running == 0 ? 0 : 1;
+        }
+        """.write(to: source, atomically: true, encoding: .utf8)
+        let library = try #require(Self.libraryDirectory)
+        let program = work.appendingPathComponent("start_time").path
+        let compile = try Self.run(["gcc", "-std=c99", "-D_DEFAULT_SOURCE", "-Wall", "-Wextra", "-Werror",
+                                    "-I", Self.root.appendingPathComponent("Sources/CAudioToolbox/include").path, source.path,
+                                    "-L", library.path, "-l:libSoundstageC.so", "-Wl,-rpath," + library.path, "-o", program])
+        try #require(compile.status == 0, "\(compile.output)")
+        let result = try Self.run(["PULSE_SERVER=unix:/nonexistent", "ALSOFT_DRIVERS=null", "ALSOFT_LOGLEVEL=0", program])
+        #expect(result.status == 0, "\(result.output)")
+        #expect(result.output.contains("AudioQueueStart with a time: 0, IsRunning 1"), "\(result.output)")
+        #expect(result.output.contains("IsRunning 0 after the stop"), "\(result.output)")
+    }
+
     @Test func theHeadersCanBeImportedTwice() throws {
         // #import, as Objective-C-flavoured ports write it: the include guards make it harmless.
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("audio-import-\(UUID().uuidString)")
