@@ -1,9 +1,12 @@
 import Foundation
 import SoundFile
 import Testing
+import TestSupport
 
 /// Tests/C/audio_format.c, audio_file.c, audio_file_stream.c, audio_converter.c, audio_queue_offline.c,
-/// audio_session.c, openal_loader.c, recorder_to_file.c and openal_extensions.c, C programs in the style of the Core Audio books and of iOS games, compiled as
+/// audio_queue_player.c (the books' command-line file player, in real time on OpenAL Soft's null
+/// output; CompatPrograms/AudioQueuePlayerDesktopTests hears it on real servers), audio_session.c,
+/// openal_loader.c, recorder_to_file.c and openal_extensions.c, C programs in the style of the Core Audio books and of iOS games, compiled as
 /// C99 and as C++17 by gcc, g++, clang and clang++ with every warning an error, linked against the
 /// debug build's libSoundstageC.so (which carries the AudioToolbox functions), and run: each checks
 /// its own results and ends with "N passed, 0 failed". scripts/test-c.sh runs them too.
@@ -97,6 +100,26 @@ import Testing
         let result = try Self.run([program, work.path])
         #expect(result.status == 0, "\(result.output)")
         #expect(result.output.contains("audio_queue_offline: 39 passed, 0 failed"), "\(result.output)")
+    }
+
+    @Test(.enabled(if: AudioQueuePlayerInputs.ffmpeg != nil),
+          arguments: [["gcc", "-std=c99"], ["clang", "-std=c99"], ["g++", "-x", "c++", "-std=c++17"], ["clang++", "-x", "c++", "-std=c++17"]])
+    func theAudioQueuePlayerProgramPasses(compiler: [String]) throws {
+        let work = try Self.workDirectory("audio-queue-player-c")
+        defer { try? FileManager.default.removeItem(at: work) }
+        guard let program = try Self.compile("audio_queue_player", with: compiler, in: work) else { return }
+        // AAC, MP3, Apple Lossless, IMA4 and 16-bit PCM, 0.6 s each, played in real time on the app's
+        // output: with no desktop server, OpenAL Soft's null output (it mixes in real time, plays nowhere).
+        let files = try AudioQueuePlayerInputs.make(in: work)
+        let result = try Self.run(["PULSE_SERVER=unix:/nonexistent", "ALSOFT_DRIVERS=null", "ALSOFT_LOGLEVEL=0", program] + files.map(\.path))
+        #expect(result.status == 0, "\(result.output)")
+        #expect(result.output.contains("audio_queue_player: 181 passed, 0 failed"), "\(result.output)")
+        for line in ["player-aac.m4a: 'aac ', 44100 Hz, 2 channels", "player.mp3: '.mp3', 44100 Hz, 1 channels",
+                     "player-alac.m4a: 'alac', 44100 Hz, 2 channels", "player-ima4.caf: 'ima4', 44100 Hz, 1 channels",
+                     "player.wav: 'lpcm', 44100 Hz, 2 channels"] {
+            #expect(result.output.contains(line), "\(result.output)")
+        }
+        #expect(result.output.components(separatedBy: "IsRunning 1 then 0 after").count == 6, "\(result.output)")
     }
 
     @Test(arguments: [["gcc", "-std=c99"], ["clang", "-std=c99"], ["g++", "-x", "c++", "-std=c++17"], ["clang++", "-x", "c++", "-std=c++17"]])
