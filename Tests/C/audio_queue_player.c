@@ -20,7 +20,7 @@
  * AudioFileReadPacketData into the buffers' own packet descriptions; the second, fourth, ... with a
  * NULL run loop (callbacks on the queue's own thread) reading with AudioFileReadPackets into an
  * array of descriptions handed to AudioQueueEnqueueBuffer. Then two queues (660 Hz panned left,
- * 880 Hz panned right, 0.4 s each) are started for one time of the device's clock
+ * 880 Hz panned right, 0.6 s each) are started for one time of the device's clock
  * (AudioQueueDeviceGetCurrentTime + 12,000 samples), the second 0.1 s after the first was asked;
  * then the error paths a C caller meets. --exact-start says the device meets start times on the
  * sample (the desktop output, a loopback device; OpenAL's own output starts a queue at once).
@@ -443,7 +443,7 @@ static UInt32 toneRunning(Tone *tone, int *changes) {
 /* The device's clock advances; two queues started for one time of it both start, play together and finish. */
 static void synchronisedStart(int exactStart) {
     Tone left, right;
-    AudioQueueRef first = makeToneQueue(&left, 660, 0.4, -1), second = makeToneQueue(&right, 880, 0.4, 1);
+    AudioQueueRef first = makeToneQueue(&left, 660, 0.6, -1), second = makeToneQueue(&right, 880, 0.6, 1);
     AudioTimeStamp before, after, startTime, firstTime, secondTime;
     UInt32 running = 0, size = sizeof running;
     double rate, waited, deadline;
@@ -479,7 +479,8 @@ static void synchronisedStart(int exactStart) {
     EXPECT_STATUS(AudioQueueGetCurrentTime(second, NULL, &secondTime, NULL), noErr);
     printf("before the start time, the queues' clocks read %.0f and %.0f frames\n", firstTime.mSampleTime, secondTime.mSampleTime);
     if (exactStart) EXPECT(firstTime.mSampleTime == 0 && secondTime.mSampleTime == 0);
-    /* Well inside both tones: the clocks, read one after the other, agree (one start, one sample). */
+    /* Well inside both tones, 0.4 s after the first was asked (also on OpenAL's output, where each
+       started at once): both clocks run, and on one start sample they agree, read one after the other. */
     sleepSeconds(0.3);
     EXPECT_STATUS(AudioQueueGetCurrentTime(first, NULL, &firstTime, NULL), noErr);
     EXPECT_STATUS(AudioQueueGetCurrentTime(second, NULL, &secondTime, NULL), noErr);
