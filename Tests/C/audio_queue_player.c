@@ -193,13 +193,16 @@ static void IsRunningListener(void *inUserData, AudioQueueRef inAQ, AudioQueuePr
     Player *player = (Player *)inUserData;
     UInt32 running = 9, size = sizeof running;
     double at = now();
+    CFRunLoopRef stop = NULL;
     AudioQueueGetProperty(inAQ, inID, &running, &size);
     pthread_mutex_lock(&player->lock);
     if (player->runningChanges < 8) player->running[player->runningChanges] = running;
     player->runningChanges++;
     if (running == 0 && player->stoppedAt == 0) player->stoppedAt = at;
+    if (running == 0 && player->useRunLoop) stop = player->mainRunLoop;
     pthread_mutex_unlock(&player->lock);
-    if (running == 0 && player->useRunLoop) CFRunLoopStop(player->mainRunLoop);
+    /* Nothing of the player after the unlock: with a NULL run loop, main() may be done with it. */
+    if (stop) CFRunLoopStop(stop);
 }
 
 /* Runs the main thread's run loop for up to `seconds` (what the books do); with nothing attached
