@@ -283,7 +283,7 @@ let package = Package(
         // C program Tests/C/audio_format.c compiled as C99 and C++17 against libSoundstageC.so.
         .testTarget(
             name: "AudioToolboxTests",
-            dependencies: ["AudioToolbox", "COpenAL", "SoundFile"],
+            dependencies: ["AudioToolbox", "COpenAL", "SoundFile", "TestSupport"],
             swiftSettings: strict
         ),
         .testTarget(

@@ -55,7 +55,7 @@ doc_blocks_name="the C blocks of README.md and docs/getting-started.md compile a
 # ignored, such as a weak reference's side table). `apple_programs LINK-FLAGS...` builds them against a library: the
 # shipped one through pkg-config soundstage-audiotoolbox (the headers from include/soundstage/apple,
 # as a port builds), or in --quick the debug build's libSoundstageC.so with the source headers.
-apple_programs=(audio_format audio_file audio_file_stream audio_converter audio_queue_offline audio_session openal_extensions openal_loader recorder_to_file)
+apple_programs=(audio_format audio_file audio_file_stream audio_converter audio_queue_offline audio_queue_player audio_session openal_extensions openal_loader recorder_to_file)
 apple_program() {   # apple_program NAME LINK-FLAGS...
     local name=$1 compiler inputs=() listed
     shift
@@ -72,20 +72,27 @@ apple_program() {   # apple_program NAME LINK-FLAGS...
 }
 # Leak checks, 1 or 0: the suppressions match frames by name, and the shipped library is stripped,
 # so a weak reference's side table (lsan-suppressions.txt) made while audio_session.c plays a system
-# sound is reported there as a leak; that program's leaks are checked against the debug build
-# (--quick), whose names the suppression matches.
-apple_leak_check() { [ "$1" = audio_session ] && [ "${apple_stripped:-0}" = 1 ] && echo 0 || echo 1; }
+# sound, or (one run in five here) while audio_queue_player.c's queues play on the app's device, is
+# reported there as a leak; those programs' leaks are checked against the debug build (--quick),
+# whose names the suppression matches.
+apple_leak_check() {
+    case $1 in audio_session | audio_queue_player) [ "${apple_stripped:-0}" = 1 ] && echo 0 || echo 1 ;; *) echo 1 ;; esac
+}
 # The programs run with no desktop server (PULSE_SERVER points nowhere) and OpenAL Soft's null
-# output, which mixes in real time and plays nowhere: audio_session's session opens the app's
-# default output, which is then that one (the others open no output; openal_extensions renders its
-# mix on OpenAL Soft's loopback device and listens to it).
+# output, which mixes in real time and plays nowhere: audio_session's session and
+# audio_queue_player's queues open the app's default output, which is then that one (the others open
+# no output; openal_extensions renders its mix on OpenAL Soft's loopback device and listens to it).
 apple_session_output() { PULSE_SERVER=unix:/nonexistent ALSOFT_DRIVERS=null ALSOFT_LOGLEVEL=0 "$@"; }
 # The files a program is given: audio_converter decodes AAC, MP3 and ALAC the ffmpeg tool makes,
 # and openal_loader loads them and a WAVE file (each one second of a sine) when ffmpeg is installed
 # (both programs make their own PCM files either way); recorder_to_file writes its recordings in
-# the work directory.
+# the work directory. audio_queue_player plays, in real time, five files of 0.6 s of a 1 kHz sine
+# (0.25 on the right of the stereo ones) that ffmpeg makes as CompatTests' AudioQueuePlayerInputs
+# does: AAC and Apple Lossless in M4A, MP3, IMA4 in CAF, 16-bit WAVE (without ffmpeg, none: it then
+# runs its synchronised start and error paths alone).
 apple_inputs() {   # apple_inputs NAME: one path a line
     case $1 in recorder_to_file | audio_session | audio_queue_offline) echo "$work"; return 0 ;; esac
+    [ "$1" = audio_queue_player ] && { player_inputs; return; }
     [ "$1" = audio_converter ] || [ "$1" = openal_loader ] || return 0
     command -v ffmpeg > /dev/null || return 0
     local sine=(-v error -nostdin -y -f lavfi -i sine=frequency=1000:sample_rate=44100:duration=1)
@@ -96,6 +103,19 @@ apple_inputs() {   # apple_inputs NAME: one path a line
     printf '%s\n' "$work/conv-aac.m4a" "$work/conv.mp3" "$work/conv-alac.m4a"
     [ "$1" = openal_loader ] && echo "$work/conv.wav"
     return 0
+}
+player_inputs() {
+    command -v ffmpeg > /dev/null || return 0
+    local mono="aevalsrc=0.5*sin(2*PI*1000*t):s=44100:d=0.6" stereo="aevalsrc=0.5*sin(2*PI*1000*t)|0.25*sin(2*PI*1000*t):s=44100:d=0.6"
+    local name source codec
+    while read -r name source codec; do
+        [ -f "$work/$name" ] || ffmpeg -v error -nostdin -y -f lavfi -i "${!source}" -c:a "$codec" "$work/$name" >&2 || return 1
+        echo "$work/$name"
+    done <<< "player-aac.m4a stereo aac
+player.mp3 mono libmp3lame
+player-alac.m4a stereo alac
+player-ima4.caf mono adpcm_ima_qt
+player.wav stereo pcm_s16le"
 }
 apple_program_name() {   # apple_program_name NAME: the check's name
     echo "Tests/C/$1.c (Core Audio's C interfaces) as C99 and C++17 with every warning an error, run, and under LeakSanitizer"

@@ -1,9 +1,12 @@
 import Foundation
 import SoundFile
 import Testing
+import TestSupport
 
 /// Tests/C/audio_format.c, audio_file.c, audio_file_stream.c, audio_converter.c, audio_queue_offline.c,
-/// audio_session.c, openal_loader.c, recorder_to_file.c and openal_extensions.c, C programs in the style of the Core Audio books and of iOS games, compiled as
+/// audio_queue_player.c (the books' command-line file player, in real time on OpenAL Soft's null
+/// output; CompatPrograms/AudioQueuePlayerDesktopTests hears it on real servers), audio_session.c,
+/// openal_loader.c, recorder_to_file.c and openal_extensions.c, C programs in the style of the Core Audio books and of iOS games, compiled as
 /// C99 and as C++17 by gcc, g++, clang and clang++ with every warning an error, linked against the
 /// debug build's libSoundstageC.so (which carries the AudioToolbox functions), and run: each checks
 /// its own results and ends with "N passed, 0 failed". scripts/test-c.sh runs them too.
@@ -99,6 +102,26 @@ import Testing
         #expect(result.output.contains("audio_queue_offline: 39 passed, 0 failed"), "\(result.output)")
     }
 
+    @Test(.enabled(if: AudioQueuePlayerInputs.ffmpeg != nil),
+          arguments: [["gcc", "-std=c99"], ["clang", "-std=c99"], ["g++", "-x", "c++", "-std=c++17"], ["clang++", "-x", "c++", "-std=c++17"]])
+    func theAudioQueuePlayerProgramPasses(compiler: [String]) throws {
+        let work = try Self.workDirectory("audio-queue-player-c")
+        defer { try? FileManager.default.removeItem(at: work) }
+        guard let program = try Self.compile("audio_queue_player", with: compiler, in: work) else { return }
+        // AAC, MP3, Apple Lossless, IMA4 and 16-bit PCM, 0.6 s each, played in real time on the app's
+        // output: with no desktop server, OpenAL Soft's null output (it mixes in real time, plays nowhere).
+        let files = try AudioQueuePlayerInputs.make(in: work)
+        let result = try Self.run(["PULSE_SERVER=unix:/nonexistent", "ALSOFT_DRIVERS=null", "ALSOFT_LOGLEVEL=0", program] + files.map(\.path))
+        #expect(result.status == 0, "\(result.output)")
+        #expect(result.output.contains("audio_queue_player: 181 passed, 0 failed"), "\(result.output)")
+        for line in ["player-aac.m4a: 'aac ', 44100 Hz, 2 channels", "player.mp3: '.mp3', 44100 Hz, 1 channels",
+                     "player-alac.m4a: 'alac', 44100 Hz, 2 channels", "player-ima4.caf: 'ima4', 44100 Hz, 1 channels",
+                     "player.wav: 'lpcm', 44100 Hz, 2 channels"] {
+            #expect(result.output.contains(line), "\(result.output)")
+        }
+        #expect(result.output.components(separatedBy: "IsRunning 1 then 0 after").count == 6, "\(result.output)")
+    }
+
     @Test(arguments: [["gcc", "-std=c99"], ["clang", "-std=c99"], ["g++", "-x", "c++", "-std=c++17"], ["clang++", "-x", "c++", "-std=c++17"]])
     func theAudioSessionProgramPasses(compiler: [String]) throws {
         let work = try Self.workDirectory("audio-session-c")
@@ -189,6 +212,66 @@ import Testing
         #expect(result.output.contains("openal_extensions: 66 passed, 0 failed"), "\(result.output)")
         #expect(result.output.contains("mixer rate 22050 Hz: the device mixes at 22050 Hz"), "\(result.output)")
         #expect(result.output.contains("static buffer: RMS 0.1542, 440.0 Hz"), "\(result.output)")
+    }
+
+    /// A start time on OpenAL's own output (the app's device when no desktop server answers, here
+    /// OpenAL Soft's null output): the queue starts at once, as docs/porting-from-ios.md says, and
+    /// plays to its end. (It was kAudioQueueErr_CannotStart: the device cannot start a source on a
+    /// sample, and the refusal of that was passed on.)
+    @Test func aStartTimeOnOpenALsOwnOutputStartsTheQueue() throws {
+        let work = try Self.workDirectory("audio-queue-start-time")
+        defer { try? FileManager.default.removeItem(at: work) }
+        let source = work.appendingPathComponent("start_time.c")
+        try """
+        #include <AudioToolbox/AudioToolbox.h>
+        #include <stdio.h>
+        #include <string.h>
+        #include <unistd.h>
+        static void fill(void *data, AudioQueueRef queue, AudioQueueBufferRef buffer) { (void)data; (void)queue; (void)buffer; }
+        int main(void) {
+            AudioStreamBasicDescription format;
+            AudioQueueRef queue = NULL;
+            AudioQueueBufferRef buffer = NULL;
+            AudioTimeStamp start;
+            UInt32 running = 0, size = sizeof running;
+            OSStatus status;
+            int i;
+            memset(&format, 0, sizeof format);
+            format.mSampleRate = 44100; format.mFormatID = kAudioFormatLinearPCM;
+            format.mFormatFlags = kAudioFormatFlagIsSignedInteger | kAudioFormatFlagIsPacked;
+            format.mBitsPerChannel = 16; format.mChannelsPerFrame = 1; format.mFramesPerPacket = 1;
+            format.mBytesPerFrame = format.mBytesPerPacket = 2;
+            if (AudioQueueNewOutput(&format, fill, NULL, NULL, NULL, 0, &queue) != noErr) return 2;
+            AudioQueueAllocateBuffer(queue, 8820, &buffer);
+            memset(buffer->mAudioData, 0, 8820);
+            buffer->mAudioDataByteSize = 8820;
+            AudioQueueEnqueueBuffer(queue, buffer, 0, NULL);
+            AudioQueueDeviceGetCurrentTime(queue, &start);
+            start.mSampleTime += 4410;
+            start.mFlags = kAudioTimeStampSampleTimeValid;
+            status = AudioQueueStart(queue, &start);
+            AudioQueueGetProperty(queue, kAudioQueueProperty_IsRunning, &running, &size);
+            printf("AudioQueueStart with a time: %d, IsRunning %u\\n", (int)status, (unsigned)running);
+            AudioQueueStop(queue, false);
+            for (i = 0; i < 300 && running; i++) {
+                usleep(10000);
+                AudioQueueGetProperty(queue, kAudioQueueProperty_IsRunning, &running, &size);
+            }
+            printf("IsRunning %u after the stop\\n", (unsigned)running);
+            AudioQueueDispose(queue, true);
+            return status == noErr && running == 0 ? 0 : 1;
+        }
+        """.write(to: source, atomically: true, encoding: .utf8)
+        let library = try #require(Self.libraryDirectory)
+        let program = work.appendingPathComponent("start_time").path
+        let compile = try Self.run(["gcc", "-std=c99", "-D_DEFAULT_SOURCE", "-Wall", "-Wextra", "-Werror",
+                                    "-I", Self.root.appendingPathComponent("Sources/CAudioToolbox/include").path, source.path,
+                                    "-L", library.path, "-l:libSoundstageC.so", "-Wl,-rpath," + library.path, "-o", program])
+        try #require(compile.status == 0, "\(compile.output)")
+        let result = try Self.run(["PULSE_SERVER=unix:/nonexistent", "ALSOFT_DRIVERS=null", "ALSOFT_LOGLEVEL=0", program])
+        #expect(result.status == 0, "\(result.output)")
+        #expect(result.output.contains("AudioQueueStart with a time: 0, IsRunning 1"), "\(result.output)")
+        #expect(result.output.contains("IsRunning 0 after the stop"), "\(result.output)")
     }
 
     @Test func theHeadersCanBeImportedTwice() throws {

@@ -1,4 +1,5 @@
 import Foundation
+import SoundFile
 import Soundstage
 import Testing
 import TestSupport
@@ -63,5 +64,31 @@ import TestSupport
         let audio = try device.render(frames: 4_800)
         #expect(Self.onset(audio, channel: 0) == 960)
         #expect(Self.onset(audio, channel: 1) == nil, "the stopped one never sounds")
+    }
+
+    /// A streaming source scheduled on a frame starts there also when its OpenAL source is one an
+    /// earlier sound played on: the pool's sources are stopped, not initial, and the stream's
+    /// refills before the frame took the stopped source for a stream that had run dry and started
+    /// it at once (an audio queue started for a device time after an earlier queue had played
+    /// sounded at once on the desktop: Tests/C/audio_queue_player.c).
+    @Test func aScheduledStreamOnAReusedSourceStartsOnItsFrame() throws {
+        let device = try Device.loopback()
+        defer { device.close() }
+        let scene = try device.makeScene()
+        let click = scene.makeSource(buffer: try Self.click(device))
+        try click.play()
+        for _ in 0..<10 { _ = try device.render(frames: 960) }
+        #expect(click.playbackState == .stopped, "the click played to its end and gave its OpenAL source back")
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("scheduled-stream-\(UUID()).wav").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try SoundFileWriter.write(Signals.sine(440, seconds: 0.2), to: path, format: .wavFloat32)
+        let stream = try scene.makeStreamingSource(file: path)
+        let start = 9_600 + 4_800
+        try scene.play([stream], at: Double(start) / 48_000)
+        var samples: [Float] = []
+        for _ in 0..<15 { samples += try device.render(frames: 960).samples }   // as an output pulls: refills between slices
+        let onset = stride(from: 0, to: samples.count, by: 2).first { abs(samples[$0]) > 1e-3 }.map { $0 / 2 + 9_600 }
+        // A sine's first sample is 0: the first one heard is the frame after the start.
+        #expect(onset == start + 1, "the stream starts on frame \(start), not \(String(describing: onset.map { $0 - 1 }))")
     }
 }

@@ -184,7 +184,9 @@ extension AudioQueueObject {
         }
         guard let playback else { return }
         do {
-            if let time, time > playback.player.deviceCurrentTime {
+            // A start time is met on the sample where Soundstage renders the mix (the desktop, a
+            // loopback device); OpenAL's own output mixes on its thread and starts at once.
+            if let time, time > playback.player.deviceCurrentTime, audio.device.kind != .output {
                 try playback.player.play(atTime: time)
             } else {
                 try playback.player.play()

@@ -24,6 +24,12 @@ extension ALCalls {
         must("alSourceStop") { alSourceStop(name) }
     }
 
+    /// Stops `name` and returns it to the initial state (`alSourceRewind`): offset 0, and no buffer
+    /// of a queue counted as processed, as a new source.
+    func rewind(_ name: ALuint) {
+        must("alSourceRewind") { alSourceRewind(name) }
+    }
+
     /// Detaches every buffer from `name` (which must be stopped).
     func detachBuffers(from name: ALuint) {
         must("alSourcei(AL_BUFFER)") { alSourcei(name, AL_BUFFER, 0) }

@@ -150,14 +150,15 @@ extension Scene {
         if looping { state.endable.removeValue(forKey: id) } else { state.endable[id] = source }
     }
 
-    /// Stops `name`, detaches its buffer and returns it to the pool.
+    /// Stops `name`, detaches its buffer and returns it to the pool, initial as a new source: a
+    /// stopped one counts every buffer queued on it as processed, so a stream scheduled on it
+    /// would see its first chunks played before its frame (and restart it at once as run dry).
     func releaseNameLocked(_ name: ALName, of source: Source, _ state: inout SceneState, _ al: borrowing ALCalls) {
         state.pendingPlays.removeAll { $0 == name }
         state.scheduledPlays.removeAll { $0.name == name }
         state.active.removeValue(forKey: ObjectIdentifier(source))
         state.endable.removeValue(forKey: ObjectIdentifier(source))
-        let current = al.state(of: name)
-        if current != .stopped && current != .initial { al.stop(name) }
+        if al.state(of: name) != .initial { al.rewind(name) }
         al.detachBuffers(from: name)
         state.streaming.removeValue(forKey: ObjectIdentifier(source))   // the source frees its stream's buffers
         state.freeNames.append(name)
