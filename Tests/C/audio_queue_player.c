@@ -305,8 +305,12 @@ static void playFile(const char *path, int useRunLoop) {
         drain(0.25);
         if (AudioQueueGetCurrentTime(queue, NULL, &queueTime, NULL) == noErr && stoppedAt(&player) == 0) {
             if (firstQueueTime < 0) firstQueueTime = queueTime.mSampleTime;
-            if (queueTime.mSampleTime > lastQueueTime) timesAdvanced++;
-            lastQueueTime = queueTime.mSampleTime;
+            /* The clock goes back to 0 once the run has ended, which may be just before the
+               IsRunning listener says so: the latest reading is the largest. */
+            if (queueTime.mSampleTime > lastQueueTime) {
+                timesAdvanced++;
+                lastQueueTime = queueTime.mSampleTime;
+            }
         }
     }
     /* ...then up to 2 s more for the queue to play what it holds, ended by the IsRunning listener. */
@@ -315,8 +319,12 @@ static void playFile(const char *path, int useRunLoop) {
         drain(0.1);
         if (AudioQueueGetCurrentTime(queue, NULL, &queueTime, NULL) == noErr && stoppedAt(&player) == 0) {
             if (firstQueueTime < 0) firstQueueTime = queueTime.mSampleTime;
-            if (queueTime.mSampleTime > lastQueueTime) timesAdvanced++;
-            lastQueueTime = queueTime.mSampleTime;
+            /* The clock goes back to 0 once the run has ended, which may be just before the
+               IsRunning listener says so: the latest reading is the largest. */
+            if (queueTime.mSampleTime > lastQueueTime) {
+                timesAdvanced++;
+                lastQueueTime = queueTime.mSampleTime;
+            }
         }
     }
     CFRunLoopRunInMode(kCFRunLoopDefaultMode, 0, false);   /* whatever is still queued for this thread */
