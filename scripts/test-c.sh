@@ -106,7 +106,7 @@ apple_inputs() {   # apple_inputs NAME: one path a line
 }
 player_inputs() {
     command -v ffmpeg > /dev/null || return 0
-    local mono="aevalsrc=0.5*sin(2*PI*1000*t):s=44100:d=0.6" stereo="aevalsrc=0.5*sin(2*PI*1000*t)|0.25*sin(2*PI*1000*t):s=44100:d=0.6"
+    local mono="aevalsrc=0.5*sin(2*PI*1000*t):s=44100:d=0.3" stereo="aevalsrc=0.5*sin(2*PI*1000*t)|0.25*sin(2*PI*1000*t):s=44100:d=0.3"
     local name source codec
     while read -r name source codec; do
         [ -f "$work/$name" ] || ffmpeg -v error -nostdin -y -f lavfi -i "${!source}" -c:a "$codec" "$work/$name" >&2 || return 1

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The files Tests/C/audio_queue_player.c plays in the tests, made by the `ffmpeg` tool as
-/// scripts/test-c.sh's `apple_inputs` makes them: 0.6 s of a 1 kHz sine (the program plays in real
+/// scripts/test-c.sh's `apple_inputs` makes them: 0.3 s of a 1 kHz sine (the program plays in real
 /// time, so they are short), amplitude 0.5, and in the stereo files 0.25 on the right, so the sides
 /// can be told apart at a sink. In the order the program plays them, which alternates its two
 /// variants (the main run loop, a NULL run loop): AAC in M4A (stereo), MP3 (mono), Apple Lossless
@@ -15,7 +15,7 @@ public enum AudioQueuePlayerInputs {
     }
 
     /// The tone's frequency (Hz), length (s) and amplitudes (left, and right in stereo files).
-    public static let frequency = 1_000.0, seconds = 0.6, left = 0.5, right = 0.25
+    public static let frequency = 1_000.0, seconds = 0.3, left = 0.5, right = 0.25
 
     /// The ffmpeg tool, if installed.
     public static let ffmpeg: String? = ["/usr/bin/ffmpeg", "/usr/local/bin/ffmpeg"].first { FileManager.default.isExecutableFile(atPath: $0) }

@@ -1,4 +1,6 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// LPC analysis of RFC 3951 §3.2.1: a windowed autocorrelation, a lag window, the
 /// Levinson-Durbin recursion and a bandwidth expansion, once (20 ms) or twice (30 ms) a frame.

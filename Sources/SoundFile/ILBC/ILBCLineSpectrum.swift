@@ -1,4 +1,6 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Line spectral frequencies (RFC 3951 §3.2.2): the LPC polynomial's equivalent that iLBC
 /// quantizes and interpolates, ten angles in (0, π) radians.

@@ -1,4 +1,6 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The start state (RFC 3951 §3.5): the 57 or 58 residual samples of the frame's
 /// highest-energy sub-block pair that are coded without prediction — an all-pass-filtered,
