@@ -108,3 +108,24 @@ import Testing
         #expect(AudioQueueEnqueueBufferWithParameters(queue, buffer, 0, nil, 0, 0, 0, nil, nil, nil) == kAudioQueueErr_BufferEnqueuedTwice)
     }
 }
+
+extension AudioQueueParameterTests {
+    /// A far start time and trims on a 1 Hz queue rendered at 768 kHz (the largest rate ratio a
+    /// caller can ask): beyond Int64 in output frames, which must not trap.
+    @Test func farStartTimesAtTheLargestRateRatioDoNotTrap() throws {
+        var format = Self.format
+        format.mSampleRate = 1
+        var made: AudioQueueRef?
+        guard AudioQueueNewOutput(&format, { _, _, _ in }, nil, nil, nil, 0, &made) == noErr, let queue = made else { return }
+        defer { AudioQueueDispose(queue, true) }
+        var render = Self.format
+        render.mSampleRate = 768_000
+        guard AudioQueueSetOfflineRenderFormat(queue, &render, nil) == noErr else { return }
+        var start = AudioTimeStamp()
+        start.mSampleTime = 9e14
+        start.mFlags = .sampleTimeValid
+        #expect(AudioQueueEnqueueBufferWithParameters(queue, try Self.buffer(queue, [1, 2, 3, 4]), 0, nil, 1, 1, 0, nil, &start, nil) == noErr)
+        let rendered = try Self.render(queue, frames: 512)
+        #expect(rendered.count == 512 && rendered.allSatisfy { $0 == 0 }, "silence until a start 3 × 10^14 s away")
+    }
+}

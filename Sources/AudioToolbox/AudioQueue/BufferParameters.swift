@@ -65,14 +65,15 @@ extension AudioQueueObject {
             if made > 0 { continue }
             // The decoder is starved: a buffer waiting for its start time gets silence up to it.
             guard let front = queued.first, front.waitsForStart(taken: frontPacketsTaken), let start = front.startSample else { break }
-            let now = clock + Int64(produced)
-            let target = Int64((start * ratio).rounded())
+            // In Doubles: a far start time at a high render ratio is beyond Int64.
+            let now = Double(clock) + Double(produced)
+            let target = (start * ratio).rounded()
             if now < target {
-                let silence = Int(min(Int64(frames - produced), target - now))
+                let silence = Int(min(Double(frames - produced), target - now))
                 (samples + produced * channels).update(repeating: 0, count: silence * channels)
                 if offlineFormat != nil { applyVolumeAndPan(samples + produced * channels, frames: silence, channels: channels) }
                 produced += silence
-                if now + Int64(silence) < target { break }
+                if now + Double(silence) < target { break }
             }
             queued[0].started = true
         }
@@ -95,14 +96,14 @@ extension AudioQueueObject {
                 break
             }
             var entry = ledger[0]
-            let total = Int((Double(entry.frames) * ratio).rounded())
+            let total = Self.outputFrames(entry.frames, ratio)
             if entry.position == 0 { for event in entry.events { try? setParameter(event.mID, event.mValue) } }
             let step = min(total - entry.position, count - read)
             if entry.isPlain {
                 if write != read { (samples + write * channels).update(from: samples + read * channels, count: step * channels) }
                 write += step
             } else {
-                let keepFrom = Int((Double(entry.trimStart) * ratio).rounded()), keepTo = total - Int((Double(entry.trimEnd) * ratio).rounded())
+                let keepFrom = Self.outputFrames(entry.trimStart, ratio), keepTo = total - Self.outputFrames(entry.trimEnd, ratio)
                 for index in 0..<step where (keepFrom..<max(keepFrom, keepTo)).contains(entry.position + index) {
                     if write != read + index { (samples + write * channels).update(from: samples + (read + index) * channels, count: channels) }
                     write += 1
@@ -113,6 +114,12 @@ extension AudioQueueObject {
             if entry.position >= total { ledger.removeFirst() } else { ledger[0] = entry }
         }
         return write
+    }
+
+    /// `frames` of the queue's rate in output frames, bounded so that no rate pair traps.
+    static func outputFrames(_ frames: Int, _ ratio: Double) -> Int {
+        let value = (Double(frames) * ratio).rounded()
+        return value.isFinite ? Int(min(max(value, 0), 1e15)) : 0
     }
 
     /// Sets a parameter (the lock held): the volume ramps over VolumeRampTime; what the device's
