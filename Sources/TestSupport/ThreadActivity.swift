@@ -5,7 +5,8 @@ import Foundation
 public struct ThreadActivity {
     let directory: String
 
-    /// The thread called `name` in process `pid` (this process by default), if there is one.
+    /// The first thread called `name` in process `pid` (this process by default), if there is one.
+    /// (Tests running beside each other may have threads of the same name: prefer ``init(thread:in:)``.)
     public init?(named name: String, in pid: pid_t? = nil) {
         let process = pid.map { "/proc/\($0)/task" } ?? "/proc/self/task"
         let tasks = (try? FileManager.default.contentsOfDirectory(atPath: process)) ?? []
@@ -14,6 +15,13 @@ public struct ThreadActivity {
                 .trimmingCharacters(in: .whitespacesAndNewlines) == name
         }) else { return nil }
         directory = "\(process)/\(task)"
+    }
+
+    /// Thread `id` of process `pid` (this process by default), if it runs.
+    public init?(thread id: Int32, in pid: pid_t? = nil) {
+        let directory = "/proc/\(pid ?? getpid())/task/\(id)"
+        guard FileManager.default.fileExists(atPath: directory) else { return nil }
+        self.directory = directory
     }
 
     /// CPU seconds (schedstat) and voluntary plus involuntary context switches so far.

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import Soundstage
+@testable import Soundstage
 import TestSupport
 
 /// The desktop output rests when nothing plays (`DesktopOutputOptions.idleTimeout`): its stream
@@ -23,7 +23,8 @@ extension DesktopOutputTests {
         #expect(waitFor(10) { device.outputStatus.resting }, "\(device.outputStatus)")
         #expect(device.outputStatus.rests == 1 && !device.outputStatus.paused)
         #expect(waitFor(5) { corked(try? fixture.sinkInputs()) == true }, "\((try? fixture.sinkInputs()) ?? "?")")
-        let thread = try #require(ThreadActivity(named: "ss-desktop-out"))
+        // This device's render thread: suites beside this one run desktop outputs of their own.
+        let thread = try #require(device.desktop?.renderThreadID.flatMap { ThreadActivity(thread: $0) })
         let before = thread.sample()
         usleep(1_000_000)
         let after = thread.sample()

@@ -7,6 +7,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Soundstage
 
 /// The object behind a CFRunLoopRef.
 package final class CFRunLoopStorage: CFObject, @unchecked Sendable {
@@ -163,15 +164,8 @@ package final class CFRunLoopStorage: CFObject, @unchecked Sendable {
         return loop
     }
 
-    /// Whether the calling thread is the process's first: its thread ID is the process ID
-    /// (/proc/thread-self names the thread; Swift's Glibc module does not offer gettid(2)).
-    private static func isMainThread() -> Bool {
-        var buffer = [CChar](repeating: 0, count: 64)
-        let count = readlink("/proc/thread-self", &buffer, buffer.count - 1)
-        guard count > 0 else { return false }
-        let link = String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        return link.split(separator: "/").last == Substring(String(getpid()))
-    }
+    /// Whether the calling thread is the process's first: its thread ID is the process ID.
+    private static func isMainThread() -> Bool { DetachedThread.currentThreadID() == getpid() }
 }
 
 /// `CFRunLoopGetCurrent`: the calling thread's run loop.

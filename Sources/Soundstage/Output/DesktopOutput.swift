@@ -46,6 +46,8 @@ final class DesktopOutput: Sendable {
         var muted = false
         var latency: Double?
         var renderThread: UInt = 0
+        /// The render thread's kernel thread ID (tests watch its wake-ups in /proc).
+        var renderThreadID: Int32?
         /// Resting (``DesktopOutputOptions/idleTimeout``): corked, asleep until the device's
         /// activity count moves past `restActivity` or `restWake` (a scheduled play) comes.
         var resting = false
@@ -88,7 +90,11 @@ final class DesktopOutput: Sendable {
         finished.unlock(withValue: false)
         let target = WeakDevice(device)
         let started = DetachedThread.start(name: "ss-desktop-out") { [self] in
-            control.withLockedValue { $0.renderThread = pthread_self() }
+            let id = DetachedThread.currentThreadID()
+            control.withLockedValue { control in
+                control.renderThread = pthread_self()
+                control.renderThreadID = id
+            }
             renderLoop(target)
             Soundstage.detachCurrentThread()
             finished.lock()
@@ -173,6 +179,9 @@ final class DesktopOutput: Sendable {
 
     /// Wakes a resting output, or one whose queue holds only silence (the device noted activity).
     func wake() { poke() }
+
+    /// The render thread's kernel thread ID, once it runs.
+    var renderThreadID: Int32? { control.withLockedValue { $0.renderThreadID } }
 
     /// Whether a play should wake the render thread at once: it rests, or its queue is silence.
     var wantsActivity: Bool { queueIsSilent.load(ordering: .relaxed) }
@@ -355,11 +364,13 @@ final class DesktopOutput: Sendable {
     /// once and PulseAudio cut a gap into the sound. So the mix is written where the server
     /// reads next (`PA_SEEK_RELATIVE_ON_READ`), one target length of it:
     /// - on PipeWire into the still corked stream, behind ``leadingSilence``, then uncorked;
-    /// - on PulseAudio into the stream just uncorked, with no silence ahead: as over a silent
-    ///   queue (``skipSilentQueue``), PulseAudio rewinds its sink to play the write at once. The
-    ///   uncork is not waited for: the write follows it on the same connection.
-    ///   (Written corked behind 2 ms of silence, a UI sound after a rest reached the sink 1.4 ms
-    ///   after libcanberra's; behind 1 ms, the rest tests' tones lost 21-23 frames at each wake.)
+    /// - on PulseAudio into the stream just uncorked, as over a silent queue (``skipSilentQueue``):
+    ///   PulseAudio rewinds its sink to play the write at once. The uncork is not waited for: the
+    ///   write follows it on the same connection. Behind ``leadingSilence``, as a new stream's
+    ///   first write: a stream that starts again plays from where its sink has got to, up to
+    ///   ~2 ms past the read index. (With no silence ahead, a tone after a rest lost its first
+    ///   89 frames once on CI; written corked behind 2 ms of silence, a UI sound after a rest
+    ///   reached the sink 1.4 ms after libcanberra's; behind 1 ms, tones lost 21-23 frames.)
     /// Returns false if the engine cannot render.
     private func wakeUp(_ device: Device, _ connection: PulseConnection, _ scratch: inout [Float]) -> Bool {
         let onPipeWire = connection.withLock { connection.isPipeWireLocked }
@@ -369,7 +380,7 @@ final class DesktopOutput: Sendable {
                 control.corked = false
                 control.priming = false
             }
-            return skipSilentQueue(device, connection, &scratch)
+            return skipSilentQueue(device, connection, &scratch, leading: leadingSilence)
         }
         guard renderAndWrite(leadingSilence, device, connection, &scratch, leadingSilence: leadingSilence, atReadIndex: true) != nil else { return false }
         while true {
@@ -407,11 +418,12 @@ final class DesktopOutput: Sendable {
     /// run beside it, resuming the stream past where the write began.) Not with a play scheduled: the
     /// frames dropped were counted by the clock, so what is heard next comes a queue's length
     /// earlier against it. Returns false if the engine cannot render.
-    private func skipSilentQueue(_ device: Device, _ connection: PulseConnection, _ scratch: inout [Float]) -> Bool {
+    /// `leading` frames of silence go ahead of the mix on PulseAudio (a wake from a rest asks for them).
+    private func skipSilentQueue(_ device: Device, _ connection: PulseConnection, _ scratch: inout [Float], leading: Int = 0) -> Bool {
         let granted = connection.withLock { connection.grantedLatencyLocked(sampleRate: sampleRate) }
         let count = min(max(1, Int((granted ?? options.latency) * Double(sampleRate))), scratch.count / channels)
         let corking = connection.withLock { connection.isPipeWireLocked && connection.corkLocked(true) }
-        let rendered = renderAndWrite(count, device, connection, &scratch, leadingSilence: corking ? leadingSilence : 0, atReadIndex: true) != nil
+        let rendered = renderAndWrite(count, device, connection, &scratch, leadingSilence: corking ? leadingSilence : leading, atReadIndex: true) != nil
         if corking { connection.withLock { _ = connection.corkLocked(false) } }
         return rendered
     }

@@ -5,7 +5,7 @@ import Glibc
 /// Starts a detached POSIX thread: what Soundstage's render, decoder, recorder and update
 /// threads run on. (Foundation's `Thread` is not in FoundationEssentials, and the C library
 /// carries no more of Foundation than FoundationEssentials; see docs/c-api.md.)
-enum DetachedThread {
+package enum DetachedThread {
     /// Runs `body` on a new thread named `name` (what `top -H` and debuggers show; Linux keeps
     /// 15 bytes of it, so Soundstage's are `ss-render`, `ss-decoder`, …), which ends when `body`
     /// returns. Returns false, and runs nothing, if the system refuses a thread.
@@ -20,6 +20,16 @@ enum DetachedThread {
         let status = pthread_create(&thread, &attributes, runThreadWork, work)
         if status != 0 { Unmanaged<ThreadWork>.fromOpaque(work).release() }
         return status == 0
+    }
+
+    /// The calling thread's kernel thread ID (what /proc/PID/task lists), read from
+    /// /proc/thread-self (Swift's Glibc module does not offer gettid(2)); nil if /proc is missing.
+    package static func currentThreadID() -> Int32? {
+        var buffer = [CChar](repeating: 0, count: 64)
+        let count = readlink("/proc/thread-self", &buffer, buffer.count - 1)
+        guard count > 0 else { return nil }
+        let link = String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return link.split(separator: "/").last.flatMap { Int32($0) }
     }
 }
 
