@@ -9,6 +9,15 @@ public protocol FrameProducer: AnyObject, Sendable {
     func produce(into destination: UnsafeMutablePointer<Float>, frames: Int) throws -> Int
     /// Ends a wait in ``produce(into:frames:)`` and every call after it (they return the end).
     func cancel()
+    /// Whether ``produce(into:frames:)`` waits now because nothing has been given to it to
+    /// make audio from (a starved audio queue): a reader that renders offline then plays on
+    /// without it rather than waiting. Any thread may ask. False unless a producer says so.
+    var isStarved: Bool { get }
+}
+
+extension FrameProducer {
+    /// Never starved, unless the producer says otherwise.
+    public var isStarved: Bool { false }
 }
 
 /// The ``FrameDecoder`` over a ``FrameProducer``: it cannot seek.

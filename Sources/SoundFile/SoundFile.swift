@@ -114,6 +114,9 @@ public final class SoundFile {
     /// Whether a ``FrameProducer`` makes it while it plays (an audio queue's buffers), rather than a file or a pipe.
     public var isProduced: Bool { decoder is ProducedFrames }
 
+    /// Whether its ``FrameProducer`` is starved now (``FrameProducer/isStarved``); false for a file or a pipe.
+    public var isStarved: Bool { (decoder as? ProducedFrames)?.producer.isStarved ?? false }
+
     /// Audio a ``FrameProducer`` makes while it plays (``init(producer:sampleRate:channels:name:)``).
     init(produced: ProducedFrames, name: String) {
         decoder = produced

@@ -17,6 +17,16 @@ public struct ThreadActivity {
         directory = "\(process)/\(task)"
     }
 
+    /// The IDs of the threads called `name` in process `pid` (this process by default).
+    public static func threadIDs(named name: String, in pid: pid_t? = nil) -> Set<Int32> {
+        let process = pid.map { "/proc/\($0)/task" } ?? "/proc/self/task"
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: process)) ?? []
+        return Set(tasks.filter {
+            (try? String(contentsOfFile: "\(process)/\($0)/comm", encoding: .utf8))?
+                .trimmingCharacters(in: .whitespacesAndNewlines) == name
+        }.compactMap { Int32($0) })
+    }
+
     /// Thread `id` of process `pid` (this process by default), if it runs.
     public init?(thread id: Int32, in pid: pid_t? = nil) {
         let directory = "/proc/\(pid ?? getpid())/task/\(id)"

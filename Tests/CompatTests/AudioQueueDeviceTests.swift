@@ -25,6 +25,8 @@ extension CompatPrograms {
             var runningChanges: [UInt32] = []
             var callbacks = 0
             var disposeInCallback = false
+            /// Whether the end of the tone stops the queue (deferred); if not, the queue starves.
+            var stopsAtEnd = true
             /// Each callback takes this long (a program doing work in it), and when the last ended.
             var callbackSeconds = 0.0
             var lastCallbackEnd = 0.0
@@ -50,7 +52,7 @@ extension CompatPrograms {
                     }
                     let count = min(Int(buffer.pointee.mAudioDataBytesCapacity) / 2, samples.count - position)
                     guard count > 0 else {
-                        if !ended { AudioQueueStop(queue, false) }
+                        if !ended && stopsAtEnd { AudioQueueStop(queue, false) }
                         ended = true
                         return
                     }
@@ -145,6 +147,37 @@ extension CompatPrograms {
             var time = AudioTimeStamp()
             #expect(AudioQueueGetCurrentTime(queue, nil, &time, nil) == noErr)
             #expect(time.mSampleTime == 0, "a stopped queue's clock is back at 0")
+        }
+
+        /// A started queue with nothing enqueued (its program fell silent) does not poll: its
+        /// thread sleeps until something is enqueued or the queue stops (at most a few wake-ups a
+        /// second; it woke 20 times a second on a 50 ms timer), and a deferred stop then still
+        /// ends it (IsRunning 0). A loopback device's render does not wait for it.
+        @Test func aStarvedQueuesThreadSleeps() throws {
+            let rig = try Rig()
+            let player = TonePlayer(seconds: 0.05)
+            player.stopsAtEnd = false
+            let queue = try player.makeQueue()
+            defer { AudioQueueDispose(queue, true) }
+            let before = ThreadActivity.threadIDs(named: "ss-audio-queue")
+            #expect(AudioQueueStart(queue, nil) == noErr)
+            // A render on a loopback device does not wait for a starved queue (it waited 2 s a
+            // refill for the program to enqueue: 110 s for these 0.3 s).
+            let rendered = MonitorRecording.now()
+            _ = try rig.render(0.3)
+            #expect(MonitorRecording.now() - rendered < 2, "0.3 s rendered in \(MonitorRecording.now() - rendered) s")
+            var id: Int32?
+            #expect(waitFor(5) { id = ThreadActivity.threadIDs(named: "ss-audio-queue").subtracting(before).first; return id != nil })
+            let thread = try #require(id.flatMap { ThreadActivity(thread: $0) }, "no queue thread")
+            usleep(100_000)
+            let start = thread.sample()
+            usleep(1_000_000)
+            let end = thread.sample()
+            #expect(end.switches - start.switches <= 3, "the starved queue's thread woke \(end.switches - start.switches) times in 1 s")
+            #expect(player.isRunning == 1)
+            #expect(AudioQueueStop(queue, false) == noErr)
+            // The loopback device moves only as it is rendered: render until the end is heard.
+            #expect(waitFor(5) { _ = try? rig.render(0.05); return player.isRunning == 0 }, "a deferred stop ends the starved queue")
         }
 
         @Test func twoQueuesStartedForOneDeviceTimeSoundOnTheSameSample() throws {
@@ -289,6 +322,8 @@ extension CompatPrograms {
             var bytes: [UInt8] = []
             var packets: [AudioStreamPacketDescription] = []
             var times: [Double] = []
+            /// Each filled buffer's host time (CLOCK_MONOTONIC ns) and sample time.
+            var hostTimes: [(host: UInt64, sample: Double)] = []
             var filled = 0
 
             func take(_ queue: AudioQueueRef, _ buffer: AudioQueueBufferRef, _ time: UnsafePointer<AudioTimeStamp>, _ count: UInt32,
@@ -304,6 +339,7 @@ extension CompatPrograms {
                     }
                     bytes += UnsafeRawBufferPointer(start: buffer.pointee.mAudioData, count: size)
                     times.append(time.pointee.mSampleTime)
+                    hostTimes.append((time.pointee.mHostTime, time.pointee.mSampleTime))
                     filled += 1
                 }
                 var running: UInt32 = 0

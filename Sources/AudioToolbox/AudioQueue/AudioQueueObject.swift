@@ -260,6 +260,6 @@ final class AudioQueueObject: @unchecked Sendable {
     /// Waits (the lock held) until no callback of this queue runs on another thread: a callback
     /// that disposes of its own queue does not wait for itself.
     func waitForCallbacksElsewhere() {
-        while callbackThreads.contains(where: { pthread_equal($0, pthread_self()) == 0 }) { lock.wait(seconds: 0.05) }
+        while callbackThreads.contains(where: { pthread_equal($0, pthread_self()) == 0 }) { lock.wait() }
     }
 }

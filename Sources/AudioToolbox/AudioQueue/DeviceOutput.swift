@@ -1,6 +1,8 @@
+import Dispatch
 import NIOConcurrencyHelpers
 import SoundFile
 import Soundstage
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -33,7 +35,25 @@ final class QueueProducer: FrameProducer, @unchecked Sendable {
     }
     private let state: NIOLockedValueBox<State>
 
+    /// When the queue's thread began waiting with nothing enqueued (CLOCK_MONOTONIC ns), 0 while it does not.
+    private let waitingSince = Atomic<UInt64>(0)
+
     init(queue: AudioQueueObject) { state = NIOLockedValueBox(State(queue: queue)) }
+
+    /// Starved: the queue's thread has waited more than 0.1 s with nothing enqueued. (Not at
+    /// once: a callback on a run loop refills a moment after its buffer comes back, and a
+    /// render on a loopback device waits for that rather than play a gap.)
+    var isStarved: Bool {
+        let since = waitingSince.load(ordering: .relaxed)
+        return since != 0 && hostTimeNow() &- since > 100_000_000
+    }
+
+    /// Notes that the queue's thread waits for something to be enqueued, or no longer does.
+    func noteWaiting(_ waiting: Bool) {
+        if !waiting { waitingSince.store(0, ordering: .relaxed) } else if waitingSince.load(ordering: .relaxed) == 0 {
+            waitingSince.store(hostTimeNow(), ordering: .relaxed)
+        }
+    }
 
     /// Cancelled (the run let go): the queue is no longer reachable from here.
     var isCancelled: Bool { state.withLockedValue { $0.queue == nil } }
@@ -46,12 +66,16 @@ final class QueueProducer: FrameProducer, @unchecked Sendable {
     }
 
     func cancel() {
-        // No queue lock here: this may run under Soundstage's locks (a stream let go).
         let queue = state.withLockedValue { state -> AudioQueueObject? in
             defer { state.queue = nil }
             return state.queue
         }
-        queue?.lock.wake()
+        // The queue's thread waits untimed, and checks the cancel under the queue's lock: the
+        // wake must come under that lock too, or it could fall between the check and the wait.
+        // Not from here: this may run under Soundstage's locks (a stream let go), which the
+        // queue's lock is taken outside of.
+        guard let queue else { return }
+        DispatchQueue.global().async { queue.lock.withLock { queue.lock.wake() } }
     }
 }
 
@@ -105,6 +129,7 @@ extension AudioQueueObject {
                 stopping = false
             }
             let done = takeFinished()
+            if made > 0 || ended { producer.noteWaiting(false) }
             if made > 0 || ended || !done.isEmpty {
                 lock.unlock()
                 handBack(done, now: false)
@@ -112,7 +137,8 @@ extension AudioQueueObject {
                 lock.lock()
                 continue
             }
-            lock.wait(seconds: 0.05)
+            producer.noteWaiting(true)
+            lock.wait()
         }
     }
 

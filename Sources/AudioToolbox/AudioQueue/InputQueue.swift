@@ -84,6 +84,11 @@ final class QueueInput {
     /// Frames of the queue's format encoded since the start, and where the front buffer began.
     var encodedFrames: Int64 = 0
     var frontStart: Int64 = 0
+    /// The last capture's arrival: its host time, and where its last frame falls on the
+    /// ``encodedFrames`` timeline (a buffer's host time is reckoned back from it).
+    var arrival: (host: UInt64, frame: Double)?
+    /// The capture's rate (frames a second).
+    var captureRate = 0.0
     /// The input has ended (a deferred stop): the converters are told, and flush.
     var ending = false
     /// The largest packet the encoder makes.
@@ -163,10 +168,32 @@ extension AudioQueueObject {
         let filled = lock.withLock { () -> [FilledBuffer] in
             guard let input, isRunning, !isPaused, !disposed else { return [] }
             input.captured.append(samples)
+            input.arrival = (hostTimeNow(), arrivalFrame(input))
             if metering { measure(samples, frames: samples.count / max(1, input.captureChannels), channels: input.captureChannels) }
             return encodeCaptured(input)
         }
         handBackFilled(filled)
+    }
+
+    /// Where the last frame captured falls on the ``QueueInput/encodedFrames`` timeline: the
+    /// frames encoded, plus those still waiting for the resampler (at the queue's rate) and the
+    /// encoder (lock held; what a converter holds inside is not counted).
+    private func arrivalFrame(_ input: QueueInput) -> Double {
+        let waiting = Double((input.captured.count - input.captured.taken) / max(1, input.captureChannels))
+        let ratio = input.captureRate > 0 ? format.mSampleRate / input.captureRate : 1
+        let resampled = Double((input.resampled.count - input.resampled.taken) / max(1, input.channels))
+        return Double(input.encodedFrames) + (input.resampler == nil ? waiting : waiting * ratio + resampled)
+    }
+
+    /// The host time of frame `frame` of the ``QueueInput/encodedFrames`` timeline, reckoned
+    /// back from the last capture's arrival (lock held): when it reached this process (a
+    /// server's capture latency before that is not known). Now, before anything arrived.
+    private func hostTime(ofFrame frame: Int64, _ input: QueueInput) -> UInt64 {
+        guard let arrival = input.arrival, format.mSampleRate > 0 else { return hostTimeNow() }
+        let back = (arrival.frame - Double(frame)) / format.mSampleRate * 1e9
+        guard back.isFinite else { return arrival.host }
+        if back <= 0 { return arrival.host &+ UInt64(min(-back, 1e15)) }
+        return back >= Double(arrival.host) ? 0 : arrival.host - UInt64(back)
     }
 
     /// Runs the captured frames through the converters into the enqueued buffers (lock held);
@@ -254,7 +281,7 @@ extension AudioQueueObject {
         }
         var time = AudioTimeStamp()
         time.mSampleTime = Double(input.frontStart)
-        time.mHostTime = hostTimeNow()
+        time.mHostTime = hostTime(ofFrame: input.frontStart, input)
         time.mRateScalar = 1
         time.mFlags = [.sampleTimeValid, .hostTimeValid, .rateScalarValid]
         input.frontBytes = 0
@@ -291,12 +318,16 @@ extension AudioQueueObject {
             let channels = input.channels
             let capture: InputCapture
             do {
-                capture = try InputCapture(device: audio.device, sampleRate: Int(format.mSampleRate.rounded()), channels: channels,
+                // The input's own channels, mixed to the queue's here: the servers mix differently
+                // (PipeWire gave a centred mono sound 3 dB louder than PulseAudio and a loopback device).
+                capture = try InputCapture(device: audio.device, sampleRate: Int(format.mSampleRate.rounded()), channels: nil,
                                            applicationName: "audio queue") { [weak self] samples in self?.takeCaptured(samples) }
             } catch {
                 throw QueueStatus(status: kAudioQueueErr_InvalidDevice)
             }
             input.captureChannels = capture.channels
+            input.captureRate = Double(capture.sampleRate)
+            input.arrival = nil
             if Double(capture.sampleRate) != format.mSampleRate || capture.channels != channels {
                 var from = Self.float32(rate: Double(capture.sampleRate), channels: UInt32(capture.channels))
                 var to = Self.float32(rate: format.mSampleRate, channels: UInt32(channels))

@@ -11,11 +11,7 @@ final class QueueLock: @unchecked Sendable {
 
     init() {
         pthread_mutex_init(mutex, nil)
-        var attributes = pthread_condattr_t()
-        pthread_condattr_init(&attributes)
-        pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
-        pthread_cond_init(condition, &attributes)
-        pthread_condattr_destroy(&attributes)
+        pthread_cond_init(condition, nil)
     }
 
     deinit {
@@ -34,15 +30,10 @@ final class QueueLock: @unchecked Sendable {
         return try body()
     }
 
-    /// Waits (the lock held) for ``wake()`` or `seconds`, whichever comes first.
-    func wait(seconds: Double) {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        let nanoseconds = Int(now.tv_nsec) + Int(seconds * 1e9)
-        var deadline = timespec(tv_sec: now.tv_sec + nanoseconds / 1_000_000_000, tv_nsec: nanoseconds % 1_000_000_000)
-        pthread_cond_timedwait(condition, mutex, &deadline)
-    }
+    /// Waits (the lock held) for ``wake()``, with no timer: whatever changes what the waiter
+    /// checks must change it under the lock and then wake.
+    func wait() { pthread_cond_wait(condition, mutex) }
 
-    /// Wakes a waiter (with or without the lock held).
+    /// Wakes a waiter (with the lock held, or after changing under it what the waiter checks).
     func wake() { pthread_cond_broadcast(condition) }
 }

@@ -68,6 +68,7 @@ package final class InputCapture: @unchecked Sendable {
             state.running = true
             return state.tap == nil && device != nil
         }
+        connection?.poke()
         if tapNeeded, let device {
             let token = device.addMixTap { [weak self] samples in self?.deliver(samples) }
             state.withLockedValue { $0.tap = token }
@@ -75,7 +76,10 @@ package final class InputCapture: @unchecked Sendable {
     }
 
     /// Stops handing audio over until ``start()`` (what arrives meanwhile is dropped).
-    package func pause() { state.withLockedValue { $0.running = false } }
+    package func pause() {
+        state.withLockedValue { $0.running = false }
+        connection?.poke()
+    }
 
     /// Ends the capture for good.
     package func stop() {
@@ -86,6 +90,7 @@ package final class InputCapture: @unchecked Sendable {
             return state.tap
         }
         if let tap, let device { device.removeMixTap(tap) }
+        connection?.poke()
     }
 
     private func deliver(_ samples: UnsafeBufferPointer<Float>) {
@@ -93,17 +98,27 @@ package final class InputCapture: @unchecked Sendable {
         consumer(samples)
     }
 
-    /// The desktop's reading thread: corked while not running, ends with ``stop()``.
+    /// The desktop's reading thread: corked while not running (asleep until ``start()`` or
+    /// ``stop()`` pokes it: no timer), ends with ``stop()``.
     private func startReading(_ connection: PulseConnection) {
         DetachedThread.start(name: "ss-input") { [weak self] in
             var corked = true
             var chunk: [Float] = []
-            while let capture = self {
-                let (running, stopped) = capture.state.withLockedValue { ($0.running, $0.stopped) }
+            // The capture is held only for a moment each turn, never across a wait, so dropping
+            // it (its deinit stops it and pokes) ends the thread.
+            func wanted() -> (running: Bool, stopped: Bool) {
+                self?.state.withLockedValue { ($0.running, $0.stopped) } ?? (false, true)
+            }
+            while true {
+                let (running, stopped) = wanted()
                 if stopped { break }
                 if running == corked {
                     connection.withLock { _ = connection.corkLocked(!running) }
                     corked = !running
+                }
+                if !running {
+                    connection.withLock { if wanted() == (false, false) { connection.waitLocked() } }
+                    continue
                 }
                 chunk.removeAll(keepingCapacity: true)
                 let failed: Bool = connection.withLock {
@@ -117,7 +132,7 @@ package final class InputCapture: @unchecked Sendable {
                         return true
                     }
                 }
-                if !chunk.isEmpty { chunk.withUnsafeBufferPointer { capture.deliver($0) } }
+                if !chunk.isEmpty { chunk.withUnsafeBufferPointer { self?.deliver($0) } }
                 if failed { break }
             }
             connection.withLock { _ = connection.corkLocked(true, timeout: 0.5) }

@@ -325,13 +325,14 @@ final class StreamFeed: @unchecked Sendable {
         }
     }
 
-    /// Waits (at most `seconds`) until `count` chunks are ready or nothing more will come: for
+    /// Waits (at most `seconds`) until `count` chunks are ready or nothing more will come (the
+    /// end, a failure, or a producer starved: an audio queue the program left empty): for
     /// offline renders, which must not outrun the decoder. Never called on a game's path.
     func waitForChunks(_ count: Int, seconds: Double) {
         let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(seconds * 1e9)
         decoder.withLock {
             while shared.active, shared.ready.count < min(count, capacity), !shared.atEnd, shared.failure == nil,
-                  DispatchTime.now().uptimeNanoseconds < deadline {
+                  !(isProduced && file.isStarved), DispatchTime.now().uptimeNanoseconds < deadline {
                 decoder.waitLocked(seconds: 0.05)
             }
         }
