@@ -7,10 +7,15 @@ import TestSupport
 /// audio_queue_player.c (the books' command-line file player, in real time on OpenAL Soft's null
 /// output; CompatPrograms/AudioQueuePlayerDesktopTests hears it on real servers), audio_session.c,
 /// openal_loader.c, recorder_to_file.c and openal_extensions.c, C programs in the style of the Core Audio books and of iOS games, compiled as
-/// C99 and as C++17 by gcc, g++, clang and clang++ with every warning an error, linked against the
-/// debug build's libSoundstageC.so (which carries the AudioToolbox functions), and run: each checks
-/// its own results and ends with "N passed, 0 failed". scripts/test-c.sh runs them too.
+/// C99 and as C++17 by clang and clang++ with every warning an error, linked against the debug
+/// build's libSoundstageC.so (which carries the AudioToolbox functions), and run: each checks its
+/// own results and ends with "N passed, 0 failed". scripts/test-c.sh runs them built by gcc and g++.
 @Suite struct CProgramTests {
+    /// clang as C99 and clang++ as C++17: scripts/test-c.sh builds and runs every one of these
+    /// programs with gcc and g++ (and once more with AddressSanitizer), so the suite adds the
+    /// other compiler rather than run the same builds again.
+    static let compilers = [["clang", "-std=c99"], ["clang++", "-x", "c++", "-std=c++17"]]
+
     /// The repository's root, from this file's place in it.
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
@@ -60,7 +65,7 @@ import TestSupport
         return compile.status == 0 ? program : nil
     }
 
-    @Test(arguments: [["gcc", "-std=c99"], ["clang", "-std=c99"], ["g++", "-x", "c++", "-std=c++17"], ["clang++", "-x", "c++", "-std=c++17"]])
+    @Test(arguments: Self.compilers)
     func theCProgramPasses(compiler: [String]) throws {
         let work = try Self.workDirectory("audio-format")
         defer { try? FileManager.default.removeItem(at: work) }
@@ -70,7 +75,7 @@ import TestSupport
         #expect(result.output.contains(" passed, 0 failed"), "\(result.output)")
     }
 
-    @Test(arguments: [["gcc", "-std=c99"], ["clang", "-std=c99"], ["g++", "-x", "c++", "-std=c++17"], ["clang++", "-x", "c++", "-std=c++17"]])
+    @Test(arguments: Self.compilers)
     func theAudioFileProgramPasses(compiler: [String]) throws {
         let work = try Self.workDirectory("audio-file-c")
         defer { try? FileManager.default.removeItem(at: work) }
@@ -92,7 +97,7 @@ import TestSupport
                 "\(result.output)")
     }
 
-    @Test(arguments: [["gcc", "-std=c99"], ["clang", "-std=c99"], ["g++", "-x", "c++", "-std=c++17"], ["clang++", "-x", "c++", "-std=c++17"]])
+    @Test(arguments: Self.compilers)
     func theOfflineAudioQueueProgramPasses(compiler: [String]) throws {
         let work = try Self.workDirectory("audio-queue-c")
         defer { try? FileManager.default.removeItem(at: work) }
@@ -103,7 +108,7 @@ import TestSupport
     }
 
     @Test(.enabled(if: AudioQueuePlayerInputs.ffmpeg != nil),
-          arguments: [["gcc", "-std=c99"], ["clang", "-std=c99"], ["g++", "-x", "c++", "-std=c++17"], ["clang++", "-x", "c++", "-std=c++17"]])
+          arguments: Self.compilers)
     func theAudioQueuePlayerProgramPasses(compiler: [String]) throws {
         let work = try Self.workDirectory("audio-queue-player-c")
         defer { try? FileManager.default.removeItem(at: work) }
@@ -125,7 +130,7 @@ import TestSupport
         #expect(result.output.components(separatedBy: "IsRunning 1 then 0 after").count == 6, "\(result.output)")
     }
 
-    @Test(arguments: [["gcc", "-std=c99"], ["clang", "-std=c99"], ["g++", "-x", "c++", "-std=c++17"], ["clang++", "-x", "c++", "-std=c++17"]])
+    @Test(arguments: Self.compilers)
     func theAudioSessionProgramPasses(compiler: [String]) throws {
         let work = try Self.workDirectory("audio-session-c")
         defer { try? FileManager.default.removeItem(at: work) }
@@ -137,7 +142,7 @@ import TestSupport
         #expect(result.output.contains("audio_session: 50 passed, 0 failed"), "\(result.output)")
     }
 
-    @Test(arguments: [["gcc", "-std=c99"], ["clang", "-std=c99"], ["g++", "-x", "c++", "-std=c++17"], ["clang++", "-x", "c++", "-std=c++17"]])
+    @Test(arguments: Self.compilers)
     func theAudioConverterProgramPasses(compiler: [String]) throws {
         let work = try Self.workDirectory("audio-converter-c")
         defer { try? FileManager.default.removeItem(at: work) }
@@ -155,7 +160,7 @@ import TestSupport
         #expect(result.output.contains("ima4.caf: 'ima4', 44100 Hz, 1 channels: 1024 frames decoded"), "\(result.output)")
     }
 
-    @Test(arguments: [["gcc", "-std=c99"], ["clang", "-std=c99"], ["g++", "-x", "c++", "-std=c++17"], ["clang++", "-x", "c++", "-std=c++17"]])
+    @Test(arguments: Self.compilers)
     func theAudioFileStreamProgramPasses(compiler: [String]) throws {
         let work = try Self.workDirectory("audio-file-stream-c")
         defer { try? FileManager.default.removeItem(at: work) }
@@ -169,7 +174,7 @@ import TestSupport
         #expect(result.output.contains("song.mp3: "), "\(result.output)")
     }
 
-    @Test(arguments: [["gcc", "-std=c99"], ["clang", "-std=c99"], ["g++", "-x", "c++", "-std=c++17"], ["clang++", "-x", "c++", "-std=c++17"]])
+    @Test(arguments: Self.compilers)
     func theOpenALLoaderProgramPasses(compiler: [String]) throws {
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("openal-loader-c-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
@@ -192,7 +197,7 @@ import TestSupport
         if FFmpeg.isAvailable { #expect(result.output.contains("tone.m4a: AL_FORMAT_STEREO16, 44100 Hz: 44100 frames"), "\(result.output)") }
     }
 
-    @Test(arguments: [["gcc", "-std=c99"], ["clang", "-std=c99"], ["g++", "-x", "c++", "-std=c++17"], ["clang++", "-x", "c++", "-std=c++17"]])
+    @Test(arguments: Self.compilers)
     func theRecorderProgramPasses(compiler: [String]) throws {
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("recorder-c-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
@@ -204,7 +209,7 @@ import TestSupport
         #expect(result.output.contains("102400 frames, 440.00 Hz"), "\(result.output)")
     }
 
-    @Test(arguments: [["gcc", "-std=c99"], ["clang", "-std=c99"], ["g++", "-x", "c++", "-std=c++17"], ["clang++", "-x", "c++", "-std=c++17"]])
+    @Test(arguments: Self.compilers)
     func theOpenALExtensionsProgramPasses(compiler: [String]) throws {
         let work = try Self.workDirectory("openal-extensions-c")
         defer { try? FileManager.default.removeItem(at: work) }
