@@ -180,6 +180,33 @@ extension CompatPrograms {
             #expect(waitFor(5) { _ = try? rig.render(0.05); return player.isRunning == 0 }, "a deferred stop ends the starved queue")
         }
 
+        /// The device properties answer the app's device (a loopback device at 48 kHz, stereo here):
+        /// its rate and channels, an input queue's its own until it captures; they are read-only,
+        /// and a short size is Apple's error.
+        @Test func theDevicePropertiesAnswerTheAppsDevice() throws {
+            _ = try Rig()
+            let player = TonePlayer(seconds: 0.05), recorder = Recorder()
+            let output = try player.makeQueue()
+            defer { AudioQueueDispose(output, true) }
+            var rate: Float64 = 0
+            var size = UInt32(8)
+            #expect(AudioQueueGetProperty(output, kAudioQueueDeviceProperty_SampleRate, &rate, &size) == noErr)
+            #expect(rate == 48_000 && size == 8)
+            var channels: UInt32 = 0
+            size = 4
+            #expect(AudioQueueGetProperty(output, kAudioQueueDeviceProperty_NumberChannels, &channels, &size) == noErr)
+            #expect(channels == 2)
+            size = 4
+            #expect(AudioQueueGetProperty(output, kAudioQueueDeviceProperty_SampleRate, &rate, &size) == kAudioQueueErr_InvalidPropertySize)
+            #expect(AudioQueueSetProperty(output, kAudioQueueDeviceProperty_SampleRate, &rate, 8) == kAudioQueueErr_InvalidProperty)
+            #expect(AudioQueueGetPropertySize(output, kAudioQueueDeviceProperty_NumberChannels, &size) == noErr && size == 4)
+            let input = try recorder.makeQueue(Self.pcm16Mono, bufferBytes: 4_410)
+            defer { AudioQueueDispose(input, true) }
+            size = 4
+            #expect(AudioQueueGetProperty(input, kAudioQueueDeviceProperty_NumberChannels, &channels, &size) == noErr)
+            #expect(channels == 1, "an input queue not yet started: its own channels")
+        }
+
         @Test func twoQueuesStartedForOneDeviceTimeSoundOnTheSameSample() throws {
             let rig = try Rig()
             let first = TonePlayer(frequency: 440, seconds: 0.3)

@@ -2,6 +2,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Soundstage
 
 extension AudioQueueObject {
     /// A property's value as bytes.
@@ -38,6 +39,14 @@ extension AudioQueueObject {
                 throw .invalidProperty
             }
             return bytes(size)
+        case kAudioQueueDeviceProperty_SampleRate, kAudioQueueDeviceProperty_NumberChannels:
+            // The hardware's: the app's device (opened now if it was not), as iOS answers for the
+            // route. An input queue's channels are its capture's once it has started.
+            let device: Device
+            do { device = try ApplicationAudio.shared().device } catch { throw QueueStatus(status: kAudioQueueErr_InvalidDevice) }
+            if id == kAudioQueueDeviceProperty_SampleRate { return bytes(Float64(device.sampleRate)) }
+            if let input { return bytes(UInt32(input.capture?.channels ?? input.channels)) }
+            return bytes(UInt32(device.layout.channelCount))
         case kAudioQueueProperty_CurrentLevelMeter, kAudioQueueProperty_CurrentLevelMeterDB:
             guard metering else { throw .invalidPropertyValue }
             let channels = Int(offlineFormat?.mChannelsPerFrame ?? format.mChannelsPerFrame)
@@ -90,7 +99,8 @@ extension AudioQueueObject {
             timePitch.bypass = try uint32() != 0
             applyDeviceSpeed()
         case kAudioQueueProperty_IsRunning, kAudioQueueProperty_StreamDescription, kAudioQueueProperty_ConverterError,
-             kAudioQueueProperty_MaximumOutputPacketSize, kAudioQueueProperty_CurrentLevelMeter, kAudioQueueProperty_CurrentLevelMeterDB:
+             kAudioQueueProperty_MaximumOutputPacketSize, kAudioQueueProperty_CurrentLevelMeter, kAudioQueueProperty_CurrentLevelMeterDB,
+             kAudioQueueDeviceProperty_SampleRate, kAudioQueueDeviceProperty_NumberChannels:
             throw .invalidProperty   // read-only
         default:
             throw .invalidProperty

@@ -99,8 +99,8 @@ typedef void (*AudioQueuePropertyListenerProc)(void *CA_NULLABLE inUserData, Aud
 /* The properties. The comment after each says its type and what Soundstage answers. */
 CA_ENUM(AudioQueuePropertyID) {
     kAudioQueueProperty_IsRunning = CA_FOURCC('a', 'q', 'r', 'n'),               /* UInt32, get, listener */
-    kAudioQueueDeviceProperty_SampleRate = CA_FOURCC('a', 'q', 's', 'r'),        /* not yet */
-    kAudioQueueDeviceProperty_NumberChannels = CA_FOURCC('a', 'q', 'd', 'c'),    /* not yet */
+    kAudioQueueDeviceProperty_SampleRate = CA_FOURCC('a', 'q', 's', 'r'),        /* Float64, get: the app's device's rate */
+    kAudioQueueDeviceProperty_NumberChannels = CA_FOURCC('a', 'q', 'd', 'c'),    /* UInt32, get: its channels (an input's once started) */
     kAudioQueueProperty_CurrentDevice = CA_FOURCC('a', 'q', 'c', 'd'),           /* not yet */
     kAudioQueueProperty_MagicCookie = CA_FOURCC('a', 'q', 'm', 'c'),             /* bytes, get/set: set before enqueuing */
     kAudioQueueProperty_MaximumOutputPacketSize = CA_FOURCC('x', 'o', 'p', 's'), /* UInt32, get */
