@@ -290,7 +290,8 @@ typedef enum ss_file_format {
     SS_FORMAT_CAF_PCM16 = 7,
     SS_FORMAT_AIFF_PCM16 = 8,
     SS_FORMAT_M4A_AAC = 9,      /**< AAC-LC in M4A at 128 kb/s, through FFmpeg (SS_ERROR_CODEC_UNAVAILABLE without it). */
-    SS_FORMAT_M4A_ALAC = 10     /**< Apple Lossless in M4A, through FFmpeg. */
+    SS_FORMAT_M4A_ALAC = 10,    /**< Apple Lossless in M4A, through FFmpeg. */
+    SS_FORMAT_CAF_ILBC = 11     /**< iLBC speech in CAF as iOS writes it: 8 kHz mono (the mix is mixed down and resampled), 30 ms frames. */
 } ss_file_format;
 
 /** Loopback devices: mixes `seconds` of audio into the file at `path`. */

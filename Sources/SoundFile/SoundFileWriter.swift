@@ -26,8 +26,9 @@ public final class SoundFileWriter {
     private let destination: OutputDestination
     private var sndfile: OpaquePointer?
     private var ima4: (fd: Int32, states: [IMA4.ChannelState], pending: [Float])?
-    /// iLBC in CAF: Soundstage's encoder, and the temporary file's descriptor.
-    private var ilbc: (fd: Int32, encoder: ILBCEncoder)?
+    /// iLBC in CAF: Soundstage's encoder, the temporary file's descriptor, what makes the input
+    /// 8 kHz mono, and the frames coded (at 8 kHz).
+    private var ilbc: (fd: Int32, encoder: ILBCEncoder, input: ILBCInput, frames: Int64)?
     /// AAC or ALAC in M4A, through FFmpeg, and the temporary file's descriptor.
     private var mpeg4: (fd: Int32, encoder: FFmpegEncoder)?
     private var finished = false
@@ -62,13 +63,11 @@ public final class SoundFileWriter {
             return
         }
         if format == .cafILBC {
-            guard sampleRate == ILBCMode.sampleRate, channels == 1 else {
-                throw SoundstageError(.unsupportedFormat, "iLBC codes 8000 Hz mono audio, not \(channels)-channel \(sampleRate) Hz: "
-                                      + "convert it first (soundstage convert --sample-rate 8000 --channels 1)", subject: path)
-            }
+            // iLBC codes 8 kHz mono: other audio is mixed and resampled to it as it comes (the
+            // file says 8 kHz mono; `sampleRate` and `channels` describe what `write` is given).
             let encoder = ILBCEncoder(mode: (bitRate ?? 0) > 14_000 ? .ms20 : .ms30)
             let fd = try destination.create()
-            ilbc = (fd, encoder)
+            ilbc = (fd, encoder, ILBCInput(sampleRate: sampleRate, channels: channels), 0)
             try writeRaw(Self.ilbcHeader(encoder.mode, frames: 0))
             return
         }
@@ -145,7 +144,9 @@ public final class SoundFileWriter {
         if let mpeg4 {
             try mpeg4.encoder.write(samples)
         } else if ilbc != nil {
-            let packets = ilbc!.encoder.encode(samples)
+            let mono = ilbc!.input.convert(samples)
+            ilbc!.frames += Int64(mono.count)
+            let packets = ilbc!.encoder.encode(mono)
             try writeRaw(packets)
         } else if let handle = sndfile {
             // In slices: libvorbis takes a stack buffer the size of the first write (alloca in its
@@ -211,10 +212,11 @@ public final class SoundFileWriter {
             }
         } else if ilbc != nil {
             do {
-                let last = ilbc!.encoder.flush()
-                try writeRaw(last)
+                let tail = ilbc!.input.finish()
+                ilbc!.frames += Int64(tail.count)
+                try writeRaw(ilbc!.encoder.encode(tail) + ilbc!.encoder.flush())
                 guard let state = ilbc else { return }
-                try completeRaw(state.fd, header: Self.ilbcHeader(state.encoder.mode, frames: framesWritten))
+                try completeRaw(state.fd, header: Self.ilbcHeader(state.encoder.mode, frames: state.frames))
                 ilbc = nil
             } catch {
                 abandon()
@@ -245,11 +247,8 @@ public final class SoundFileWriter {
         try destination.commit()
     }
 
-    /// Writes a whole buffer to `path` in one call; for iLBC it is mixed to mono and resampled
-    /// to 8 kHz first.
+    /// Writes a whole buffer to `path` in one call (for iLBC, mixed to mono and resampled to 8 kHz).
     public static func write(_ buffer: AudioBuffer, to path: String, format: OutputFormat) throws {
-        var buffer = buffer
-        if format.encoding == .ilbc { buffer = buffer.remixed(toChannels: 1).resampled(to: ILBCMode.sampleRate) }
         let writer = try SoundFileWriter(path: path, format: format, sampleRate: buffer.sampleRate, channels: buffer.channels)
         try writer.write(buffer)
         try writer.finish()

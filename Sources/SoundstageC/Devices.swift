@@ -101,6 +101,7 @@ extension ss_file_format {
             case SS_FORMAT_AIFF_PCM16: return .aiffPCM16
             case SS_FORMAT_M4A_AAC: return .m4aAAC
             case SS_FORMAT_M4A_ALAC: return .m4aALAC
+            case SS_FORMAT_CAF_ILBC: return .cafILBC
             default: throw CAPIError(SS_ERROR_INVALID_ARGUMENT, "\(rawValue) is not an ss_file_format")
             }
         }

@@ -44,6 +44,11 @@ struct ConvertCommand: ParsableCommand {
         if format == nil && OutputFormat(pathExtensionOf: output) == nil {
             throw ValidationError("cannot tell the format from '\(output)'; pass --format")
         }
+        // iLBC is 8 kHz mono: anything else asked for explicitly is refused, not quietly replaced.
+        if (format ?? OutputFormat(pathExtensionOf: output))?.encoding == .ilbc,
+           sampleRate.map({ $0 != ILBCMode.sampleRate }) ?? false || channels.map({ $0 != 1 }) ?? false {
+            throw ValidationError("caf-ilbc is 8000 Hz mono speech: leave out --sample-rate and --channels, or ask for 8000 and 1")
+        }
     }
 
     func run() throws {

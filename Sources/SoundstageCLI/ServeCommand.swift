@@ -29,8 +29,11 @@ struct ServeCommand: ParsableCommand {
     @Option(name: .long, help: "The socket path.")
     var socket: String?
 
-    @Option(name: .long, help: "Without a sound card, also write what the daemon mixes to this WAV file.")
+    @Option(name: .long, help: "Without a sound card, also write what the daemon mixes to this file (the format follows the extension unless --record-format says).")
     var record: String?
+
+    @Option(name: .long, help: "The --record file's format (see 'soundstage convert --help'); default from the extension, else wav-pcm16.")
+    var recordFormat: OutputFormat?
 
     @Option(name: .long, help: "Seconds within which a retrigger of the same system sound coalesces.")
     var coalescingWindow: Double = 0.08
@@ -83,7 +86,8 @@ struct ServeCommand: ParsableCommand {
             var renderer: RealTimeRenderer?
             if device.kind == .loopback {
                 do {
-                    renderer = try RealTimeRenderer(device: device, recordingTo: record)
+                    renderer = try RealTimeRenderer(device: device, recordingTo: record,
+                                                    format: recordFormat ?? record.flatMap { OutputFormat(pathExtensionOf: $0) } ?? .wavPCM16)
                 } catch {
                     server.shutdown()
                     throw error

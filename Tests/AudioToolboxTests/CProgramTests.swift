@@ -104,7 +104,7 @@ import TestSupport
         guard let program = try Self.compile("audio_queue_offline", with: compiler, in: work) else { return }
         let result = try Self.run([program, work.path])
         #expect(result.status == 0, "\(result.output)")
-        #expect(result.output.contains("audio_queue_offline: 39 passed, 0 failed"), "\(result.output)")
+        #expect(result.output.contains("audio_queue_offline: 51 passed, 0 failed"), "\(result.output)")
     }
 
     @Test(.enabled(if: AudioQueuePlayerInputs.ffmpeg != nil),

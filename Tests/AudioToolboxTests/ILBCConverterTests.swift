@@ -19,6 +19,29 @@ import TestSupport
         return mono.samples.flatMap { Array(repeating: $0, count: channels) }
     }
 
+    /// A damaged packet in what a converter decodes (its "lost" bit set) is checked before
+    /// FFmpeg, which would decode it to noise: it becomes a packet of silence, the packets around
+    /// it decode as they are, and the timeline keeps its length.
+    @Test(arguments: [ILBCMode.ms20, .ms30])
+    func aDamagedPacketIsDecodedAsSilence(_ mode: ILBCMode) throws {
+        var encoder = ILBCEncoder(mode: mode)
+        let vowel = SpeechSignals.vowel(f0: 200, seconds: 0.6)
+        let bytes = encoder.encode(vowel) + encoder.flush()
+        var packets = stride(from: 0, to: bytes.count, by: mode.bytesPerFrame).map { Array(bytes[$0..<($0 + mode.bytesPerFrame)]) }
+        let damaged = packets.count / 2
+        packets[damaged][mode.bytesPerFrame - 1] |= 1
+        packets[damaged + 2][mode.bytesPerFrame - 1] |= 1
+        let format = Self.ilbcFormat(bytesPerPacket: UInt32(mode.bytesPerFrame), framesPerPacket: UInt32(mode.samplesPerFrame))
+        let decoded = try ConverterCodecTests.decode(packets, format: format, cookie: nil, constant: true)
+        #expect(decoded.status == noErr)
+        #expect(decoded.samples.count == packets.count * mode.samplesPerFrame)
+        let frames = mode.samplesPerFrame
+        for index in [damaged, damaged + 2] {
+            #expect(decoded.samples[(index * frames)..<((index + 1) * frames)].allSatisfy { $0 == 0 }, "packet \(index) is silence")
+        }
+        #expect(Signals.rms(Array(decoded.samples[((damaged + 1) * frames)..<((damaged + 2) * frames)])) > 0.05, "the packet between decodes")
+    }
+
     @Test(arguments: [(UInt32(0), UInt32(0), 50, 240), (38, 0, 38, 160), (0, 160, 38, 160), (50, 240, 50, 240)])
     func theConverterEncodesILBC(_ bytes: UInt32, _ frames: UInt32, _ expectedBytes: Int, _ expectedFrames: Int) throws {
         try #require(FFmpeg.hasDecoder(named: "ilbc"), "needs FFmpeg's iLBC decoder (libavcodec59, scripts/setup.sh --tests)")

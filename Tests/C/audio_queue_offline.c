@@ -15,13 +15,15 @@
  * Services), renders each through a queue, and checks: the PCM render is the source sample for
  * sample; the AAC render is one second (plus the decoder's priming) with the tone and its level;
  * each render is bit-exact from run to run; the volume and pan parameters scale the channels; the
- * IsRunning listener hears the start and the end; and the refusals give Apple's codes. It ends
+ * IsRunning listener hears the start and the end; the refusals give Apple's codes; and the channel
+ * layout property is read, set and refused as Apple documents it. It ends
  * with "N passed, N failed" and exits 1 when any failed.
  */
 #include <AudioToolbox/AudioToolbox.h>
 #include <CoreFoundation/CoreFoundation.h>
 
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -366,6 +368,50 @@ static void refusals(void) {
     expectStatus(AudioQueueDispose(other, true), noErr, "disposing the other queue");
 }
 
+/* kAudioQueueProperty_ChannelLayout as a multichannel-aware player sets it: sized first, read,
+ * set by tag and by descriptions; a layout of another channel count, or one the queue would
+ * have to reorder (right, then left), is kAudioQueueErr_InvalidPropertyValue. */
+static void channelLayouts(void) {
+    AudioStreamBasicDescription format = pcm16(2);
+    AudioQueueRef queue = NULL;
+    AudioChannelLayout layout, *swapped;
+    AudioChannelDescription *channel;
+    UInt32 size = 0, descriptions = (UInt32)offsetof(AudioChannelLayout, mChannelDescriptions) + 2 * (UInt32)sizeof(AudioChannelDescription);
+    expectStatus(AudioQueueNewOutput(&format, dummyCallback, NULL, NULL, NULL, 0, &queue), noErr, "a stereo queue");
+    expectStatus(AudioQueueGetPropertySize(queue, kAudioQueueProperty_ChannelLayout, &size), noErr, "the layout's size");
+    expect(size >= offsetof(AudioChannelLayout, mChannelDescriptions) && size <= sizeof layout, "a layout of a tag's size");
+    memset(&layout, 0, sizeof layout);
+    size = sizeof layout;
+    expectStatus(AudioQueueGetProperty(queue, kAudioQueueProperty_ChannelLayout, &layout, &size), noErr, "reading the layout");
+    expect(layout.mChannelLayoutTag == kAudioChannelLayoutTag_Stereo, "a stereo queue's layout is stereo");
+    layout.mChannelLayoutTag = kAudioChannelLayoutTag_StereoHeadphones;
+    expectStatus(AudioQueueSetProperty(queue, kAudioQueueProperty_ChannelLayout, &layout, sizeof layout), noErr, "a headphones layout");
+    memset(&layout, 0, sizeof layout);
+    size = sizeof layout;
+    AudioQueueGetProperty(queue, kAudioQueueProperty_ChannelLayout, &layout, &size);
+    expect(layout.mChannelLayoutTag == kAudioChannelLayoutTag_StereoHeadphones, "the layout set is the layout read");
+    layout.mChannelLayoutTag = kAudioChannelLayoutTag_Mono;
+    expectStatus(AudioQueueSetProperty(queue, kAudioQueueProperty_ChannelLayout, &layout, sizeof layout), kAudioQueueErr_InvalidPropertyValue,
+                 "a mono layout on a stereo queue");
+    swapped = (AudioChannelLayout *)calloc(1, descriptions);
+    if (swapped) {
+        swapped->mChannelLayoutTag = kAudioChannelLayoutTag_UseChannelDescriptions;
+        swapped->mNumberChannelDescriptions = 2;
+        channel = swapped->mChannelDescriptions;   /* room for two: the layout was allocated by its size */
+        channel[0].mChannelLabel = kAudioChannelLabel_Right;
+        channel[1].mChannelLabel = kAudioChannelLabel_Left;
+        expectStatus(AudioQueueSetProperty(queue, kAudioQueueProperty_ChannelLayout, swapped, descriptions), kAudioQueueErr_InvalidPropertyValue,
+                     "right, then left");
+        channel[0].mChannelLabel = kAudioChannelLabel_Left;
+        channel[1].mChannelLabel = kAudioChannelLabel_Right;
+        expectStatus(AudioQueueSetProperty(queue, kAudioQueueProperty_ChannelLayout, swapped, descriptions), noErr, "left, then right");
+        expectStatus(AudioQueueSetProperty(queue, kAudioQueueProperty_ChannelLayout, swapped, 4), kAudioQueueErr_InvalidPropertyValue,
+                     "four bytes of a layout");
+        free(swapped);
+    }
+    expectStatus(AudioQueueDispose(queue, true), noErr, "disposing the stereo queue");
+}
+
 int main(int argc, char **argv) {
     if (argc != 2) {
         fprintf(stderr, "usage: audio_queue_offline DIRECTORY\n");
@@ -374,6 +420,7 @@ int main(int argc, char **argv) {
     pcmQueue(argv[1]);
     aacQueue(argv[1]);
     refusals();
+    channelLayouts();
     printf("audio_queue_offline: %d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;
 }

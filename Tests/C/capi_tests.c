@@ -1260,6 +1260,50 @@ static int test_handle_cycles(void) {
     return 1;
 }
 
+/* ---- iLBC -------------------------------------------------------------------------------------- */
+
+/* A voice memo from C: the device's 48 kHz stereo mix rendered to SS_FORMAT_CAF_ILBC is an 8 kHz
+ * mono CAF of a sixth of the frames, which loads (decoded through FFmpeg) and plays its 440 Hz
+ * back; without FFmpeg the file is still written (Soundstage codes iLBC itself), only not read. */
+static int test_ilbc_file(void) {
+    ss_device *writer = loopback(), *device = loopback();
+    ss_scene *scene;
+    ss_buffer *tone, *memo;
+    ss_buffer_info info;
+    ss_source *source;
+    char path[64];
+    unsigned char head[4];
+    FILE *file;
+    float *mix;
+    size_t frames;
+    CHECK(writer != NULL && device != NULL);
+    OK(ss_scene_create(writer, 0, &scene));
+    CHECK((tone = sine(writer, 440, 1, 0.5f)) != NULL);
+    CHECK(playing_sine(scene, tone, vec(0, 0, -1)) != NULL);
+    snprintf(path, sizeof path, "/tmp/ss-capi-ilbc-%d.caf", (int)getpid());
+    OK(ss_device_render_to_file(writer, 0.6, path, SS_FORMAT_CAF_ILBC));
+    CHECK((file = fopen(path, "rb")) != NULL);
+    CHECK(fread(head, 1, 4, file) == 4 && memcmp(head, "caff", 4) == 0);
+    fclose(file);
+    if (getenv("SOUNDSTAGE_FFMPEG_PATH") == NULL) {
+        OK(ss_buffer_load_file(device, path, &memo));
+        OK(ss_buffer_get_info(memo, &info));
+        CHECK(info.frames == 4800 && info.channels == 1 && info.sample_rate == 8000);
+        OK(ss_scene_create(device, 0, &scene));
+        OK(ss_source_create(scene, memo, &source));
+        OK(ss_source_play(source));
+        CHECK((mix = render(device, 0.4, &frames)) != NULL);
+        NEAR(frequency(mix, frames, 0, 4800), 440, 9);
+        CHECK(rms(mix, frames, 0, 4800) > 0.05);
+        free(mix);
+        OK(ss_buffer_destroy(memo));
+    }
+    unlink(path);
+    OK(ss_device_destroy(writer));
+    OK(ss_device_destroy(device));
+    return 1;
+}
+
 /* ---- AAC and ALAC (FFmpeg) ----------------------------------------------------------------- */
 
 /* An iOS game's assets from C: a tone rendered to M4A (AAC, then ALAC) loads as a buffer, from a
@@ -2108,6 +2152,7 @@ static const struct {
     {"bad_files", test_bad_files},
     {"files_and_streaming", test_files_and_streaming},
     {"aac_files", test_aac_files},
+    {"ilbc_file", test_ilbc_file},
     {"groups", test_groups},
     {"scheduled_start", test_scheduled_start},
     {"effects_and_mixing", test_effects_and_mixing},

@@ -1,4 +1,5 @@
 import Foundation
+import SoundFile
 import Testing
 import TestSupport
 
@@ -6,10 +7,10 @@ import TestSupport
 /// and shutting down on signals.
 @Suite struct ServeCommandTests {
     /// Starts the daemon without a sound card (it mixes on its silent real-time renderer).
-    private func startDaemon(socket: String, in dir: URL) throws -> (Process, Pipe) {
+    private func startDaemon(socket: String, in dir: URL, _ extra: [String] = []) throws -> (Process, Pipe) {
         let process = Process()
         process.executableURL = CLIRunner.binary
-        process.arguments = ["serve", "--socket", socket]
+        process.arguments = ["serve", "--socket", socket] + extra
         process.currentDirectoryURL = dir
         process.environment = ProcessInfo.processInfo.environment.merging(CLIRunner.noSoundCard) { $1 }
         let err = Pipe()
@@ -75,6 +76,34 @@ import TestSupport
         #expect(said.contains("OpenAL objects still live: none"), "\(said)")
         #expect(!said.contains("AL lib"), "no OpenAL complaints at exit: \(said)")
         #expect(!FileManager.default.fileExists(atPath: socket), "the socket is removed")
+    }
+
+    /// `serve --record` without a sound card writes the mix it renders, in any format: a voice
+    /// memo's iLBC (`--record-format caf-ilbc`, 8 kHz mono from the 48 kHz stereo mix) holds the
+    /// sound a client played through it, at its pitch.
+    @Test func theDaemonRecordsItsMixInILBC() throws {
+        let dir = try CLIRunner.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let socket = dir.path + "/run/socket"
+        let memo = dir.appendingPathComponent("mix.caf").path
+        let (daemon, stderr) = try startDaemon(socket: socket, in: dir, ["--record", memo, "--record-format", "caf-ilbc"])
+        let tone = dir.appendingPathComponent("tone.wav").path
+        try SoundFileWriter.write(AudioBuffer(samples: (0..<24_000).map { Float(0.5 * sin(2 * Double.pi * 440 * Double($0) / 48_000)) },
+                                              channels: 1, sampleRate: 48_000), to: tone, format: .wavPCM16)
+        let played = try CLIRunner.run(["sound", "play", "--file", tone, "--socket", socket], in: dir)
+        #expect(played.status == 0, "\(played.stderr)")
+        usleep(800_000)
+        kill(daemon.processIdentifier, SIGTERM)
+        daemon.waitUntilExit()
+        let said = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(daemon.terminationStatus == 0, "\(said)")
+        #expect(said.contains("recording to \(memo)"), "\(said)")
+        let file = try SoundFile(path: memo)
+        #expect(file.format.encoding == .ilbc && file.format.sampleRate == 8_000 && file.format.channels == 1)
+        let samples = try file.readAll().samples
+        let start = try #require(samples.firstIndex { abs($0) > 0.1 }, "the sound is in the recording")
+        let body = Array(samples[(start + 400)..<min(samples.count, start + 3_600)])
+        #expect(abs(Signals.frequency(body, rate: 8_000) - 440) < 9, "\(Signals.frequency(body, rate: 8_000)) Hz")
     }
 
     /// `serve --live-view 0` prints the view's URL; the view answers with its token only, and

@@ -182,7 +182,8 @@ extension CompatPrograms {
 
         /// The device properties answer the app's device (a loopback device at 48 kHz, stereo here):
         /// its rate and channels, an input queue's its own until it captures; they are read-only,
-        /// and a short size is Apple's error.
+        /// and a short size is Apple's error. CurrentDevice is its UID; setting another device is
+        /// refused (a queue follows the app's device).
         @Test func theDevicePropertiesAnswerTheAppsDevice() throws {
             _ = try Rig()
             let player = TonePlayer(seconds: 0.05), recorder = Recorder()
@@ -205,6 +206,15 @@ extension CompatPrograms {
             size = 4
             #expect(AudioQueueGetProperty(input, kAudioQueueDeviceProperty_NumberChannels, &channels, &size) == noErr)
             #expect(channels == 1, "an input queue not yet started: its own channels")
+            // The device's UID, as iOS Swift code reads and sets it.
+            var uid: CFString? = nil
+            size = UInt32(MemoryLayout<CFString?>.size)
+            #expect(AudioQueueGetProperty(output, kAudioQueueProperty_CurrentDevice, &uid, &size) == noErr)
+            #expect(uid == "loopback")
+            var same: CFString = "loopback", other: CFString = "desktop:A"
+            #expect(AudioQueueSetProperty(output, kAudioQueueProperty_CurrentDevice, &same, UInt32(MemoryLayout<CFString>.size)) == noErr)
+            #expect(AudioQueueSetProperty(output, kAudioQueueProperty_CurrentDevice, &other, UInt32(MemoryLayout<CFString>.size))
+                    == kAudioQueueErr_InvalidDevice)
         }
 
         @Test func twoQueuesStartedForOneDeviceTimeSoundOnTheSameSample() throws {

@@ -26,7 +26,7 @@ namespace Soundstage
     /// <summary>Speaker layouts.</summary>
     public enum ChannelLayout { Mono = 1, Stereo = 2, Quad = 4, Surround51 = 6, Surround61 = 7, Surround71 = 8 }
     /// <summary>File formats for rendering and recording.</summary>
-    public enum FileFormat { WavPcm16, WavPcm24, WavFloat32, Flac, OggVorbis, Opus, Mp3, CafPcm16, AiffPcm16, M4aAac, M4aAlac }
+    public enum FileFormat { WavPcm16, WavPcm24, WavFloat32, Flac, OggVorbis, Opus, Mp3, CafPcm16, AiffPcm16, M4aAac, M4aAlac, CafIlbc }
     /// <summary>Which output Device.OpenOutput uses.</summary>
     public enum Backend { Automatic, Desktop, OpenAL }
     /// <summary>Playback states.</summary>

@@ -1,3 +1,6 @@
+import struct SoundFile.FrameQueue
+import class SoundFile.Resampler
+import struct SoundFile.ResamplerDesign
 import NIOConcurrencyHelpers
 import Synchronization
 #if canImport(Glibc)
@@ -202,7 +205,7 @@ final class AudioConverterObject: @unchecked Sendable {
         if sourceRate != outRate && outRate > 0 {
             let design = ResamplerDesign.forQuality(quality, complexity: complexity)
             resampler = Resampler(inRate: sourceRate, outRate: outRate, channels: destination.channels, design: design,
-                                  primeMethod: primeMethod, leadingFrames: primeLeadingFrames, initialPhase: initialPhase)
+                                  priming: Resampler.Priming(method: primeMethod, leadingFrames: primeLeadingFrames), initialPhase: initialPhase)
         } else {
             resampler = nil
         }

@@ -281,6 +281,9 @@ final class FFmpegConverterDecoder: PacketDecoder {
     private let declaredRate: Int
     private var decoder: FFmpegPacketDecoder
     private var scratch: [Double] = []
+    /// Whether a packet may go to FFmpeg: iLBC's are checked first (``ILBCPacket/validate(_:mode:)``),
+    /// as FFmpeg decodes a damaged or lost frame to noise rather than refuse it.
+    private let packetIsSound: ((UnsafeRawBufferPointer) -> Bool)?
 
     init(codecName: String, extradata: [UInt8], channels: Int, sampleRate: Double, framesPerPacket: Int, blockAlign: Int) throws(ConverterStatus) {
         self.codecName = codecName
@@ -290,6 +293,10 @@ final class FFmpegConverterDecoder: PacketDecoder {
         self.channels = max(1, channels)
         self.sampleRate = sampleRate
         declaredRate = sampleRate.isFinite && sampleRate >= 1 && sampleRate <= 768_000 ? Int(sampleRate) : 0
+        packetIsSound = codecName != "ilbc" ? nil : { packet in
+            guard let mode = [ILBCMode.ms20, .ms30].first(where: { $0.bytesPerFrame == packet.count }) else { return false }
+            return (try? ILBCPacket.validate(packet, mode: mode)) != nil
+        }
         do {
             decoder = try FFmpegPacketDecoder(codec: codecName, extradata: extradata, sampleRate: declaredRate, channels: channels, blockAlign: blockAlign)
         } catch {
@@ -300,20 +307,27 @@ final class FFmpegConverterDecoder: PacketDecoder {
 
     func decode(_ packet: UnsafeRawBufferPointer) throws(ConverterStatus) {
         guard packet.count > 0 else { return }   // an empty packet would tell FFmpeg the stream ended
+        if let packetIsSound, !packetIsSound(packet) {
+            concealDamagedPacket()
+            return
+        }
         do {
             let accepted = try decoder.decode(packet) { audio in try take(audio) }
-            if !accepted && framesPerPacket > 0 {
-                // Keep the timeline: a damaged packet is silence, as long as a packet decodes to
-                // (twice the description's when SBR doubles the rate the description states).
-                let ratio = isConfigured && declaredRate > 0 ? sampleRate / Double(declaredRate) : 1
-                let frames = (0.25...4).contains(ratio) ? Int((Double(framesPerPacket) * ratio).rounded()) : framesPerPacket
-                output.appendSilence(frames: frames)
-            }
+            if !accepted { concealDamagedPacket() }
         } catch let status as ConverterStatus {
             throw status
         } catch {
             throw .unspecified
         }
+    }
+
+    /// Keeps the timeline: a damaged packet is silence, as long as a packet decodes to (twice the
+    /// description's when SBR doubles the rate the description states); nothing when unknown.
+    private func concealDamagedPacket() {
+        guard framesPerPacket > 0 else { return }
+        let ratio = isConfigured && declaredRate > 0 ? sampleRate / Double(declaredRate) : 1
+        let frames = (0.25...4).contains(ratio) ? Int((Double(framesPerPacket) * ratio).rounded()) : framesPerPacket
+        output.appendSilence(frames: frames)
     }
 
     func finish() throws(ConverterStatus) {

@@ -67,6 +67,8 @@ final class AudioQueueObject: @unchecked Sendable {
     var callbackThreads: [pthread_t] = []
 
     var cookie: [UInt8]?
+    /// kAudioQueueProperty_ChannelLayout as set (nil: the format's standard layout).
+    var channelLayout: [UInt8]?
     var volume: Float = 1
     var volumeTarget: Float = 1
     var volumeRampTime: Float = 0

@@ -39,6 +39,13 @@ extension AudioQueueObject {
                 throw .invalidProperty
             }
             return bytes(size)
+        case kAudioQueueProperty_ChannelLayout:
+            return channelLayout ?? Self.standardLayout(channels: format.mChannelsPerFrame)
+        case kAudioQueueProperty_CurrentDevice:
+            // A CFStringRef's room: AudioQueueGetProperty makes the string only once the value
+            // fits (a new one, the caller's to release), so no size query leaks one.
+            _ = try Self.currentDeviceUID(input: input != nil)
+            return bytes(UnsafeRawPointer?.none)
         case kAudioQueueDeviceProperty_SampleRate, kAudioQueueDeviceProperty_NumberChannels:
             // The hardware's: the app's device (opened now if it was not), as iOS answers for the
             // route. An input queue's channels are its capture's once it has started.
@@ -61,6 +68,41 @@ extension AudioQueueObject {
         }
     }
 
+    /// The UID of the device a queue plays on (or records from): the app's device, as
+    /// `desktop:SINK` (`desktop-input:default` for an input queue, which records the server's
+    /// default input), `openal` or `loopback`.
+    static func currentDeviceUID(input: Bool) throws(QueueStatus) -> String {
+        let device: Device
+        do { device = try ApplicationAudio.shared().device } catch { throw QueueStatus(status: kAudioQueueErr_InvalidDevice) }
+        switch device.kind {
+        case .desktop: return input ? "desktop-input:default" : "desktop:" + (device.outputStatus.sink ?? "default")
+        case .loopback: return "loopback"
+        case .output: return "openal"
+        }
+    }
+
+    /// The layout a format of `channels` channels stands for: mono, stereo, else N discrete channels.
+    static func standardLayout(channels: UInt32) -> [UInt8] {
+        let tag = channels == 1 ? kAudioChannelLayoutTag_Mono : channels == 2 ? kAudioChannelLayoutTag_Stereo
+            : kAudioChannelLayoutTag_DiscreteInOrder | channels
+        var layout = AudioChannelLayout()
+        layout.mChannelLayoutTag = tag
+        return withUnsafeBytes(of: layout) { Array($0.prefix(ChannelLayouts.size(descriptions: 0))) }
+    }
+
+    /// A layout the queue takes: one Soundstage can read, of the queue's channel count, that plays
+    /// channel n where the format's channel n goes (the queue does not reorder channels: a stereo
+    /// layout of right then left is refused). `kAudioQueueErr_InvalidPropertyValue` otherwise.
+    static func acceptedLayout(_ data: UnsafeRawBufferPointer, channels: UInt32) throws(QueueStatus) -> [UInt8] {
+        let labels: [AudioChannelLabel]
+        do { labels = try ChannelLayouts.labels(ofLayout: data) } catch { throw .invalidPropertyValue }
+        guard labels.count == Int(channels) else { throw .invalidPropertyValue }
+        let lefts: Set<AudioChannelLabel> = [kAudioChannelLabel_Left, kAudioChannelLabel_HeadphonesLeft, kAudioChannelLabel_LeftTotal]
+        let rights: Set<AudioChannelLabel> = [kAudioChannelLabel_Right, kAudioChannelLabel_HeadphonesRight, kAudioChannelLabel_RightTotal]
+        if labels.count == 2, rights.contains(labels[0]), lefts.contains(labels[1]) { throw .invalidPropertyValue }
+        return Array(data)
+    }
+
     func setProperty(_ id: AudioQueuePropertyID, _ data: UnsafeRawBufferPointer) throws(QueueStatus) {
         func uint32() throws(QueueStatus) -> UInt32 {
             guard data.count == 4 else { throw .invalidPropertySize }
@@ -77,6 +119,16 @@ extension AudioQueueObject {
                 if let writer { _ = AudioConverterDispose(writer) }
                 self.writer = nil
             }
+        case kAudioQueueProperty_ChannelLayout:
+            channelLayout = try Self.acceptedLayout(data, channels: format.mChannelsPerFrame)
+        case kAudioQueueProperty_CurrentDevice:
+            // A queue plays on (records from) the app's device: NULL (the default) or that
+            // device's UID is taken; another device is kAudioQueueErr_InvalidDevice.
+            guard data.count == MemoryLayout<UnsafeRawPointer?>.size else { throw .invalidPropertySize }
+            let pointer = data.loadUnaligned(as: UnsafeRawPointer?.self)
+            guard let pointer else { return }
+            guard let uid = cfString(pointer) else { throw .invalidPropertyValue }
+            guard uid == (try Self.currentDeviceUID(input: input != nil)) else { throw QueueStatus(status: kAudioQueueErr_InvalidDevice) }
         case kAudioQueueProperty_EnableLevelMetering:
             metering = try uint32() != 0
             if !metering { levels = [] }
@@ -124,9 +176,42 @@ public func AudioQueueGetProperty(_ inAQ: AudioQueueRef?, _ inID: AudioQueueProp
         let value = try queue.propertyValue(inID)
         guard let outData else { throw .parameter }
         guard Int(ioDataSize.pointee) >= value.count else { throw .invalidPropertySize }
-        value.withUnsafeBytes { if $0.count > 0 { outData.copyMemory(from: $0.baseAddress!, byteCount: $0.count) } }
+        if inID == kAudioQueueProperty_CurrentDevice {
+            outData.storeBytes(of: cfNewString(try AudioQueueObject.currentDeviceUID(input: queue.input != nil)), as: UnsafeRawPointer.self)
+        } else {
+            value.withUnsafeBytes { if $0.count > 0 { outData.copyMemory(from: $0.baseAddress!, byteCount: $0.count) } }
+        }
         ioDataSize.pointee = UInt32(value.count)
     }
+}
+
+/// `AudioQueueGetProperty` for `kAudioQueueProperty_CurrentDevice` as iOS Swift code calls it,
+/// with `var uid: CFString? = nil` and `&uid`: `CFString` is `String` here, so the UID comes back
+/// as one (and no object is left to release).
+public func AudioQueueGetProperty(_ inAQ: AudioQueueRef?, _ inID: AudioQueuePropertyID, _ outData: UnsafeMutablePointer<CFString?>,
+                                  _ ioDataSize: UnsafeMutablePointer<UInt32>?) -> OSStatus {
+    guard inID == kAudioQueueProperty_CurrentDevice else { return kAudioQueueErr_InvalidPropertySize }
+    guard let ioDataSize, ioDataSize.pointee >= UInt32(MemoryLayout<UnsafeRawPointer>.size) else {
+        return ioDataSize == nil ? kAudio_ParamError : kAudioQueueErr_InvalidPropertySize
+    }
+    var object: UnsafeRawPointer?
+    var size = UInt32(MemoryLayout<UnsafeRawPointer>.size)
+    let status = AudioQueueGetProperty(inAQ, inID, &object, &size)
+    guard status == noErr, let object else { return status }
+    outData.pointee = cfString(object)
+    _CFRelease(object)
+    ioDataSize.pointee = size
+    return noErr
+}
+
+/// `AudioQueueSetProperty` for `kAudioQueueProperty_CurrentDevice` as iOS Swift code calls it,
+/// with a `CFString` (here a `String`) and `&uid`.
+public func AudioQueueSetProperty(_ inAQ: AudioQueueRef?, _ inID: AudioQueuePropertyID, _ inData: UnsafePointer<CFString>,
+                                  _ inDataSize: UInt32) -> OSStatus {
+    guard inID == kAudioQueueProperty_CurrentDevice else { return kAudioQueueErr_InvalidPropertySize }
+    var object: UnsafeRawPointer? = cfNewString(inData.pointee)
+    defer { _CFRelease(object) }
+    return AudioQueueSetProperty(inAQ, inID, &object, UInt32(MemoryLayout<UnsafeRawPointer>.size))
 }
 
 @c @implementation

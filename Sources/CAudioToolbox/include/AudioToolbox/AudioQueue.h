@@ -101,11 +101,11 @@ CA_ENUM(AudioQueuePropertyID) {
     kAudioQueueProperty_IsRunning = CA_FOURCC('a', 'q', 'r', 'n'),               /* UInt32, get, listener */
     kAudioQueueDeviceProperty_SampleRate = CA_FOURCC('a', 'q', 's', 'r'),        /* Float64, get: the app's device's rate */
     kAudioQueueDeviceProperty_NumberChannels = CA_FOURCC('a', 'q', 'd', 'c'),    /* UInt32, get: its channels (an input's once started) */
-    kAudioQueueProperty_CurrentDevice = CA_FOURCC('a', 'q', 'c', 'd'),           /* not yet */
+    kAudioQueueProperty_CurrentDevice = CA_FOURCC('a', 'q', 'c', 'd'),           /* CFStringRef (yours to release), get; set: NULL or the same */
     kAudioQueueProperty_MagicCookie = CA_FOURCC('a', 'q', 'm', 'c'),             /* bytes, get/set: set before enqueuing */
     kAudioQueueProperty_MaximumOutputPacketSize = CA_FOURCC('x', 'o', 'p', 's'), /* UInt32, get */
     kAudioQueueProperty_StreamDescription = CA_FOURCC('a', 'q', 'f', 't'),       /* AudioStreamBasicDescription, get */
-    kAudioQueueProperty_ChannelLayout = CA_FOURCC('a', 'q', 'c', 'l'),           /* not yet */
+    kAudioQueueProperty_ChannelLayout = CA_FOURCC('a', 'q', 'c', 'l'),           /* AudioChannelLayout, get/set: in channel order */
     kAudioQueueProperty_EnableLevelMetering = CA_FOURCC('a', 'q', 'm', 'e'),     /* UInt32, get/set */
     kAudioQueueProperty_CurrentLevelMeter = CA_FOURCC('a', 'q', 'm', 'v'),       /* AudioQueueLevelMeterState per channel, get */
     kAudioQueueProperty_CurrentLevelMeterDB = CA_FOURCC('a', 'q', 'm', 'd'),     /* the same in decibels, get */

@@ -42,6 +42,7 @@ class FileFormat(enum.IntEnum):
     AIFF_PCM16 = _ffi.SS_FORMAT_AIFF_PCM16
     M4A_AAC = _ffi.SS_FORMAT_M4A_AAC
     M4A_ALAC = _ffi.SS_FORMAT_M4A_ALAC
+    CAF_ILBC = _ffi.SS_FORMAT_CAF_ILBC
 
 
 class DistanceModel(enum.IntEnum):

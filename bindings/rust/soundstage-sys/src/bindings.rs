@@ -890,6 +890,8 @@ pub const SS_FORMAT_AIFF_PCM16: ss_file_format = 8;
 pub const SS_FORMAT_M4A_AAC: ss_file_format = 9;
 #[doc = "< Apple Lossless in M4A, through FFmpeg."]
 pub const SS_FORMAT_M4A_ALAC: ss_file_format = 10;
+#[doc = "< iLBC speech in CAF as iOS writes it: 8 kHz mono (the mix is mixed down and resampled), 30 ms frames."]
+pub const SS_FORMAT_CAF_ILBC: ss_file_format = 11;
 #[doc = " File formats for rendering and recording."]
 pub type ss_file_format = ::std::os::raw::c_uint;
 extern "C" {

@@ -103,6 +103,8 @@ pub enum FileFormat {
     M4aAac,
     /// Apple Lossless in M4A, through FFmpeg.
     M4aAlac,
+    /// iLBC speech in CAF as iOS writes it (8 kHz mono: the mix is mixed down and resampled).
+    CafIlbc,
 }
 
 impl FileFormat {
@@ -120,6 +122,7 @@ impl FileFormat {
             AiffPcm16 => sys::SS_FORMAT_AIFF_PCM16,
             M4aAac => sys::SS_FORMAT_M4A_AAC,
             M4aAlac => sys::SS_FORMAT_M4A_ALAC,
+            CafIlbc => sys::SS_FORMAT_CAF_ILBC,
         }
     }
 }

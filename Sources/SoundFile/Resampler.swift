@@ -3,53 +3,50 @@ import Glibc
 #endif
 
 // The sample-rate converter: a streaming polyphase windowed-sinc filter (Kaiser window), whose
-// length and stopband the converter's quality choose, or linear interpolation at the minimum
-// quality and for the Linear complexity. Output frame n is the input's value at time
+// length and stopband a design chooses (Audio Converter Services map their quality settings onto
+// one), or linear interpolation. Used by AudioToolbox's converters and by SoundFile's iLBC writer. Output frame n is the input's value at time
 // n × inRate / outRate (plus the priming offset), computed from the input frames around it in
 // exact integer arithmetic when both rates are whole numbers, so a long stream never drifts.
 
-/// The filter a quality selects.
-struct ResamplerDesign: Equatable {
+/// The filter: its length and stopband, or linear interpolation.
+package struct ResamplerDesign: Equatable, Sendable {
     /// Zero crossings of the sinc on each side, counted at the lower of the two rates.
-    let zeroCrossings: Int
+    package let zeroCrossings: Int
     /// Stopband attenuation the Kaiser window is designed for, in dB.
-    let attenuation: Double
+    package let attenuation: Double
     /// Linear interpolation instead of a filter.
-    let linear: Bool
+    package let linear: Bool
 
-    /// The design for a `kAudioConverterSampleRateConverterQuality` value and a complexity.
-    static func forQuality(_ quality: UInt32, complexity: UInt32) -> ResamplerDesign {
-        if complexity == kAudioConverterSampleRateConverterComplexity_Linear || quality < kAudioConverterQuality_Low {
-            return ResamplerDesign(zeroCrossings: 1, attenuation: 0, linear: true)
-        }
-        var design: ResamplerDesign
-        switch quality {
-        case ..<kAudioConverterQuality_Medium: design = ResamplerDesign(zeroCrossings: 8, attenuation: 60, linear: false)
-        case ..<kAudioConverterQuality_High: design = ResamplerDesign(zeroCrossings: 24, attenuation: 80, linear: false)
-        case ..<kAudioConverterQuality_Max: design = ResamplerDesign(zeroCrossings: 48, attenuation: 100, linear: false)
-        default: design = ResamplerDesign(zeroCrossings: 96, attenuation: 120, linear: false)
-        }
-        if complexity == kAudioConverterSampleRateConverterComplexity_Mastering {
-            design = ResamplerDesign(zeroCrossings: design.zeroCrossings * 2, attenuation: design.attenuation + 20, linear: false)
-        }
-        return design
+    package init(zeroCrossings: Int, attenuation: Double, linear: Bool) {
+        self.zeroCrossings = zeroCrossings
+        self.attenuation = attenuation
+        self.linear = linear
     }
 
     /// The transition band's width, as a fraction of the lower rate: the passband ends this far
     /// below the lower rate's Nyquist frequency, where the stopband begins (Kaiser's estimate).
-    var transition: Double {
+    package var transition: Double {
         guard !linear else { return 0.5 }
         return (attenuation - 7.95) / (2.285 * 2 * Double.pi * Double(2 * zeroCrossings - 1))
     }
 }
 
 /// Converts planes of frames from one rate to another, a block at a time.
-final class Resampler {
-    let channels: Int
-    let design: ResamplerDesign
+package final class Resampler {
+    /// Where output frame 0 falls: at input frame 0 (the frames before the start are taken as
+    /// silence), `halfTaps` frames earlier (the filter's latency shows), or `leadingFrames` later
+    /// (nil: `halfTaps`; the caller supplies that many frames from before the start).
+    package enum Priming: Equatable, Sendable {
+        case normal
+        case none
+        case pre(leadingFrames: Int?)
+    }
+
+    package let channels: Int
+    package let design: ResamplerDesign
     /// Input frames a side of the output's instant that the filter reads (the priming's
     /// leading and trailing frames).
-    let halfTaps: Int
+    package let halfTaps: Int
     private let taps: Int
     /// The step between output frames, in input frames: `step / denominator`.
     private let step: Int64
@@ -75,13 +72,10 @@ final class Resampler {
     private var startPosition: Int64 = 0
 
     /// - Parameters:
-    ///   - primeMethod: where output frame 0 falls: at input frame 0 (`kConverterPrimeMethod_Normal`:
-    ///     the frames before the start are taken as silence), `halfTaps` frames earlier (`_None`:
-    ///     the filter's latency shows), or `leadingFrames` later (`_Pre`: the caller supplies
-    ///     that many frames from before the start).
+    ///   - priming: where output frame 0 falls (``Priming``).
     ///   - initialPhase: the fraction of an input frame added to every instant (0..<1).
-    init(inRate: Double, outRate: Double, channels: Int, design: ResamplerDesign, primeMethod: UInt32, leadingFrames: Int?,
-         initialPhase: Double) {
+    package init(inRate: Double, outRate: Double, channels: Int, design: ResamplerDesign, priming: Priming = .normal,
+                 initialPhase: Double = 0) {
         self.channels = channels
         self.design = design
         // The ratio as a fraction: exact for whole-number rates.
@@ -122,10 +116,10 @@ final class Resampler {
         history = Array(repeating: [], count: channels)
         historyStart = 0
         position = 0
-        let offsetFrames: Int64 = switch primeMethod {
-        case kConverterPrimeMethod_None: -Int64(halfTaps)
-        case kConverterPrimeMethod_Pre: Int64(leadingFrames ?? halfTaps)
-        default: 0
+        let offsetFrames: Int64 = switch priming {
+        case .none: -Int64(halfTaps)
+        case .pre(let leadingFrames): Int64(leadingFrames ?? halfTaps)
+        case .normal: 0
         }
         let phase = initialPhase.isFinite ? Int64((max(0, min(0.999_999, initialPhase)) * Double(denominator)).rounded(.down)) : 0
         startPosition = offsetFrames * denominator + phase
@@ -133,7 +127,7 @@ final class Resampler {
     }
 
     /// Back to the start of a stream.
-    func reset() {
+    package func reset() {
         for c in 0..<channels { history[c].removeAll(keepingCapacity: true) }
         // The silence before the stream: enough for the first output frame's left half.
         let before = Int64(halfTaps) + max(0, -Resampler.floorDiv(startPosition, denominator))
@@ -145,7 +139,7 @@ final class Resampler {
     }
 
     /// Takes `frames` frames of input (from `queue`'s front, which is consumed).
-    func append(_ queue: inout FrameQueue, frames: Int) {
+    package func append(_ queue: inout FrameQueue, frames: Int) {
         guard frames > 0 else { return }
         for c in 0..<channels {
             queue.withFront(channel: c) { history[c].append(contentsOf: UnsafeBufferPointer(start: $0, count: frames)) }
@@ -155,20 +149,20 @@ final class Resampler {
     }
 
     /// The input has ended: what follows it is silence, and the output stops at its end.
-    func endInput() {
+    package func endInput() {
         guard inputEnd == nil else { return }
         inputEnd = received
         for c in 0..<channels { history[c].append(contentsOf: repeatElement(0, count: taps + 1)) }
     }
 
     /// Whether every output frame of a stream whose input has ended has been made.
-    var isFinished: Bool {
+    package var isFinished: Bool {
         guard let inputEnd else { return false }
         return position >= inputEnd * denominator
     }
 
     /// Input frames still to be appended before `frames` more output frames can be made.
-    func inputNeeded(forOutput frames: Int) -> Int {
+    package func inputNeeded(forOutput frames: Int) -> Int {
         guard inputEnd == nil, frames > 0 else { return 0 }
         let last = position + Int64(frames - 1) * step
         let lastInput = Resampler.floorDiv(last, denominator) + Int64(halfTaps)
@@ -179,7 +173,7 @@ final class Resampler {
     /// Makes up to `maximum` output frames from the input held, appending them to `out`.
     /// Returns how many were made.
     @discardableResult
-    func produce(maximum: Int, into out: inout FrameQueue) -> Int {
+    package func produce(maximum: Int, into out: inout FrameQueue) -> Int {
         guard maximum > 0 else { return 0 }
         let have = historyStart + Int64(history.first?.count ?? 0)
         // How many output frames the input held allows (and the stream's end permits).
@@ -288,7 +282,7 @@ final class Resampler {
         return sum
     }
 
-    static func floorDiv(_ a: Int64, _ b: Int64) -> Int64 {
+    package static func floorDiv(_ a: Int64, _ b: Int64) -> Int64 {
         let q = a / b
         return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q
     }
