@@ -44,9 +44,6 @@ failures=$(mktemp)
 demo_dir=""
 report() {
     local status=$?
-    # Background builds still running (an early exit): stopped with their process group.
-    [ -z "${prebuild_pid:-}" ] || kill -- "-$prebuild_pid" 2>/dev/null
-    rm -rf ${prebuild_dir:+"$prebuild_dir"}
     echo
     echo "test.sh: time per phase (${SECONDS} s in all):"
     [ ${#phase_times[@]} -eq 0 ] || printf '  %s\n' "${phase_times[@]}"
@@ -200,56 +197,11 @@ case "${1:-}" in
     *) usage ;;
 esac
 
-# The release and sanitizer builds later phases need (ThreadSanitizer's, the fuzz targets', the C
-# library as it ships), made in the background at nice 19 while the real-server passes wait on
-# real time: those use 10-30 % of the two CPUs (CI, 2026-11-28: servers 18 %, programs 9 %), and
-# the builds took 450-550 s of the phases that followed. Each later phase waits for its build
-# (its own `swift build` then finds it done; a build that failed there fails again in the phase,
-# which reports it). Only when the run has such a phase and a real-server pass to hide behind.
-prebuild_dir=""
-prebuild_pid=""
-start_prebuilds() {
-    [ -z "$prebuild_pid" ] || return 0
-    local wanted=() name
-    for name in "${phases[@]}"; do
-        case $name in tsan-suite|tsan-servers|tsan-programs) wanted+=(tsan) ;; fuzz) wanted+=(fuzz) ;; c-api|size|bindings) wanted+=(capi) ;; esac
-    done
-    [ ${#wanted[@]} -gt 0 ] || return 0
-    prebuild_dir=$(mktemp -d)
-    # In a process group of its own (job control on for the moment), so an early exit stops it all.
-    set -m
-    (
-        for build in tsan fuzz capi; do
-            [[ " ${wanted[*]} " == *" $build "* ]] || { touch "$prebuild_dir/$build"; continue; }
-            case $build in
-                tsan) nice -n 19 swift build --build-tests "${tsan[@]}" ;;
-                fuzz) nice -n 19 scripts/fuzz.sh --build ;;
-                capi) nice -n 19 scripts/build-c-library.sh ;;
-            esac > "$prebuild_dir/$build.log" 2>&1
-            touch "$prebuild_dir/$build"
-        done
-    ) &
-    prebuild_pid=$!
-    set +m
-}
-await_prebuild() {   # await_prebuild NAME: until the background build NAME has ended, if one runs
-    [ -n "$prebuild_pid" ] || return 0
-    local start=$SECONDS
-    while [ ! -e "$prebuild_dir/$1" ] && kill -0 "$prebuild_pid" 2>/dev/null; do sleep 1; done
-    [ $((SECONDS - start)) -lt 2 ] || echo "test.sh: waited $((SECONDS - start)) s for the background $1 build"
-}
-
 # A failed phase does not stop the others (one CI run then reports every failure), except the
 # setup and the build, which every later phase needs.
 trap report EXIT
 status=0
 for name in "${phases[@]}"; do
-    case $name in
-        servers|programs) start_prebuilds ;;
-        tsan-*) await_prebuild tsan ;;
-        fuzz) await_prebuild fuzz ;;
-        c-api|size|bindings) await_prebuild capi ;;
-    esac
     if ! phase "$name"; then
         status=1
         case $name in setup|build) break ;; esac
