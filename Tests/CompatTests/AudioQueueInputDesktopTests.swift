@@ -17,7 +17,8 @@ extension CompatPrograms {
         /// An input queue started, then 0.3 s later an output queue's 0.6 s tone: the recording
         /// begins within 0.1 s of the start and runs to the stop, in buffers that follow one
         /// another; it holds 0.6 s of the tone at 440 Hz and its level; and the buffers' host
-        /// times date the tone where parec, recording the same monitor, heard it.
+        /// times date the tone where parec, recording the same monitor, heard it. CurrentDevice and
+        /// NumberChannels name the server's sink, its default input and the monitor's channels.
         /// First a click, heard at the monitor: PulseAudio's null sink renders 2 s blocks until a
         /// stream asks for less and takes the lower latency only at its next block (a real sound
         /// card does not), so a monitor recorded at once gave nothing for its first ~0.3-1.9 s.
@@ -52,6 +53,15 @@ extension CompatPrograms {
             let played = MonitorRecording.now()
             #expect(AudioQueueStart(output, nil) == noErr)
             #expect(waitFor(5) { player.lock.withLock { player.ended } })
+            // On the desktop the device properties answer the server's: the sink the output plays
+            // on, the default input, the monitor's two channels once the input captures.
+            var uid: CFString? = nil
+            var size = UInt32(MemoryLayout<CFString?>.size)
+            #expect(AudioQueueGetProperty(output, kAudioQueueProperty_CurrentDevice, &uid, &size) == noErr && uid == "desktop:A", "\(uid ?? "nil")")
+            #expect(AudioQueueGetProperty(input, kAudioQueueProperty_CurrentDevice, &uid, &size) == noErr && uid == "desktop-input:default")
+            var channels: UInt32 = 0
+            size = 4
+            #expect(AudioQueueGetProperty(input, kAudioQueueDeviceProperty_NumberChannels, &channels, &size) == noErr && channels == 2)
             usleep(500_000)
             #expect(AudioQueueStop(input, true) == noErr)
             let stopped = MonitorRecording.now()
