@@ -55,7 +55,7 @@ doc_blocks_name="the C blocks of README.md and docs/getting-started.md compile a
 # ignored, such as a weak reference's side table). `apple_programs LINK-FLAGS...` builds them against a library: the
 # shipped one through pkg-config soundstage-audiotoolbox (the headers from include/soundstage/apple,
 # as a port builds), or in --quick the debug build's libSoundstageC.so with the source headers.
-apple_programs=(audio_format audio_file audio_file_stream audio_converter audio_queue_offline audio_queue_player audio_session openal_extensions openal_loader recorder_to_file)
+apple_programs=(audio_format audio_file audio_file_stream audio_converter audio_queue_offline audio_queue_player audio_queue_session audio_session openal_extensions openal_loader recorder_to_file)
 apple_program() {   # apple_program NAME LINK-FLAGS...
     local name=$1 compiler inputs=() listed
     shift
@@ -76,11 +76,11 @@ apple_program() {   # apple_program NAME LINK-FLAGS...
 # reported there as a leak; those programs' leaks are checked against the debug build (--quick),
 # whose names the suppression matches.
 apple_leak_check() {
-    case $1 in audio_session | audio_queue_player) [ "${apple_stripped:-0}" = 1 ] && echo 0 || echo 1 ;; *) echo 1 ;; esac
+    case $1 in audio_session | audio_queue_player | audio_queue_session) [ "${apple_stripped:-0}" = 1 ] && echo 0 || echo 1 ;; *) echo 1 ;; esac
 }
 # The programs run with no desktop server (PULSE_SERVER points nowhere) and OpenAL Soft's null
 # output, which mixes in real time and plays nowhere: audio_session's session and
-# audio_queue_player's queues open the app's default output, which is then that one (the others open
+# audio_queue_player's and audio_queue_session's queues open the app's default output, which is then that one (the others open
 # no output; openal_extensions renders its mix on OpenAL Soft's loopback device and listens to it).
 apple_session_output() { PULSE_SERVER=unix:/nonexistent ALSOFT_DRIVERS=null ALSOFT_LOGLEVEL=0 "$@"; }
 # The files a program is given: audio_converter decodes AAC, MP3 and ALAC the ffmpeg tool makes,
@@ -89,10 +89,12 @@ apple_session_output() { PULSE_SERVER=unix:/nonexistent ALSOFT_DRIVERS=null ALSO
 # the work directory. audio_queue_player plays, in real time, five files of 0.6 s of a 1 kHz sine
 # (0.25 on the right of the stereo ones) that ffmpeg makes as CompatTests' AudioQueuePlayerInputs
 # does: AAC and Apple Lossless in M4A, MP3, IMA4 in CAF, 16-bit WAVE (without ffmpeg, none: it then
-# runs its synchronised start and error paths alone).
+# runs its synchronised start and error paths alone). audio_queue_session plays half a second of
+# its music (its interruption and route change are heard on real servers, in CompatTests).
 apple_inputs() {   # apple_inputs NAME: one path a line
     case $1 in recorder_to_file | audio_session | audio_queue_offline) echo "$work"; return 0 ;; esac
     [ "$1" = audio_queue_player ] && { player_inputs; return; }
+    [ "$1" = audio_queue_session ] && { echo 0.5; return 0; }
     [ "$1" = audio_converter ] || [ "$1" = openal_loader ] || return 0
     command -v ffmpeg > /dev/null || return 0
     local sine=(-v error -nostdin -y -f lavfi -i sine=frequency=1000:sample_rate=44100:duration=1)

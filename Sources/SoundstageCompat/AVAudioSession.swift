@@ -111,6 +111,8 @@ public final class AVAudioSession: NSObject, @unchecked Sendable {
     private var chosen = (category: Category.soloAmbient, mode: Mode.default, options: CategoryOptions())
     private var preferred = (sampleRate: 0.0, ioBufferDuration: 0.0)
     private var route = AVAudioSessionRouteDescription(inputs: [], outputs: [])
+    /// A pulled output told once, as iOS tells it.
+    private var routeFolding = RouteChangeFolding()
     /// Set by ``setPreferredInput(_:)`` and ``overrideOutputAudioPort(_:)``.
     var preferredInputPort: AVAudioSessionPortDescription?
     var outputOverride = PortOverride.none
@@ -331,10 +333,12 @@ public final class AVAudioSession: NSObject, @unchecked Sendable {
         guard let device = lock.withLock({ engine?.device }) else { return }
         // asks the server: outside the lock
         let described = Self.describe(device, output: change.output, port: change.port)
-        var previous = lock.withLock { () -> AVAudioSessionRouteDescription in
+        let (told, before) = lock.withLock { () -> (Bool, AVAudioSessionRouteDescription) in
             defer { route = described }
-            return route
+            return (routeFolding.tells(change), route)
         }
+        guard told else { return }
+        var previous = before
         if let port = change.previousPort {
             // The sink stayed and its port changed (a laptop's headphones pulled): the previous
             // route is that sink as it was, on the port it had.

@@ -37,14 +37,14 @@ extension CompatPrograms {
             return nil
         }()
 
-        /// gcc -std=c99 with every warning an error, against the debug build's library.
-        static func compile(in work: URL) throws -> String {
+        /// Tests/C/`name`.c by gcc -std=c99 with every warning an error, against the debug build's library.
+        static func compile(_ name: String = "audio_queue_player", in work: URL) throws -> String {
             let library = try #require(libraryDirectory, "no libSoundstageC.so above \(CommandLine.arguments[0])")
-            let program = work.appendingPathComponent("audio_queue_player").path
+            let program = work.appendingPathComponent(name).path
             let (status, output) = try ChildProcess.run("/usr/bin/gcc", [
                 "-std=c99", "-Wall", "-Wextra", "-Werror", "-pedantic",
                 "-I", root.appendingPathComponent("Sources/CAudioToolbox/include").path,
-                root.appendingPathComponent("Tests/C/audio_queue_player.c").path,
+                root.appendingPathComponent("Tests/C/\(name).c").path,
                 "-L", library.path, "-l:libSoundstageC.so", "-Wl,-rpath," + library.path, "-lopenal", "-lm", "-o", program,
             ], environment: ProcessInfo.processInfo.environment)
             try #require(status == 0, "gcc: \(output)")

@@ -26,6 +26,8 @@ final class AudioSessionServices: Sendable {
         var duckOthers = false
         var defaultToSpeaker = false
         var bluetoothInput = false
+        /// A pulled output told once, as iOS tells it.
+        var routeFolding = RouteChangeFolding()
     }
 
     private let state = NIOLockedValueBox(State())
@@ -102,6 +104,7 @@ final class AudioSessionServices: Sendable {
     }
 
     private func routeChanged(_ change: RouteChange) {
+        guard state.withLockedValue({ $0.routeFolding.tells(change) }) else { return }
         let reason = switch change.reason {
         case .oldDeviceUnavailable, .outputMoved: kAudioSessionRouteChangeReason_OldDeviceUnavailable
         case .newDeviceAvailable: kAudioSessionRouteChangeReason_NewDeviceAvailable

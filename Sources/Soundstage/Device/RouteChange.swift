@@ -57,3 +57,23 @@ public struct RouteChange: Sendable, Equatable, CustomStringConvertible {
         return "\(reason.rawValue) at \(time) (\(previousOutput ?? "none") -> \(output ?? "none"))"
     }
 }
+
+/// What Apple's layers tell of the engine's route changes: iOS tells a pulled output once
+/// (`oldDeviceUnavailable`, the sound already on the next output), where the engine posts
+/// `.oldDeviceUnavailable` and then `.newDeviceAvailable` as the sound reaches the next output (the
+/// desktop server moved the stream off a vanished sink, or the engine migrated to OpenAL's next
+/// device). That second change is folded into the first. A port plugged in is told.
+package struct RouteChangeFolding: Sendable {
+    /// The previous output of the last change told, when it was an output gone (not a port's change).
+    private var vanished: String??
+
+    /// Folds nothing yet.
+    package init() {}
+
+    /// Whether `change` is told to the app; notes it.
+    package mutating func tells(_ change: RouteChange) -> Bool {
+        let follows = change.reason == .newDeviceAvailable && change.previousPort == nil && vanished == .some(change.previousOutput)
+        vanished = change.reason == .oldDeviceUnavailable && change.previousPort == nil ? .some(change.previousOutput) : nil
+        return !follows
+    }
+}
