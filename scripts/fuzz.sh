@@ -4,10 +4,11 @@
 #   scripts/fuzz.sh --list                  the targets, one a line
 #   scripts/fuzz.sh TARGET SECONDS [ARGS]   builds TARGET and fuzzes it for SECONDS from its corpus
 #                                           (ARGS go to libFuzzer, e.g. -jobs=2 -workers=2)
-#   scripts/fuzz.sh --all SECONDS           every target in turn from its corpus, from a fixed seed
-#                                           (CI runs --all 10: a smoke test of every target)
-#   scripts/fuzz.sh --campaign [SECONDS]    the long campaign: every target in turn for SECONDS
-#                                           (default 1800, so 2.5 hours in all), random seeds
+#   scripts/fuzz.sh --all SECONDS           every target from its corpus, from a fixed seed, as many
+#                                           at once as there are CPUs (FUZZ_JOBS=1: one at a time;
+#                                           CI runs --all 10: a smoke test of every target)
+#   scripts/fuzz.sh --campaign [SECONDS]    the long campaign: every target for SECONDS (default
+#                                           1800; 1.5 hours in all on two CPUs), random seeds
 #   scripts/fuzz.sh --build                 builds every target for fuzzing, and fuzzes nothing
 #   scripts/fuzz.sh --replay [--tsan]       replays every corpus and regression input once through
 #                                           a plain build (or one under ThreadSanitizer): no fuzzing
@@ -24,7 +25,7 @@ targets=(capi scene-file daemon-request sound-file json audio-file)
 scratch=.build-fuzz
 export ALSOFT_LOGLEVEL=0
 
-usage() { sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 64; }
+usage() { sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 64; }
 
 known() { local t; for t in "${targets[@]}"; do [ "$t" = "$1" ] && return 0; done; return 1; }
 
@@ -55,6 +56,27 @@ fuzz() {    # fuzz TARGET SECONDS [ARGS]: one run; 0 when it found nothing
     local status=${PIPESTATUS[0]}
     [ "$status" -eq 0 ] || echo "fuzz.sh: fuzz-$target found something (exit $status): $artifacts/ and $artifacts/last-run.log"
     return "$status"
+}
+
+fuzz_each() {   # fuzz_each SECONDS: every target, as many at once as there are CPUs (FUZZ_JOBS)
+    # A libFuzzer run is one busy thread, so on two cores two targets fuzz side by side, each as
+    # long and about as fast as alone; what each says is printed when its batch is done.
+    local seconds=$1 jobs=${FUZZ_JOBS:-$(nproc)} passed=0 failed=0 i t
+    local batch=() pids=()
+    mkdir -p "$scratch/artifacts"
+    for ((i = 0; i < ${#targets[@]}; i += jobs)); do
+        batch=("${targets[@]:i:jobs}") pids=()
+        for t in "${batch[@]}"; do
+            fuzz "$t" "$seconds" > "$scratch/artifacts/$t.said" 2>&1 &
+            pids+=($!)
+        done
+        for ((j = 0; j < ${#batch[@]}; j++)); do
+            if wait "${pids[j]}"; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+            cat "$scratch/artifacts/${batch[j]}.said"
+        done
+    done
+    echo "fuzz: $passed passed, $failed failed"
+    [ "$failed" -eq 0 ]
 }
 
 replay() {  # replay [--tsan]: every seed and regression once, through a plain build
@@ -90,12 +112,7 @@ case "${1:-}" in
             seconds=${2:-1800}
         fi
         build "${targets[@]}" || exit 1
-        passed=0 failed=0
-        for t in "${targets[@]}"; do
-            if fuzz "$t" "$seconds"; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
-        done
-        echo "fuzz: $passed passed, $failed failed"
-        [ "$failed" -eq 0 ] ;;
+        fuzz_each "$seconds" ;;
     ""|-h|--help) usage ;;
     *)
         [ $# -ge 2 ] || usage

@@ -70,6 +70,18 @@ apple_program() {   # apple_program NAME LINK-FLAGS...
         ASAN_OPTIONS=detect_leaks=$(apple_leak_check "$name") LSAN_OPTIONS="suppressions=$root/Tests/Fuzz/lsan-suppressions.txt:print_suppressions=0" \
             apple_session_output "$work/${name}_asan" "${inputs[@]}" > /dev/null
 }
+# Programs that need a desktop server (CompatTests runs them on real ones: audio_queue_recorder
+# records the default source): compiled here as C99 and C++17 with every warning an error, not run.
+apple_server_programs=(audio_queue_recorder)
+apple_compile() {   # apple_compile NAME LINK-FLAGS...
+    local name=$1 compiler
+    shift
+    for compiler in "gcc -std=c99" "g++ -x c++ -std=c++17"; do
+        # shellcheck disable=SC2086
+        $compiler -Wall -Wextra -Werror -pedantic "Tests/C/$name.c" "$@" -lm -o "$work/$name" || return 1
+    done
+}
+apple_compile_name() { echo "Tests/C/$1.c (Core Audio's C interfaces, run on real servers by CompatTests) compiles as C99 and C++17 with every warning an error"; }
 # Leak checks, 1 or 0: the suppressions match frames by name, and the shipped library is stripped,
 # so a weak reference's side table (lsan-suppressions.txt) made while audio_session.c plays a system
 # sound, or (one run in five here) while audio_queue_player.c's queues play on the app's device, is
@@ -135,6 +147,9 @@ if [ "${1:-}" = "--quick" ]; then
     if "$work/capi_tests"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL the C tests"; fi
     for name in "${apple_programs[@]}"; do
         check "$(apple_program_name "$name") (against the debug build)" apple_program "$name" "${debug_apple[@]}"
+    done
+    for name in "${apple_server_programs[@]}"; do
+        check "$(apple_compile_name "$name") (against the debug build)" apple_compile "$name" "${debug_apple[@]}"
     done
     check "$doc_blocks_name (against the debug build)" \
         doc_blocks -Iinclude -L"$debug" -l:libSoundstageC.so -Wl,-rpath,"$debug" -lm -lpthread
@@ -235,6 +250,10 @@ apple_stripped=1
 # shellcheck disable=SC2046
 for name in "${apple_programs[@]}"; do
     check "$(apple_program_name "$name")" apple_program "$name" $(pkg-config --cflags --libs soundstage-audiotoolbox)
+done
+# shellcheck disable=SC2046
+for name in "${apple_server_programs[@]}"; do
+    check "$(apple_compile_name "$name")" apple_compile "$name" $(pkg-config --cflags --libs soundstage-audiotoolbox)
 done
 
 check "orbit.c compiles" gcc "${strict[@]}" Examples/C/orbit.c $(pkg-config --cflags --libs soundstage) -lm -o "$work/orbit"
