@@ -55,7 +55,7 @@ doc_blocks_name="the C blocks of README.md and docs/getting-started.md compile a
 # ignored, such as a weak reference's side table). `apple_programs LINK-FLAGS...` builds them against a library: the
 # shipped one through pkg-config soundstage-audiotoolbox (the headers from include/soundstage/apple,
 # as a port builds), or in --quick the debug build's libSoundstageC.so with the source headers.
-apple_programs=(audio_format audio_file audio_file_stream audio_converter audio_queue_offline audio_queue_player audio_queue_session audio_session openal_extensions openal_loader recorder_to_file)
+apple_programs=(audio_format audio_file audio_file_stream audio_converter audio_queue_offline audio_queue_player audio_queue_session audio_session openal_engine openal_extensions openal_loader recorder_to_file)
 apple_program() {   # apple_program NAME LINK-FLAGS...
     local name=$1 compiler inputs=() listed
     shift
@@ -88,7 +88,7 @@ apple_compile_name() { echo "Tests/C/$1.c (Core Audio's C interfaces, run on rea
 # reported there as a leak; those programs' leaks are checked against the debug build (--quick),
 # whose names the suppression matches.
 apple_leak_check() {
-    case $1 in audio_session | audio_queue_player | audio_queue_session) [ "${apple_stripped:-0}" = 1 ] && echo 0 || echo 1 ;; *) echo 1 ;; esac
+    case $1 in audio_session | audio_queue_player | audio_queue_session | openal_engine) [ "${apple_stripped:-0}" = 1 ] && echo 0 || echo 1 ;; *) echo 1 ;; esac
 }
 # The programs run with no desktop server (PULSE_SERVER points nowhere) and OpenAL Soft's null
 # output, which mixes in real time and plays nowhere: audio_session's session and
@@ -105,6 +105,8 @@ apple_session_output() { PULSE_SERVER=unix:/nonexistent ALSOFT_DRIVERS=null ALSO
 # its music (its interruption and route change are heard on real servers, in CompatTests).
 apple_inputs() {   # apple_inputs NAME: one path a line
     case $1 in recorder_to_file | audio_session | audio_queue_offline) echo "$work"; return 0 ;; esac
+    # openal_engine plays until its stop file exists: given one that does, it starts and stops.
+    [ "$1" = openal_engine ] && { echo "$work"; return 0; }
     [ "$1" = audio_queue_player ] && { player_inputs; return; }
     [ "$1" = audio_queue_session ] && { echo 0.5; return 0; }
     [ "$1" = audio_converter ] || [ "$1" = openal_loader ] || return 0

@@ -28,7 +28,7 @@ fuzz_seconds=${SOUNDSTAGE_FUZZ_SECONDS:-10}
 # the servers they start. The iOS programs' desktop suites run after the engine's: beside them,
 # they starved each other's servers under ThreadSanitizer.
 servers='^(DesktopTests\.|CLITests\.DesktopCLITests)'
-programs='^CompatTests\.CompatPrograms/(CompatDesktopTests|ProgramsOnTheDesktopTests|AudioQueuePlayerDesktopTests|AudioQueueInputDesktopTests|AudioQueueSessionDesktopTests|AudioQueueRecorderDesktopTests)'
+programs='^CompatTests\.CompatPrograms/(CompatDesktopTests|ProgramsOnTheDesktopTests|AudioQueuePlayerDesktopTests|AudioQueueInputDesktopTests|AudioQueueSessionDesktopTests|AudioQueueRecorderDesktopTests|OpenALEngineDesktopTests)'
 # The suites ThreadSanitizer runs besides those two passes: every suite whose code runs on more
 # than one thread (the engine's render and update threads, the C API's handle table, the daemon,
 # the compat layer's callbacks, the live view). The rule, each suite's time under the sanitizer
