@@ -24,6 +24,11 @@ cd "$(dirname "$0")/.."
 targets=(capi scene-file daemon-request sound-file json audio-file)
 scratch=.build-fuzz
 export ALSOFT_LOGLEVEL=0
+# No output for the app (where Audio Queue Services' device queues would play): no desktop server,
+# no OpenAL backend, whatever the machine has, so a queue's start is refused with its code and no
+# device outlives an input (the targets' loopback devices need no backend). Device queues' threads
+# are the ThreadSanitizer suites' (AudioQueueThreadTests).
+export PULSE_SERVER=unix:/nonexistent ALSOFT_DRIVERS=none
 
 usage() { sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 64; }
 

@@ -54,7 +54,7 @@ let appleCodes: Set<OSStatus> = [
 func staleCode(_ kind: AppleKind) -> OSStatus {
     switch kind {
     case .audioFile, .stream: kAudioFileNotOpenError
-    case .converter, .extFile: kAudio_ParamError
+    case .converter, .extFile, .queue: kAudio_ParamError
     }
 }
 
@@ -69,6 +69,7 @@ func releaseCF(_ pointer: UnsafeRawPointer?) {
 /// Apple's handle kinds, as the library's handle tags spell them (bits 48–55).
 enum AppleKind: UInt8, CaseIterable {
     case audioFile = 1, converter, stream, extFile
+    case queue = 6
 }
 
 /// An Apple handle the program holds.
@@ -109,6 +110,9 @@ final class AppleState {
     var ioBuffers: [UnsafeMutableRawPointer] = []
     /// Memory files made by AudioFileInitializeWithCallbacks (their bytes feed streams and opens).
     var memoryFiles: [MemoryFile] = []
+    /// The live queues' buffers and callbacks (QueueCalls.swift), and the addresses of buffers freed.
+    var queues: [UInt: QueueInfo] = [:]
+    var freedBuffers: [UInt] = []
 }
 
 /// A file kept in memory by AudioFile_WriteProc and friends. Its callbacks run under the library's
@@ -567,7 +571,8 @@ extension Program {
     /// Checks an Apple call's result: one of the headers' codes, never noErr for a bad handle.
     func appleCheck(_ status: OSStatus, _ what: String, _ picks: [Pick] = []) {
         appleTrace("\(what) \(picks) -> \(status) '\(fourCC(status))'")
-        Fuzzing.require(appleCodes.contains(status), "\(what) returned \(status) '\(fourCC(status))', not a code of the headers")
+        Fuzzing.require(appleCodes.contains(status) || queueCodes.contains(status),
+                        "\(what) returned \(status) '\(fourCC(status))', not a code of the headers")
         let bad = picks.first { $0 == .dead || $0 == .wrongKind || $0 == .forged || $0 == .garbage || $0 == .null }
         Fuzzing.require(bad == nil || status != noErr, "\(what) succeeded with a \(bad.map { "\($0)" } ?? "") handle")
         applyCallbacks()
@@ -651,6 +656,7 @@ extension Program {
         guard let index = apple.live.firstIndex(where: { $0.bits == bits }) else { return }
         let held = apple.live.remove(at: index)
         apple.dead.append((held.bits, held.kind))
+        if held.kind == .queue { forgetQueue(held.bits) }
         for borrowed in apple.live where borrowed.owner == bits { appleRemove(borrowed.bits) }
         if held.closesFile != 0, let file = appleHeld(held.closesFile), file.owner == bits { appleRemove(file.bits) }
     }
@@ -674,7 +680,8 @@ extension Program {
         case 2: openFile()
         case 3: initializeWithCallbacks()
         case 4: openWithCallbacks()
-        case 5, 6: writePackets()
+        case 5: writePackets()
+        case 6, 18: queueStep()
         case 7: writeBytes()
         case 8: readPackets()
         case 9: readBytes()
@@ -685,7 +692,7 @@ extension Program {
         case 14: streamProperty()
         case 15: closeStream()
         case 16: newConverter()
-        case 17, 18: fillComplexBuffer()
+        case 17: fillComplexBuffer()
         case 19: convertBuffer()
         case 20: converterProperty()
         case 21: resetOrDisposeConverter()
@@ -2011,11 +2018,17 @@ extension Program {
     /// Closes what is left (streams, converters, ext files, files), checks every handle is then
     /// stale, releases the CF objects and empties the folder.
     func finishApple() {
-        for kind in [AppleKind.stream, .converter, .extFile, .audioFile] {
+        for kind in [AppleKind.queue, .stream, .converter, .extFile, .audioFile] {
             for held in apple.live where held.kind == kind && held.owner == 0 {
                 guard appleHeld(held.bits) != nil else { continue }   // gone with its owner
                 let handle = OpaquePointer(bitPattern: held.bits)
                 switch kind {
+                case .queue:
+                    let status = AudioQueueDispose(handle, true)
+                    let disposedInCallback = apple.queues[held.bits]?.client.disposed.load(ordering: .relaxed) ?? false
+                    Fuzzing.require(status == noErr || disposedInCallback, "the final AudioQueueDispose gave \(status)")
+                    if status == noErr { appleNoteClosed(held.bits, byOtherThread: false) }
+                    appleRemove(held.bits)
                 case .stream:
                     let status = AudioFileStreamClose(handle)
                     Fuzzing.require(status == noErr, "the final AudioFileStreamClose gave \(status)")
@@ -2042,6 +2055,7 @@ extension Program {
             case .stream: status = AudioFileStreamClose(handle)
             case .converter: status = AudioConverterDispose(handle)
             case .extFile: status = ExtAudioFileDispose(handle)
+            case .queue: status = AudioQueueDispose(handle, true)
             }
             Fuzzing.require(status == staleCode(kind), "a \(kind) closed before is still open (\(status))")
         }
@@ -2054,6 +2068,8 @@ extension Program {
         apple.ioBuffers = []
         apple.clients = []
         apple.memoryFiles = []
+        apple.queues = [:]
+        apple.freedBuffers = []
         if let folder = opendir(temporaryFolder) {
             while let entry = readdir(folder) {
                 let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
@@ -2136,6 +2152,15 @@ extension SecondThread {
             case .converter: status = AudioConverterDispose(target)
             case .extFile: status = ExtAudioFileDispose(target)
             case .stream: status = AudioFileStreamClose(target)
+            case .queue:
+                // Two threads starting and disposing of one queue.
+                if input.byte() % 2 == 0 {
+                    status = AudioQueueStart(target, nil)
+                    if status == noErr, let target, input.byte() % 2 == 1 { status = AudioQueueStop(target, true) }
+                    Fuzzing.require(appleCodes.contains(status) || queueCodes.contains(status), "a start on the second thread returned \(status)")
+                    return
+                }
+                status = AudioQueueDispose(target, true)
             }
             if status == noErr, let target { noteAppleClosed(UInt(bitPattern: target)) }
             if kind == .audioFile && status != kAudioFileNotOpenError && status != kAudio_ParamError, let target {
@@ -2158,7 +2183,7 @@ extension SecondThread {
                 releaseCF(value.withUnsafeBytes { $0.loadUnaligned(as: UnsafeRawPointer?.self) })
             }
         }
-        Fuzzing.require(appleCodes.contains(status), "an Apple call on the second thread returned \(status)")
+        Fuzzing.require(appleCodes.contains(status) || queueCodes.contains(status), "an Apple call on the second thread returned \(status)")
     }
 
     func noteAppleClosed(_ bits: UInt, maybe: Bool = false) {

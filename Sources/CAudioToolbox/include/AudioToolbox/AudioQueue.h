@@ -9,9 +9,10 @@
  * session, and rendered offline (AudioQueueSetOfflineRenderFormat, AudioQueueOfflineRender:
  * Apple's offline-render pattern, bit-exact from run to run); their buffers, transport, start
  * times, clocks and timelines, volume, pan, the time-pitch unit and the properties below; input
- * queues. AudioQueueEnqueueBufferWithParameters is not here yet, and the dispatch-queue forms
- * exist for Swift only (a C block needs -fblocks and libdispatch's headers): they are not
- * declared, so a port that needs them fails to build rather than failing at run time. Every call on a disposed queue or a buffer not its own is Apple's error code, never a crash.
+ * queues. The dispatch-queue forms exist for Swift only (a C block needs -fblocks and
+ * libdispatch's headers): they are not declared, so a port that needs them fails to build rather
+ * than failing at run time. Every call on a disposed queue or a buffer not its own is Apple's
+ * error code, never a crash.
  */
 #ifndef AudioToolbox_AudioQueue_h
 #define AudioToolbox_AudioQueue_h
