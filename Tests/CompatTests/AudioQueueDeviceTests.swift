@@ -30,12 +30,23 @@ extension CompatPrograms {
             /// Each callback takes this long (a program doing work in it), and when the last ended.
             var callbackSeconds = 0.0
             var lastCallbackEnd = 0.0
+            /// The channels of `samples` (interleaved).
+            var channels = 1
 
             /// `seconds` of a sine at `frequency`, starting at its peak (a sharp onset).
             init(frequency: Double = 440, seconds: Double, amplitude: Double = 0.5) {
                 samples = (0..<Int(seconds * Double(rate))).map {
                     Int16(amplitude * 32_767 * cos(2 * Double.pi * frequency * Double($0) / Double(rate)))
                 }
+            }
+
+            /// `seconds` of one sine a channel, at `frequencies` (one a channel), interleaved.
+            init(frequencies: [Double], seconds: Double, amplitude: Double) {
+                let frames = Int(seconds * Double(rate))
+                samples = (0..<frames).flatMap { frame in
+                    frequencies.map { Int16(amplitude * 32_767 * sin(2 * Double.pi * $0 * Double(frame) / Double(rate))) }
+                }
+                channels = frequencies.count
             }
 
             /// Fills `buffer` with what is left and enqueues it; stops (deferred) at the end.
@@ -50,7 +61,8 @@ extension CompatPrograms {
                         self.queue = nil
                         return
                     }
-                    let count = min(Int(buffer.pointee.mAudioDataBytesCapacity) / 2, samples.count - position)
+                    var count = min(Int(buffer.pointee.mAudioDataBytesCapacity) / 2, samples.count - position)
+                    count -= count % channels
                     guard count > 0 else {
                         if !ended && stopsAtEnd { AudioQueueStop(queue, false) }
                         ended = true
@@ -69,7 +81,8 @@ extension CompatPrograms {
             func makeQueue() throws -> AudioQueueRef {
                 var format = AudioStreamBasicDescription(mSampleRate: Float64(rate), mFormatID: kAudioFormatLinearPCM,
                                                          mFormatFlags: kLinearPCMFormatFlagIsSignedInteger | kLinearPCMFormatFlagIsPacked,
-                                                         mBytesPerPacket: 2, mFramesPerPacket: 1, mBytesPerFrame: 2, mChannelsPerFrame: 1,
+                                                         mBytesPerPacket: UInt32(2 * channels), mFramesPerPacket: 1,
+                                                         mBytesPerFrame: UInt32(2 * channels), mChannelsPerFrame: UInt32(channels),
                                                          mBitsPerChannel: 16, mReserved: 0)
                 var made: AudioQueueRef?
                 let status = AudioQueueNewOutput(&format, { userData, _, buffer in
@@ -336,6 +349,46 @@ extension CompatPrograms {
             #expect(abs(Signals.medianFrequency(middle, rate: 48_000) / setting.frequency - 1) < 0.01,
                     "\(Signals.medianFrequency(middle, rate: 48_000)) Hz")
             #expect(player.isRunning == 0)
+        }
+
+        /// A 5.1 queue on the stereo device, as iOS plays one: each channel a tone, the fronts on
+        /// their side, the centre and the surrounds 3 dB down on theirs, the LFE left out; by WAVE's
+        /// order (L R C LFE Ls Rs) without a layout, by the layout's labels with one (AAC's C L R Ls
+        /// Rs LFE here). Its meters read the queue's six channels.
+        @Test(arguments: [false, true])
+        func aSixChannelQueueIsFoldedIntoStereo(_ aacLayout: Bool) throws {
+            let rig = try Rig()
+            let frequencies = [300.0, 500, 700, 100, 900, 1_100]
+            let player = TonePlayer(frequencies: frequencies, seconds: 0.5, amplitude: 0.2)
+            let queue = try player.makeQueue()
+            defer { AudioQueueDispose(queue, true) }
+            if aacLayout {
+                var layout = AudioChannelLayout()
+                layout.mChannelLayoutTag = kAudioChannelLayoutTag_AAC_5_1
+                #expect(AudioQueueSetProperty(queue, kAudioQueueProperty_ChannelLayout, &layout, UInt32(MemoryLayout<AudioChannelLayout>.size)) == noErr)
+            }
+            var on: UInt32 = 1
+            #expect(AudioQueueSetProperty(queue, kAudioQueueProperty_EnableLevelMetering, &on, 4) == noErr)
+            #expect(AudioQueueStart(queue, nil) == noErr, "more than two channels play on the device")
+            let mix = try rig.render(0.4)
+            let middle = 4_800..<14_400
+            let left = mix.channel(0)[middle], right = mix.channel(1)[middle]
+            // Each tone's gain on each side (the tones are 0.2).
+            let gains = frequencies.map { (Signals.toneLevel(left, frequency: $0, rate: 48_000) / 0.2,
+                                           Signals.toneLevel(right, frequency: $0, rate: 48_000) / 0.2) }
+            // WAVE: L R C LFE Ls Rs; AAC: C L R Ls Rs LFE.
+            let half = 0.7071
+            let expected: [(Double, Double)] = aacLayout ? [(half, half), (1, 0), (0, 1), (half, 0), (0, half), (0, 0)]
+                                                         : [(1, 0), (0, 1), (half, half), (0, 0), (half, 0), (0, half)]
+            for (index, (gain, wanted)) in zip(gains, expected).enumerated() {
+                #expect(abs(gain.0 - wanted.0) < 0.03 && abs(gain.1 - wanted.1) < 0.03,
+                        "channel \(index) (\(frequencies[index]) Hz): \(gain), not \(wanted)")
+            }
+            var meters = [AudioQueueLevelMeterState](repeating: AudioQueueLevelMeterState(), count: 8)
+            var size = UInt32(MemoryLayout<AudioQueueLevelMeterState>.stride * 8)
+            #expect(AudioQueueGetProperty(queue, kAudioQueueProperty_CurrentLevelMeter, &meters, &size) == noErr)
+            #expect(Int(size) == 6 * MemoryLayout<AudioQueueLevelMeterState>.stride, "a meter for each of the queue's channels: \(size) bytes")
+            #expect(meters.prefix(6).allSatisfy { $0.mPeakPower > 0.15 && $0.mPeakPower < 0.25 }, "\(meters.prefix(6).map(\.mPeakPower))")
         }
 
         @Test func aCallbackThatDisposesItsQueueEndsItQuietly() throws {
@@ -640,7 +693,9 @@ extension CompatPrograms {
             #expect(AudioQueueNewOutput(&format, { _, _, _ in }, nil, nil, nil, 0, &made) == noErr)
             let queue = try #require(made)
             defer { AudioQueueDispose(queue, true) }
-            #expect(AudioQueueStart(queue, nil) == kAudioFormatUnsupportedDataFormatError, "three channels: refused, not dropped")
+            // Three channels fold into stereo (aSixChannelQueueIsFoldedIntoStereo hears how): it starts.
+            #expect(AudioQueueStart(queue, nil) == noErr, "three channels play")
+            #expect(AudioQueueStop(queue, true) == noErr)
             let session = try CompatOutput.session()
             session.setCategory(.record)
             defer { session.setCategory(.soloAmbient) }

@@ -31,6 +31,10 @@ struct PCMLayout: Equatable {
     var bufferCount: Int { nonInterleaved ? channels : 1 }
     /// Bytes a frame takes in each buffer.
     var bytesPerFrame: Int { nonInterleaved ? containerBytes : containerBytes * channels }
+    /// 16-bit signed integers, little-endian (this machine's order), interleaved: read straight.
+    var isNativeInt16: Bool {
+        kind == .signed && bits == 16 && containerBytes == 2 && !bigEndian && fractionBits == 0 && !nonInterleaved
+    }
     /// Whether every value a Float32 holds converts exactly (so Float32 loses nothing of it).
     var precision: Int { kind == .float ? (containerBytes == 4 ? 24 : 53) : bits }
 

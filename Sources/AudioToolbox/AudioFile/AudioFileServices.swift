@@ -204,6 +204,19 @@ private func readPackets(_ file: OpenAudioFile, room: Int, ioNumBytes: UnsafeMut
     guard let outBuffer else { throw .parameter }
     let variable = layout.packets != nil
     if variable && descriptions == nil { throw .parameter }   // variable packets need their descriptions
+    let constant = Int64(layout.format.mBytesPerPacket)
+    if !variable, constant > 0 {
+        // Packets of one size follow each other (linear PCM, IMA4, G.711): as many as fit, in one
+        // read (a 16 KB buffer of 16-bit mono is 8,192 packets, not worth a look each).
+        let count = min(asked, layout.packetCount - start, Int64(room) / constant)
+        guard count > 0 else { throw .parameter }   // not room for one packet
+        let bytes = Int(count * constant)
+        let got = try file.readData(at: start * constant, count: bytes, into: outBuffer)
+        guard got == bytes else { throw .invalidFile }   // the file shrank under us
+        ioNumPackets.pointee = UInt32(count)
+        ioNumBytes.pointee = UInt32(bytes)
+        return
+    }
     // Which packets fit.
     var count: Int64 = 0
     var bytes = 0

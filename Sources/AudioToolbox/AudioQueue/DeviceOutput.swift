@@ -38,7 +38,28 @@ final class QueueProducer: FrameProducer, @unchecked Sendable {
     /// When the queue's thread began waiting with nothing enqueued (CLOCK_MONOTONIC ns), 0 while it does not.
     private let waitingSince = Atomic<UInt64>(0)
 
-    init(queue: AudioQueueObject) { state = NIOLockedValueBox(State(queue: queue)) }
+    /// A queue of more than two channels: how they fold into the device's two, and where they are
+    /// decoded first (touched by the run's thread only, under the queue's lock).
+    let downmix: StereoDownmix?
+    private var scratch: UnsafeMutablePointer<Float>?
+    private var scratchCapacity = 0
+
+    init(queue: AudioQueueObject, downmix: StereoDownmix?) {
+        state = NIOLockedValueBox(State(queue: queue))
+        self.downmix = downmix
+    }
+
+    deinit { scratch?.deallocate() }
+
+    /// Room for `count` samples of the queue's own channels (the run's thread).
+    func scratch(_ count: Int) -> UnsafeMutablePointer<Float> {
+        if let scratch, scratchCapacity >= count { return scratch }
+        scratch?.deallocate()
+        let made = UnsafeMutablePointer<Float>.allocate(capacity: count)
+        scratch = made
+        scratchCapacity = count
+        return made
+    }
 
     /// Starved: the queue's thread has waited more than 0.1 s with nothing enqueued. (Not at
     /// once: a callback on a run loop refills a moment after its buffer comes back, and a
@@ -101,8 +122,9 @@ final class QueuePlayback: @unchecked Sendable {
 }
 
 extension AudioQueueObject {
-    /// The channels a device run plays: the queue's own (mono or stereo).
-    var deviceChannels: Int { Int(format.mChannelsPerFrame) }
+    /// The channels a device run plays: the queue's own, mono or stereo; more fold into stereo
+    /// (``StereoDownmix``).
+    var deviceChannels: Int { min(2, Int(format.mChannelsPerFrame)) }
 
     /// Up to `frames` frames of what is enqueued, waiting while nothing is (the run's thread);
     /// 0 once a deferred stop has played everything, or the run was let go.
@@ -115,11 +137,16 @@ extension AudioQueueObject {
                 handBack(done, now: false)
                 return 0
             }
-            let made = pull(frames: frames, channels: deviceChannels, into: destination, clock: producedFrames, ratio: 1)
+            // Decoded in the queue's own channels (metered there, as iOS meters each), folded into
+            // stereo when there are more than two.
+            let channels = Int(format.mChannelsPerFrame)
+            let decoded = producer.downmix == nil ? destination : producer.scratch(frames * channels)
+            let made = pull(frames: frames, channels: channels, into: decoded, clock: producedFrames, ratio: 1)
             producedFrames += Int64(made)
             if made > 0, metering {
-                measure(UnsafeBufferPointer(start: destination, count: made * deviceChannels), frames: made, channels: deviceChannels)
+                measure(UnsafeBufferPointer(start: decoded, count: made * channels), frames: made, channels: channels)
             }
+            producer.downmix?.fold(decoded, frames: made, into: destination)
             var ended = false
             if made == 0, queued.isEmpty, stopping || flushing {
                 // Everything enqueued has been decoded: the decoder starts afresh for what comes next.
@@ -147,11 +174,21 @@ extension AudioQueueObject {
     func readPCM(_ layout: PCMLayout, frames: Int, into destination: UnsafeMutablePointer<Float>) -> Int {
         let channels = layout.channels, bytesPerFrame = layout.bytesPerFrame
         var produced = 0
-        var scratch = [Double](repeating: 0, count: min(frames, 4_096))
+        let native = layout.isNativeInt16
+        var scratch = native ? [] : [Double](repeating: 0, count: min(frames, 4_096))
         while produced < frames, let front = queued.first, !front.waitsForStart(taken: frontPacketsTaken) {
             let start = frontPacketsTaken * bytesPerFrame
-            let count = min(frames - produced, (front.bytes - start) / bytesPerFrame, scratch.count)
-            if count > 0 {
+            let count = min(frames - produced, (front.bytes - start) / bytesPerFrame, native ? Int.max : scratch.count)
+            if count > 0 && native {
+                // The common case (16-bit interleaved, as games and the books write): straight in.
+                let data = UnsafeRawPointer(front.buffer.pointee.mAudioData) + start
+                let out = destination + produced * channels
+                for index in 0..<(count * channels) {
+                    out[index] = Float(data.loadUnaligned(fromByteOffset: 2 * index, as: Int16.self)) / 32_768
+                }
+                frontPacketsTaken += count
+                produced += count
+            } else if count > 0 {
                 let data = UnsafeRawPointer(front.buffer.pointee.mAudioData) + start
                 scratch.withUnsafeMutableBufferPointer { values in
                     for channel in 0..<channels {
@@ -184,7 +221,6 @@ extension AudioQueueObject {
             throw QueueStatus(status: kAudioQueueErr_InvalidDevice)
         }
         guard audio.session.category.playsAudio else { throw .cannotStart }
-        guard deviceChannels <= 2 else { throw QueueStatus(status: kAudioFormatUnsupportedDataFormatError) }
         if let playback, playback.audio !== audio {
             // Apple's names moved to another device: this run ends, a new one starts there.
             playback.end()
@@ -192,7 +228,8 @@ extension AudioQueueObject {
         }
         if playback == nil {
             try makeRenderConverters(Self.float32(rate: format.mSampleRate, channels: format.mChannelsPerFrame))
-            let producer = QueueProducer(queue: self)
+            let channels = Int(format.mChannelsPerFrame)
+            let producer = QueueProducer(queue: self, downmix: channels > 2 ? StereoDownmix(layout: channelLayout, channels: channels) : nil)
             let player: AudioPlayer
             do {
                 player = try AudioPlayer(producer: producer, sampleRate: Int(format.mSampleRate.rounded()), channels: deviceChannels,
