@@ -87,7 +87,10 @@ extension CompatPrograms {
             let moved = try #require(soundsOnB.last)
             let heardOnA = Double(Signals.soundingFrames(a)) / 48_000
             let heardOnB = Double(Signals.soundingFrames(Array(b[(2 * moved.0)...(2 * moved.1 + 1)]))) / 48_000
-            #expect(abs(heardOnA + heardOnB - Self.seconds) <= 0.05,
+            // Within 30 ms: the move loses what the vanished sink held (8 ms on PulseAudio, 21 on
+            // PipeWire); a start after the call that played the stream's queued chunks again
+            // (fixed: AudioPlayer.play on a source its session had resumed) gave 39 ms more.
+            #expect(abs(heardOnA + heardOnB - Self.seconds) <= 0.03,
                     "A heard \(heardOnA) s and B \(heardOnB) s of the \(Self.seconds) s music")
             let left = stride(from: 2 * moved.0, to: 2 * moved.1, by: 2).map { b[$0] }
             let right = stride(from: 2 * moved.0 + 1, to: 2 * moved.1, by: 2).map { b[$0] }

@@ -18,13 +18,26 @@ import Glibc
 // Volume (ramped), pan and rate are the player's; the session's rules are the scene's: an
 // interruption stops the queue (IsRunning 0) and AudioQueueStart after its end plays on.
 
-/// What a device queue's stream holds ahead: four chunks of 20 ms decoded, four in OpenAL's queue.
+/// What a device queue's stream holds ahead at the least: four chunks of 20 ms decoded, four in
+/// OpenAL's queue (a program enqueueing 10 ms at a time).
 package let queueStreamOptions: StreamOptions = {
     var options = StreamOptions()
     options.bufferDuration = 0.02
     options.bufferCount = 4
     return options
 }()
+
+/// What a device run's stream holds ahead: four chunks, each half the program's first buffer,
+/// between 20 ms and a Soundstage stream's 250 ms. Each chunk wakes the queue's thread: a program
+/// enqueueing half a second at a time needs no 20 ms chunks (32 such queues woke 1,600 times a
+/// second), one enqueueing 10 ms at a time gets them (docs/benchmarks.md).
+func queueStreamOptions(firstBufferFrames: Int?, rate: Double) -> StreamOptions {
+    var options = queueStreamOptions
+    if let frames = firstBufferFrames, frames > 0, rate > 0 {
+        options.bufferDuration = min(0.25, max(queueStreamOptions.bufferDuration, Double(frames) / rate / 2))
+    }
+    return options
+}
 
 /// The frames of one run, made on the stream's decoder thread from what the program enqueues.
 final class QueueProducer: FrameProducer, @unchecked Sendable {
@@ -233,7 +246,8 @@ extension AudioQueueObject {
             let player: AudioPlayer
             do {
                 player = try AudioPlayer(producer: producer, sampleRate: Int(format.mSampleRate.rounded()), channels: deviceChannels,
-                                         name: "<audio queue>", scene: audio.scene, session: audio.session, options: queueStreamOptions)
+                                         name: "<audio queue>", scene: audio.scene, session: audio.session,
+                                         options: queueStreamOptions(firstBufferFrames: ledger.first?.frames, rate: format.mSampleRate))
             } catch {
                 throw .cannotStart
             }
@@ -306,7 +320,11 @@ extension AudioQueueObject {
             case .interruptionBegan:
                 // iOS stops the app's queues for an interruption; AudioQueueStart after its end plays on.
                 run.player.pause()
-            case .decodeError, .interruptionEnded:
+            case .interruptionEnded:
+                // The session plays its sources on; a queue waits for AudioQueueStart, as on iOS.
+                if !isRunning { run.player.pause() }
+                return []
+            case .decodeError:
                 return []
             }
             guard isRunning else { return [] }

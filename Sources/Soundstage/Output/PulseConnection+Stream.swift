@@ -11,8 +11,11 @@ import SoundFile
 extension PulseConnection {
     // MARK: Used by the render thread (all under withLock)
 
-    /// Runs `body` holding the main loop's lock.
+    /// Runs `body` holding the main loop's lock. On the loop's own thread (inside one of
+    /// libpulse's callbacks, which hold it already) `body` just runs: libpulse aborts the process
+    /// when its loop's thread takes that lock.
     func withLock<R>(_ body: () throws -> R) rethrows -> R {
+        if pa_threaded_mainloop_in_thread(mainloop) != 0 { return try body() }
         pa_threaded_mainloop_lock(mainloop)
         defer { pa_threaded_mainloop_unlock(mainloop) }
         return try body()

@@ -1,4 +1,5 @@
 import CPulse
+import Dispatch
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 import Glibc
@@ -131,8 +132,15 @@ final class PulseConnection: @unchecked Sendable {
 
     deinit {
         withLock { closeLocked() }
-        pa_threaded_mainloop_stop(mainloop)
-        pa_threaded_mainloop_free(mainloop)
+        guard pa_threaded_mainloop_in_thread(mainloop) != 0 else {
+            pa_threaded_mainloop_stop(mainloop)
+            pa_threaded_mainloop_free(mainloop)
+            return
+        }
+        // The last reference went inside a callback, on the loop's own thread, which cannot stop
+        // itself (libpulse aborts): another thread stops and frees it once the callback returns.
+        let loop = LoopToFree(mainloop)
+        DispatchQueue.global().async { loop.free() }
     }
 
 }
@@ -149,5 +157,16 @@ final class MoveQuery {
         self.connection = connection
         self.from = from
         self.to = to
+    }
+}
+
+/// A main loop whose connection was let go on the loop's own thread, stopped and freed from another.
+private final class LoopToFree: @unchecked Sendable {
+    // @unchecked: the pointer is touched once, by the thread that frees it.
+    private let loop: OpaquePointer
+    init(_ loop: OpaquePointer) { self.loop = loop }
+    func free() {
+        pa_threaded_mainloop_stop(loop)
+        pa_threaded_mainloop_free(loop)
     }
 }

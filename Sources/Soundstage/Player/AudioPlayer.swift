@@ -165,6 +165,12 @@ public final class AudioPlayer: @unchecked Sendable {
     ///   `.sourceBudgetExhausted` when the scene has no OpenAL source left.
     public func play() throws {
         if isPlaying { return }
+        if source.playbackState == .playing {
+            // Its session resumed it after an interruption: it plays on (OpenAL would play a
+            // playing stream's queue again from its first chunk).
+            lock.withLock { state.playing = true }
+            return
+        }
         applyLoops()
         try source.play()
         lock.withLock { state.playing = true }
