@@ -125,20 +125,22 @@ extension Program {
         return (handle, pick, pick == .live ? apple.queues[bits(handle)] : nil)
     }
 
-    /// A buffer argument: one of the queue's, another queue's, one freed, or NULL.
+    /// A buffer argument: one of the queue's, another queue's, one freed, or NULL; and whether it
+    /// is the queue's own (by what the queue holds: a freed buffer's address may be a new one's).
     func pickBuffer(_ info: QueueInfo?) -> (buffer: AudioQueueBufferRef?, own: Bool) {
+        let buffer: AudioQueueBufferRef?
         switch input.byte() % 8 {
-        case 0: return (nil, false)
+        case 0: buffer = nil
         case 1:
             let others = apple.queues.values.flatMap(\.buffers)
-            return others.isEmpty ? (nil, false) : (others[Int(input.byte()) % others.count], false)
+            buffer = others.isEmpty ? nil : others[Int(input.byte()) % others.count]
         case 2:
-            return apple.freedBuffers.isEmpty ? (nil, false)
-                : (AudioQueueBufferRef(bitPattern: apple.freedBuffers[Int(input.byte()) % apple.freedBuffers.count]), false)
+            buffer = apple.freedBuffers.isEmpty ? nil
+                : AudioQueueBufferRef(bitPattern: apple.freedBuffers[Int(input.byte()) % apple.freedBuffers.count])
         default:
-            guard let info, !info.buffers.isEmpty else { return (nil, false) }
-            return (info.buffers[Int(input.byte()) % info.buffers.count], true)
+            buffer = info.flatMap { $0.buffers.isEmpty ? nil : $0.buffers[Int(input.byte()) % $0.buffers.count] }
         }
+        return (buffer, buffer.map { info?.buffers.contains($0) ?? false } ?? false)
     }
 
     /// Forgets a queue's buffers (disposed: their memory is the library's to free).
