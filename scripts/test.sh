@@ -25,10 +25,13 @@ fuzz_seconds=${SOUNDSTAGE_FUZZ_SECONDS:-10}
 
 # The tests that play on a real PulseAudio/PipeWire server run in passes of their own: they time
 # and count what reaches a sink, and on a 2-core machine a CPU-heavy test beside them can starve
-# the servers they start. The iOS programs' desktop suites run after the engine's: beside them,
-# they starved each other's servers under ThreadSanitizer.
-servers='^(DesktopTests\.|CLITests\.DesktopCLITests)'
-programs='^CompatTests\.CompatPrograms/(CompatDesktopTests|ProgramsOnTheDesktopTests|AudioQueuePlayerDesktopTests|AudioQueueInputDesktopTests|AudioQueueSessionDesktopTests|AudioQueueRecorderDesktopTests|OpenALEngineDesktopTests)'
+# the servers they start. Within a pass each serialized suite is one lane (one test at a time, each
+# with its own servers), the lanes side by side. The iOS programs' desktop suites run after the
+# engine's: beside them, they starved each other's servers under ThreadSanitizer. Their in-process
+# programs share the one session of the process (one lane); the C programs are child processes
+# (a second lane).
+servers='^(DesktopTests\.|CLITests\.DesktopCLI)'
+programs='^CompatTests\.(CompatPrograms/(CompatDesktopTests|ProgramsOnTheDesktopTests|AudioQueueInputDesktopTests)|CProgramsOnTheDesktop/)'
 # The suites ThreadSanitizer runs besides those two passes: every suite whose code runs on more
 # than one thread (the engine's render and update threads, the C API's handle table, the daemon,
 # the compat layer's callbacks, the live view). The rule, each suite's time under the sanitizer

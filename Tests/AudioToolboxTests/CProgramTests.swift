@@ -5,7 +5,7 @@ import TestSupport
 
 /// Tests/C/audio_format.c, audio_file.c, audio_file_stream.c, audio_converter.c, audio_queue_offline.c,
 /// audio_queue_player.c (the books' command-line file player, in real time on OpenAL Soft's null
-/// output; CompatPrograms/AudioQueuePlayerDesktopTests hears it on real servers), audio_session.c,
+/// output; CProgramsOnTheDesktop/AudioQueuePlayerDesktopTests hears it on real servers), audio_session.c,
 /// openal_loader.c, recorder_to_file.c and openal_extensions.c, C programs in the style of the Core Audio books and of iOS games, compiled as
 /// C99 and as C++17 by clang and clang++ with every warning an error, linked against the debug
 /// build's libSoundstageC.so (which carries the AudioToolbox functions), and run: each checks its

@@ -3,7 +3,7 @@ import SoundFile
 import Testing
 import TestSupport
 
-extension CompatPrograms {
+extension CProgramsOnTheDesktop {
     /// Tests/C/audio_queue_player.c, the Core Audio books' command-line file player, heard on real
     /// PulseAudio and PipeWire servers the test starts: compiled as C99 against the debug build's
     /// libSoundstageC.so (as CProgramTests compiles it), run as a child process whose
@@ -22,7 +22,7 @@ extension CompatPrograms {
     /// sanitized build's instrumented libSoundstageC.so, which needs the sanitizer's runtime in
     /// the program.
     @Suite(.serialized) struct AudioQueuePlayerDesktopTests {
-        static let servers = CompatDesktopTests.servers
+        static let servers = CompatPrograms.CompatDesktopTests.servers
 
         /// The repository's root, from this file's place in it.
         static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

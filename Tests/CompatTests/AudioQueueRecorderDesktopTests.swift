@@ -3,7 +3,7 @@ import SoundFile
 import Testing
 import TestSupport
 
-extension CompatPrograms {
+extension CProgramsOnTheDesktop {
     /// Tests/C/audio_queue_recorder.c, SpeakHere's recorder (an AAC input queue written packet by
     /// packet through Audio File Services into a CAF file, with the encoder's cookie), heard on real
     /// PulseAudio and PipeWire servers the test starts: sink A's monitor is the default source, a
@@ -15,7 +15,7 @@ extension CompatPrograms {
     @Suite(.serialized) struct AudioQueueRecorderDesktopTests {
         static let seconds = 2.0
 
-        @Test(.enabled(if: FFmpeg.isAvailable && !runningUnderSanitizer), arguments: CompatDesktopTests.servers)
+        @Test(.enabled(if: FFmpeg.isAvailable && !runningUnderSanitizer), arguments: CompatPrograms.CompatDesktopTests.servers)
         func theRecorderWritesWhatTheInputHearsAsAAC(_ kind: AudioServerFixture.Kind) throws {
             let work = FileManager.default.temporaryDirectory.appendingPathComponent("audio-queue-recorder-\(UUID())")
             try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)

@@ -3,7 +3,7 @@ import SoundFile
 import Testing
 import TestSupport
 
-extension CompatPrograms {
+extension CProgramsOnTheDesktop {
     /// Tests/C/audio_queue_session.c, a game's music on an output queue under the Audio Session's
     /// rules (its interruption listener restarts the queue when a call ends; its route-change
     /// listener only says what changed), heard on real PulseAudio and PipeWire servers the test
@@ -21,7 +21,7 @@ extension CompatPrograms {
     @Suite(.serialized) struct AudioQueueSessionDesktopTests {
         static let seconds = 4.0
 
-        @Test(.enabled(if: !runningUnderSanitizer), arguments: CompatDesktopTests.servers)
+        @Test(.enabled(if: !runningUnderSanitizer), arguments: CompatPrograms.CompatDesktopTests.servers)
         func theMusicGoesOnThroughACallAndAPulledSink(_ kind: AudioServerFixture.Kind) throws {
             let work = FileManager.default.temporaryDirectory.appendingPathComponent("audio-queue-session-\(UUID())")
             try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)

@@ -9,6 +9,11 @@ import TestSupport
 /// (as an iOS app has one), so they run one test at a time, the desktop ones included.
 @Suite(.serialized) struct CompatPrograms {}
 
+/// The C programs of Tests/C heard on the real servers. Each runs as a child process, an app of
+/// its own, so these suites share nothing of this process's session and run one test at a time
+/// beside `CompatPrograms`: a second lane of real servers in the programs pass.
+@Suite(.serialized) struct CProgramsOnTheDesktop {}
+
 extension CompatPrograms {
     /// The iOS-style programs of this folder, run on a loopback device and heard in its mix; and
     /// the iOS spellings checked one by one (raw values, userInfo types, settings keys).

@@ -3,7 +3,7 @@ import SoundFile
 import Testing
 import TestSupport
 
-extension CompatPrograms {
+extension CProgramsOnTheDesktop {
     /// Tests/C/openal_engine.c, an OpenAL engine in the SoundEngine's style (the mixer rate set
     /// through `alcMacOSXMixerOutputRate`, an effect in a static buffer, music streamed through a
     /// buffer queue, an Audio Session interruption listener on the main run loop), on a real
@@ -53,7 +53,7 @@ extension CompatPrograms {
             _ = FileManager.default.createFile(atPath: stop, contents: nil)
             #expect(engine.wait() == 0, "\(lines())")
             #expect(lines() == ["mixer rate 44100", "playing", "began", "ended", "done"], "\(lines())")
-            let left = CompatDesktopTests.left(recording.stop())
+            let left = CompatPrograms.CompatDesktopTests.left(recording.stop())
 
             // 25 ms windows: where the phone (3 kHz) sounds, and how loud the music (440 Hz,
             // streamed) and the effect (880 Hz, a static buffer) are.

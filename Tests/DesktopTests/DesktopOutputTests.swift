@@ -10,6 +10,8 @@ import TestSupport
 /// resamples); `soundstage-bench ear` holds the latency goals. Serialized: each case starts a
 /// real server and records it, and two dozen servers at once on a 2-core machine starve them all
 /// (the engine's own thread safety is tested elsewhere; each case here is multi-threaded itself).
+/// The resting and recording cases are suites of their own (`OutputRestTests`, `RecorderTests`):
+/// each serialized suite is one lane, and the lanes run side by side.
 @Suite(.serialized) struct DesktopOutputTests {
     @Test(arguments: installedServers)
     func panningAndPitchReachTheSink(_ kind: AudioServerFixture.Kind) throws {

@@ -5,8 +5,11 @@ import TestSupport
 
 /// The desktop output rests when nothing plays (`DesktopOutputOptions.idleTimeout`): its stream
 /// corked, its render thread asleep, the sink free to suspend; it wakes for the next sound, and
-/// nothing is lost or moved across a rest.
-extension DesktopOutputTests {
+/// nothing is lost or moved across a rest. Serialized, as `DesktopOutputTests` is, and beside it:
+/// each suite of the servers pass is one lane of real servers, one at a time.
+@Suite(.serialized) struct OutputRestTests {}
+
+extension OutputRestTests {
     /// After the timeout of silence the stream is corked on the server and the render thread
     /// sleeps (at most a few wake-ups a second, against its ~100 when it plays); a play wakes it,
     /// uncorked, and the sound is heard whole.
@@ -120,7 +123,7 @@ extension DesktopOutputTests {
     }
 }
 
-extension DesktopOutputTests {
+extension OutputRestTests {
     /// Sounds started around the moment the output decides to rest, drains and corks (a sweep of
     /// starts 0.05 s ± 15 ms after the last sound ended, against a 0.05 s timeout), and, on an
     /// output that never rests, sounds that skip a queue of silence (flushed and refilled from
@@ -193,12 +196,22 @@ extension DesktopOutputTests {
         usleep(200_000)
         let samples = recording.stop()
         let heard = Double(Signals.soundingFrames(samples)) / 48_000
-        #expect(abs(heard - 3) < 0.05, "3 s of tones, heard \(heard) s")
+        // What the server dropped is allowed, a cycle per dropout (docs/testing.md, "Under load").
+        // Each run holds one change of step (300 to 400 Hz before the pause, 400 to 500 after),
+        // which breaks the sine's recurrence once: not a dropout.
+        let runs = Signals.separateSounds(samples)
+        let dropouts = runs.map { max(0, Signals.dropouts(samples, frequency: 400, first: $0.0, last: $0.1) - 1) }
+        let allowed = 0.05 + Double(dropouts.reduce(0, +) * 1_024) / 48_000
+        let before = runs.first.map { Double($0.1 - $0.0) / 48_000 } ?? 0
+        let after = runs.count > 1 ? Double(runs[1].1 - runs[1].0) / 48_000 : 0
+        #expect(abs(heard - 3) < allowed,
+                "3 s of tones, heard \(heard) s: \(before) s before the pause (at \(pausedAt) s), \(after) s after it; runs \(runs), dropouts \(dropouts)")
         // After the pause, the rest of the 400 Hz step, then 500 Hz.
         let silence = try #require(lastSilenceStart(samples), "no pause heard")
         let resumedAt = try #require(onset(samples, from: silence))
         let resumed = try #require(firstFrequency(Array(samples[(2 * resumedAt)...]), skip: 0.01, seconds: 0.2))
         #expect(abs(resumed - 400) < 5, "resumed at \(resumed) Hz, paused in the 400 Hz step")
+        print("\(kind): a source paused over a rest: heard \(heard) s of 3, dropouts inside \(dropouts)")
     }
 
     /// With `module-suspend-on-idle`, PulseAudio suspends the sink once the output rests (and a

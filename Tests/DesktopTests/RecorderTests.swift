@@ -5,7 +5,10 @@ import SoundFile
 import TestSupport
 
 /// ``AudioRecorder`` on a real server: it records a sink's monitor while the game plays a known
-/// signal, and what it wrote is compared with what was played. Part of the serialized desktop suite.
+/// signal, and what it wrote is compared with what was played. Serialized, as `DesktopOutputTests`
+/// is, and beside it: each suite of the servers pass is one lane of real servers, one at a time.
+@Suite(.serialized) struct RecorderTests {}
+
 /// A metered desktop device on `fixture` whose scene plays under an active `playAndRecord` session.
 func playAndRecordRig(on fixture: AudioServerFixture) throws -> (Device, AudioSession, Scene) {
     let device = try desktopDevice(on: fixture)
@@ -17,7 +20,7 @@ func playAndRecordRig(on fixture: AudioServerFixture) throws -> (Device, AudioSe
     return (device, chat, scene)
 }
 
-extension DesktopOutputTests {
+extension RecorderTests {
     /// Two 1 kHz bursts exactly 0.5 s apart, played by the game: the recording has them at the
     /// level the output meter measured, at 1 kHz, 24,000 frames apart, and dated by the recorder
     /// after the play request and within a real server's latency of it.
@@ -210,7 +213,7 @@ func withoutSilentRuns(_ samples: [Float], _ span: (first: Int, last: Int)) -> (
     return (kept, runs, min(beforeFirstRun, kept.count))
 }
 
-extension DesktopOutputTests {
+extension RecorderTests {
     /// On the desktop output the mix recording holds what the sink received: the same sound,
     /// as long, sample for sample (within the sink's 16-bit rounding) once aligned.
     @Test(arguments: installedServers)
@@ -259,7 +262,7 @@ extension DesktopOutputTests {
     }
 }
 
-extension DesktopOutputTests {
+extension RecorderTests {
     /// A recorder the app lets go of stops: its file is completed, its completion runs, and the
     /// server's record stream is gone. A completion may stop its own recorder.
     @Test func aRecorderLetGoOfStopsAndCompletesItsFile() throws {
@@ -291,7 +294,7 @@ extension DesktopOutputTests {
     }
 }
 
-extension DesktopOutputTests {
+extension RecorderTests {
     /// The recorder writes AAC in M4A (what the iOS guidance recommends for recording) from a
     /// real server: a 1 kHz tone the game plays is in the file, at 1 kHz and at the level the
     /// output meter measured, the file is gapless (its length is the frames recorded), and the
