@@ -55,7 +55,7 @@ doc_blocks_name="the C blocks of README.md and docs/getting-started.md compile a
 # ignored, such as a weak reference's side table). `apple_programs LINK-FLAGS...` builds them against a library: the
 # shipped one through pkg-config soundstage-audiotoolbox (the headers from include/soundstage/apple,
 # as a port builds), or in --quick the debug build's libSoundstageC.so with the source headers.
-apple_programs=(audio_format audio_file audio_file_stream audio_converter audio_queue_offline audio_queue_player audio_queue_session audio_session openal_engine openal_extensions openal_loader recorder_to_file)
+apple_programs=(audio_format audio_file audio_file_stream audio_converter audio_queue_offline audio_queue_player audio_queue_session audio_session openal_engine openal_extensions openal_loader openal_orbit recorder_to_file)
 apple_program() {   # apple_program NAME LINK-FLAGS...
     local name=$1 compiler inputs=() listed
     shift
@@ -102,13 +102,16 @@ apple_session_output() { PULSE_SERVER=unix:/nonexistent ALSOFT_DRIVERS=null ALSO
 # (0.25 on the right of the stereo ones) that ffmpeg makes as CompatTests' AudioQueuePlayerInputs
 # does: AAC and Apple Lossless in M4A, MP3, IMA4 in CAF, 16-bit WAVE (without ffmpeg, none: it then
 # runs its synchronised start and error paths alone). audio_queue_session plays half a second of
-# its music (its interruption and route change are heard on real servers, in CompatTests).
+# its music (its interruption and route change are heard on real servers, in CompatTests);
+# openal_orbit orbits a tone it loads from a WAVE file for half a second.
 apple_inputs() {   # apple_inputs NAME: one path a line
     case $1 in recorder_to_file | audio_session | audio_queue_offline) echo "$work"; return 0 ;; esac
     # openal_engine plays until its stop file exists: given one that does, it starts and stops.
     [ "$1" = openal_engine ] && { echo "$work"; return 0; }
     [ "$1" = audio_queue_player ] && { player_inputs; return; }
     [ "$1" = audio_queue_session ] && { echo 0.5; return 0; }
+    # openal_orbit loads a tone through Extended Audio File Services and orbits it for half a second.
+    [ "$1" = openal_orbit ] && { orbit_input; return; }
     [ "$1" = audio_converter ] || [ "$1" = openal_loader ] || return 0
     command -v ffmpeg > /dev/null || return 0
     local sine=(-v error -nostdin -y -f lavfi -i sine=frequency=1000:sample_rate=44100:duration=1)
@@ -119,6 +122,15 @@ apple_inputs() {   # apple_inputs NAME: one path a line
     printf '%s\n' "$work/conv-aac.m4a" "$work/conv.mp3" "$work/conv-alac.m4a"
     [ "$1" = openal_loader ] && echo "$work/conv.wav"
     return 0
+}
+orbit_input() {   # a second of a 440 Hz tone, 16-bit stereo WAVE, and the run's length
+    [ -f "$work/orbit.wav" ] || python3 -c '
+import math, struct, sys, wave
+with wave.open(sys.argv[1], "wb") as w:
+    w.setnchannels(2); w.setsampwidth(2); w.setframerate(44100)
+    w.writeframes(b"".join(struct.pack("<hh", v, v) for v in (int(8000 * math.sin(2 * math.pi * 440 * i / 44100)) for i in range(44100))))
+' "$work/orbit.wav" || return 1
+    printf '%s\n' "$work/orbit.wav" 0.5
 }
 player_inputs() {
     command -v ffmpeg > /dev/null || return 0
