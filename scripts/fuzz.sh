@@ -86,7 +86,7 @@ fuzz_each() {   # fuzz_each SECONDS: every target, as many at once as there are 
 
 replay() {  # replay [--tsan]: every seed and regression once, through a plain build
     local flags=() t passed=0 failed=0
-    [ "${1:-}" = "--tsan" ] && flags=(--scratch-path .build-tsan --sanitize=thread)
+    [ "${1:-}" = "--tsan" ] && flags=(--scratch-path .build-tsan --sanitize=thread -Xswiftc -gline-tables-only)   # as scripts/test.sh's
     for t in "${targets[@]}"; do swift build ${flags[@]+"${flags[@]}"} --product "fuzz-$t" >&2 || return 1; done
     local bin
     bin=$(swift build ${flags[@]+"${flags[@]}"} --show-bin-path)

@@ -205,10 +205,11 @@ static void IsRunningListener(void *inUserData, AudioQueueRef inAQ, AudioQueuePr
     if (stop) CFRunLoopStop(stop);
 }
 
-/* Runs the main thread's run loop for up to `seconds` (what the books do); with nothing attached
-   to it (the NULL-run-loop variant) it returns at once, and the thread sleeps instead. */
+/* Runs the main thread's run loop for `seconds` (what the books do). It waits that long even with
+   a NULL-run-loop queue, whose callbacks do not come through it: the audio system is attached to
+   the main run loop once the program has made a queue, as on a Mac. */
 static void drain(double seconds) {
-    if (CFRunLoopRunInMode(kCFRunLoopDefaultMode, seconds, false) == kCFRunLoopRunFinished) sleepSeconds(seconds);
+    CFRunLoopRunInMode(kCFRunLoopDefaultMode, seconds, false);
 }
 
 static int isDone(Player *player) {
@@ -584,8 +585,15 @@ static void errorPaths(void) {
     EXPECT_STATUS(AudioQueueAddPropertyListener(queue, kAudioQueueProperty_IsRunning, NothingListener, NULL), kAudio_ParamError);
     EXPECT_STATUS(AudioQueueGetCurrentTime(queue, NULL, &stamp, NULL), kAudio_ParamError);
     EXPECT_STATUS(AudioQueueDeviceGetCurrentTime(queue, &stamp), kAudio_ParamError);
-    /* The run loop the disposed queue was given has nothing left to wait for. */
-    EXPECT(CFRunLoopRunInMode(kCFRunLoopDefaultMode, 1, false) == kCFRunLoopRunFinished);
+    /* The run loop the disposed queue was given has nothing of it left, but the main run loop
+       keeps the audio system (attached when the first queue was made, as on a Mac): a run of the
+       default mode waits its whole time, another mode has nothing to wait for. */
+    {
+        double before = now();
+        EXPECT(CFRunLoopRunInMode(kCFRunLoopDefaultMode, 0.2, false) == kCFRunLoopRunTimedOut);
+        EXPECT(now() - before >= 0.19);
+        EXPECT(CFRunLoopRunInMode(CFSTR("another mode"), 1, false) == kCFRunLoopRunFinished);
+    }
 }
 
 int main(int argc, char **argv) {

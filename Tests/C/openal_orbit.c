@@ -5,19 +5,18 @@
  * only; kExtAudioFileProperty_FileLengthFrames sizes the buffer; ExtAudioFileRead fills it in a
  * loop), handed to alBufferData, played looped from one source, and moved around the listener
  * on an ellipse (x = 3 cos t, y = 0.5 sin t, z = sin t: the right at t = 0, in front at pi/2,
- * the left at pi) by the main loop, which runs its run loop for up to a tenth of a second
- * (CFRunLoopRunInMode) between moves. A run loop with no source returns from that at once
- * (kCFRunLoopRunFinished, as Apple's does), so the loop moves the source as often as it can, as
- * the books' does. The same file compiles as C99 and as C++17 with -Wall -Wextra -Werror -pedantic.
+ * the left at pi) by the main loop, which runs its run loop for a tenth of a second
+ * (CFRunLoopRunInMode) between moves: the audio system, attached to the main run loop once the
+ * program has made an OpenAL context (as on a Mac), keeps that call waiting, so the source moves
+ * ten times a second. The same file compiles as C99 and as C++17 with -Wall -Wextra -Werror -pedantic.
  *
  *   cc -std=c99 -Wall -Wextra -Werror -pedantic -ISources/CAudioToolbox/include Tests/C/openal_orbit.c \
  *      -L.build/debug -l:libSoundstageC.so -Wl,-rpath,.build/debug -lopenal -lm
  *   ./a.out FILE SECONDS [RADIANS-PER-SECOND]
  *
  * It plays on OpenAL's default device for SECONDS, one orbit every 2 pi / RADIANS-PER-SECOND
- * seconds (default 1, as the books' program), and prints "loaded N frames at R Hz" and, at the
- * first move of each tenth of a second, "at T x X z Z" (T seconds after alSourcePlay), so that a
- * test can follow the sound from
+ * seconds (default 1, as the books' program), and prints "loaded N frames at R Hz" and, at each
+ * move, "at T x X z Z" (T seconds after alSourcePlay), so that a test can follow the sound from
  * side to side in what the device played (CProgramTests renders it with OpenAL Soft's wave
  * writer). It exits 1 when a call fails.
  */
@@ -121,17 +120,13 @@ static void LoadLoop(LoopPlayer *player, const char *path) {
     printf("loaded %u frames at %.0f Hz\n", (unsigned)player->frames, player->dataFormat.mSampleRate);
 }
 
-/* The source's place on its ellipse `elapsed` seconds into the orbit; said once a tenth of a second. */
+/* The source's place on its ellipse `elapsed` seconds into the orbit. */
 static void UpdateSourceLocation(LoopPlayer *player, double elapsed, double speed) {
-    static double said = -1;
     double theta = fmod(elapsed * speed, 2 * 3.14159265358979);
     ALfloat x = (ALfloat)(3 * cos(theta)), y = (ALfloat)(0.5 * sin(theta)), z = (ALfloat)sin(theta);
     alSource3f(player->source, AL_POSITION, x, y, z);
-    if (said < 0 || elapsed - said >= 0.1) {
-        printf("at %.3f x %.3f z %.3f\n", elapsed, x, z);
-        fflush(stdout);
-        said = elapsed;
-    }
+    printf("at %.3f x %.3f z %.3f\n", elapsed, x, z);
+    fflush(stdout);
 }
 
 int main(int argc, char **argv) {

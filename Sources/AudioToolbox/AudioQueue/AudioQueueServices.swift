@@ -85,6 +85,7 @@ func _AudioQueueNewOutput(_ inFormat: UnsafePointer<AudioStreamBasicDescription>
         var callback = CCallback(inCallbackProc, inUserData, runLoop: inCallbackRunLoop, mode: inCallbackRunLoopMode)
         callback.dispatch = dispatch
         let queue = AudioQueueObject(format: inFormat.pointee, callback: callback)
+        CFRunLoopStorage.attachAudioSystem()
         callback.attach()
         let handle = AudioQueueTable.table.insert(queue)
         queue.lock.withLock { queue.handle = handle }

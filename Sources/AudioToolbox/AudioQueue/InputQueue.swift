@@ -211,7 +211,12 @@ extension AudioQueueObject {
         while let front = queued.first {
             let capacity = Int(front.buffer.pointee.mAudioDataBytesCapacity)
             let room = capacity - input.frontBytes
-            let wanted = variable ? room / max(1, input.maximumPacket) : room / bytesPerPacket
+            // A variable-size format's buffer holds as many packets as it has room for at the
+            // encoder's largest (the books' and SpeakHere's buffers are sized so: half a second of
+            // packets at their maximum size), and comes back then, not once its bytes are full:
+            // real packets are a fraction of the largest, and it would come back seconds late.
+            let packetCapacity = capacity / max(1, input.maximumPacket)
+            let wanted = variable ? min(room / max(1, input.maximumPacket), max(0, packetCapacity - input.frontPackets.count)) : room / bytesPerPacket
             if wanted == 0 {
                 filled.append(finishFront(input))
                 continue
@@ -401,9 +406,17 @@ func _AudioQueueNewInput(_ inFormat: UnsafePointer<AudioStreamBasicDescription>?
         var encoder: AudioConverterRef?
         let status = AudioConverterNew(&floats, &target, &encoder)
         guard status == noErr, let encoder else { throw QueueStatus(status: status == noErr ? kAudioFormatUnsupportedDataFormatError : status) }
+        // The format as the encoder completed it (AAC asked for by ID, rate and channels has its
+        // 1,024 frames a packet): what kAudioQueueProperty_StreamDescription reads back, as on iOS.
+        var completed = format
+        var size = UInt32(MemoryLayout<AudioStreamBasicDescription>.size)
+        if AudioConverterGetProperty(encoder, kAudioConverterCurrentOutputStreamDescription, &size, &completed) != noErr {
+            completed = format
+        }
         var callback = CCallback(inCallbackProc, inUserData, runLoop: inCallbackRunLoop, mode: inCallbackRunLoopMode)
         callback.dispatch = dispatch
-        let queue = AudioQueueObject(format: format, inputCallback: callback)
+        let queue = AudioQueueObject(format: completed, inputCallback: callback)
+        CFRunLoopStorage.attachAudioSystem()
         queue.input = QueueInput(encoder: encoder, channels: Int(format.mChannelsPerFrame))
         callback.attach()
         let handle = AudioQueueTable.table.insert(queue)

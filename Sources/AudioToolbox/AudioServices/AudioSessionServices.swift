@@ -336,6 +336,7 @@ public func _AudioSessionInitialize(_ inRunLoop: UnsafeRawPointer?, _ inRunLoopM
     osStatus { () throws(SessionStatus) in
         let listener = inInterruptionListener.map { CCallback($0, inClientData, runLoop: inRunLoop, mode: inRunLoopMode) }
         try AudioSessionServices.shared.initialize(listener)
+        CFRunLoopStorage.attachAudioSystem()
     }
 }
 

@@ -159,6 +159,7 @@ public func _AudioServicesCreateSystemSoundID(_ inFileURL: UnsafeRawPointer?, _ 
     osStatus { () throws(SystemSoundStatus) in
         guard let outSystemSoundID, let url = cfURL(inFileURL) else { throw .unspecified }
         outSystemSoundID.pointee = try SystemSoundServices.shared.create(path: url.path)
+        CFRunLoopStorage.attachAudioSystem()
     }
 }
 

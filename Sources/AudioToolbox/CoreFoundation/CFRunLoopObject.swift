@@ -166,6 +166,21 @@ package final class CFRunLoopStorage: CFObject, @unchecked Sendable {
 
     /// Whether the calling thread is the process's first: its thread ID is the process ID.
     private static func isMainThread() -> Bool { DetachedThread.currentThreadID() == getpid() }
+
+    // MARK: - The audio system's source
+
+    /// Attaches the audio system to the main run loop, once and for the process's life: called
+    /// when the process first makes an audio queue, initializes the Audio Session, makes a system
+    /// sound or an OpenAL context through Apple's names. On Apple's systems the audio system keeps
+    /// a source of its notifications on the main run loop from then on, so a command-line
+    /// program's `CFRunLoopRunInMode(kCFRunLoopDefaultMode, 2, false)` on its main thread waits
+    /// the two seconds (the Core Audio books' player lets its last buffers play out so, and Apple's
+    /// samples "service the audio system's notifications" so) where an empty loop would return
+    /// `kCFRunLoopRunFinished` at once; here too. Other threads' loops, and other modes, are as
+    /// they were.
+    package static func attachAudioSystem() { _ = audioSystemSource }
+
+    private static let audioSystemSource: Void = main.attachSource(in: defaultMode)
 }
 
 /// `CFRunLoopGetCurrent`: the calling thread's run loop.

@@ -30,9 +30,11 @@ public func alcMacOSXGetMixerOutputRate() -> ALdouble {
 }
 
 /// `alcCreateContext` through <OpenAL/alc.h>: OpenAL Soft's, with `ALC_FREQUENCY` = the mixer
-/// output rate added when a rate was set and `attrlist` names no `ALC_FREQUENCY`.
+/// output rate added when a rate was set and `attrlist` names no `ALC_FREQUENCY`. The audio
+/// system is attached to the main run loop from then on, as on a Mac.
 @c @implementation
 public func soundstage_alcCreateContext(_ device: OpaquePointer!, _ attrlist: UnsafePointer<ALCint>!) -> OpaquePointer! {
+    CFRunLoopStorage.attachAudioSystem()
     let rate = alcMacOSXGetMixerOutputRate()
     guard rate > 0 else { return alcCreateContext(device, attrlist) }
     var attributes: [ALCint] = []
