@@ -32,6 +32,11 @@ fuzz_seconds=${SOUNDSTAGE_FUZZ_SECONDS:-10}
 # (a second lane).
 servers='^(DesktopTests\.|CLITests\.DesktopCLI)'
 programs='^CompatTests\.(CompatPrograms/(CompatDesktopTests|ProgramsOnTheDesktopTests|AudioQueueInputDesktopTests)|CProgramsOnTheDesktop/)'
+# Each pass runs as two processes side by side (run_side_by_side), the first with these suites, the
+# other with the rest, balanced by their times alone (docs/testing.md). The programs' second process
+# has a session of its own, so its in-process programs run beside the first's.
+servers_first='^(DesktopTests\.(DesktopOutputTests|RecorderTests|CAPIDesktopTests|OutputLogTests)|CLITests\.DesktopCLIRestTests)/'
+programs_first='^CompatTests\.CompatPrograms/ProgramsOnTheDesktopTests/'
 # The suites ThreadSanitizer runs besides those two passes: every suite whose code runs on more
 # than one thread (the engine's render and update threads, the C API's handle table, the daemon,
 # the compat layer's callbacks, the live view). The rule, each suite's time under the sanitizer
@@ -84,6 +89,38 @@ run_pass() {   # run_pass SWIFT-TEST-OPTIONS...
     local log status=0
     log=$(mktemp)
     swift test "$@" 2>&1 | tee "$log" || status=$?
+    report_pass "$log" "$status" "$@"
+}
+
+# Two `swift test` processes side by side, each with its half of a real-server pass. A process runs
+# its synchronous tests on Swift's cooperative pool, one thread a CPU: two tests at a time here,
+# each a lane of real servers that mostly waits for them (14-25 % CPU in all). Two processes run
+# four lanes at once. Built first (the build directory's lock would queue the second process; with
+# --skip-build it is not needed). Each process's output is printed when both have ended.
+run_side_by_side() {   # run_side_by_side FIRST-FILTER OTHER-FILTER SWIFT-TEST-OPTIONS...: the pass's
+    # tests matching OTHER-FILTER split by FIRST-FILTER into two processes
+    local first=$1 all=$2 status=0 logs=() pids=() i
+    shift 2
+    swift build --build-tests "${@}" || return 1
+    logs=("$(mktemp)" "$(mktemp)")
+    swift test --skip-build --ignore-lock "$@" --filter "$first" > "${logs[0]}" 2>&1 & pids+=($!)
+    swift test --skip-build --ignore-lock "$@" --filter "$all" --skip "$first" > "${logs[1]}" 2>&1 & pids+=($!)
+    for i in 0 1; do
+        local one=0
+        wait "${pids[i]}" || one=$?
+        cat "${logs[i]}"
+        if [ "$i" -eq 0 ]; then
+            report_pass "${logs[i]}" "$one" "$@" --filter "$first" || status=1
+        else
+            report_pass "${logs[i]}" "$one" "$@" --filter "$all" --skip "$first" || status=1
+        fi
+    done
+    return "$status"
+}
+
+report_pass() {   # report_pass LOG STATUS SWIFT-TEST-OPTIONS...: the slowest tests; the failures kept
+    local log=$1 status=$2
+    shift 2
     sed -i 's/\x1b\[[0-9;]*m//g' "$log"
     # The slowest tests (they run side by side, so their times overlap): where a pass's time goes.
     echo "test.sh: the slowest tests of this pass (seconds):"
@@ -115,8 +152,8 @@ run_pass() {   # run_pass SWIFT-TEST-OPTIONS...
 phase_setup() { scripts/setup.sh --tests; }
 phase_build() { swift build --build-tests; }
 phase_suite() { run_pass --skip "($servers|$programs)"; }
-phase_servers() { run_pass --filter "$servers"; }
-phase_programs() { run_pass --filter "$programs"; }
+phase_servers() { run_side_by_side "$servers_first" "$servers"; }
+phase_programs() { run_side_by_side "$programs_first" "$programs"; }
 # The C API as a C game meets it: the shipped library (self-contained, exports), C tests, leak
 # check, the C/C++/Python examples (scripts/test-c.sh). Needs the debug build's orbit and daemon.
 phase_c_api() { swift build --build-tests && scripts/test-c.sh; }
@@ -150,8 +187,8 @@ every_suite_is_classified() {
     } | tee -a "$failures" >&2
     return 1
 }
-phase_tsan_servers() { run_pass "${tsan[@]}" --filter "$servers"; }
-phase_tsan_programs() { run_pass "${tsan[@]}" --filter "$programs"; }
+phase_tsan_servers() { run_side_by_side "$servers_first" "$servers" "${tsan[@]}"; }
+phase_tsan_programs() { run_side_by_side "$programs_first" "$programs" "${tsan[@]}"; }
 phase_tsan_fuzz_replay() { scripts/fuzz.sh --replay --tsan; }
 # The quick start's demo, end to end: it must play or render the scene.
 phase_demo() {

@@ -143,14 +143,15 @@ extension CProgramsOnTheDesktop {
                         "\(name): levels \(levels), the file's \(wanted)")
                 // Heard soon after AudioQueueStart: the output's 20 ms and the codecs' priming (up to
                 // 26 ms) come first, and the first start opens the app's output (it connects to
-                // the server). IsRunning goes 0 once the last sample is mixed: it reaches the sink
+                // the server). 15–90 ms measured alone; the child runs at nice 10, and with the
+                // pass's other lanes beside it an MP3 once took 112 ms: 150 ms allowed. IsRunning goes 0 once the last sample is mixed: it reaches the sink
                 // within the output's latency of that (the recorder dates it a little late, by
                 // its pipe and fragment), and not long after.
                 let times = Self.times(of: name, in: output)
                 let onsetAt = recording.time(ofFrame: first), lastAt = recording.time(ofFrame: last)
                 if let times, let onsetAt, let lastAt {
                     let onset = onsetAt - times.started
-                    #expect(onset > 0 && onset < (file.path == files[0].path ? 0.3 : 0.1), "\(name): heard \(onset) s after AudioQueueStart")
+                    #expect(onset > 0 && onset < (file.path == files[0].path ? 0.3 : 0.15), "\(name): heard \(onset) s after AudioQueueStart")
                     #expect(lastAt <= times.stopped + 0.04 && lastAt > times.stopped - 0.15,
                             "\(name): the last sample at \(lastAt), IsRunning 0 at \(times.stopped)")
                     let silent = Self.gaps(samples, first: first, last: last)
