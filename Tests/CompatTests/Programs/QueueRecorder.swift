@@ -6,8 +6,9 @@
 // half a second sized from kAudioQueueProperty_MaximumOutputPacketSize (MyComputeRecordBufferSize);
 // a block on the app's dispatch queue (AudioQueueNewInputWithDispatchQueue) that writes each
 // buffer's packets with their descriptions (AudioFileWritePackets) and enqueues it again while
-// recording; AudioQueueStop(queue, true), which returns once the last block has run, then
-// AudioQueueDispose and AudioFileClose. The imports are iOS's.
+// recording; AudioQueueStop(queue, true), then (on the callback queue, after the blocks the stop
+// handed the buffers back to) the cookie again, AudioQueueDispose and AudioFileClose. The imports
+// are iOS's.
 import AudioToolbox
 import Foundation
 
@@ -16,7 +17,7 @@ enum QueueRecorderError: Error {
 }
 
 final class QueueRecorder: @unchecked Sendable {
-    // @unchecked: the block runs on `callbackQueue`; `recordPacket`, `packetsWritten` and
+    // @unchecked: the block runs on `callbackQueue`; `recordPacket`, `blockCount` and
     // `isRunning` are touched there, and by the program only through `callbackQueue.sync`.
     private var recordFile: AudioFileID?
     private var queue: AudioQueueRef?
@@ -27,7 +28,8 @@ final class QueueRecorder: @unchecked Sendable {
     private(set) var recordFormat = AudioStreamBasicDescription()
     /// Packets written to the file, and the blocks that ran.
     var packetsWritten: Int64 { callbackQueue.sync { recordPacket } }
-    private(set) var blocks = 0
+    var blocks: Int { callbackQueue.sync { blockCount } }
+    private var blockCount = 0
 
     static let kNumberRecordBuffers = 3
 
@@ -41,7 +43,7 @@ final class QueueRecorder: @unchecked Sendable {
         recordFormat.mSampleRate = sampleRate
         recordFormat.mChannelsPerFrame = channels
         try Self.check(AudioQueueNewInputWithDispatchQueue(&queue, &recordFormat, 0, callbackQueue) { [unowned self] queue, buffer, _, packets, descriptions in
-            blocks += 1
+            blockCount += 1
             if packets > 0, let recordFile {
                 var count = packets
                 if AudioFileWritePackets(recordFile, false, buffer.pointee.mAudioDataByteSize, descriptions, recordPacket, &count,
@@ -107,11 +109,14 @@ final class QueueRecorder: @unchecked Sendable {
         try Self.check(AudioQueueStart(queue, nil), "AudioQueueStart failed")
     }
 
-    /// Stops (the last block has run when this returns), writes the cookie again and closes the file.
+    /// Stops, writes the cookie again and closes the file. The stop hands the buffers back to the
+    /// blocks (the front one with what it holds) on the callback queue: the file is finished there
+    /// after them, so that the last packets are written before it closes.
     func stop() throws {
         guard let queue else { return }
         callbackQueue.sync { isRunning = false }
         try Self.check(AudioQueueStop(queue, true), "AudioQueueStop failed")
+        callbackQueue.sync {}
         copyEncoderCookieToFile()
         AudioQueueDispose(queue, true)
         self.queue = nil
