@@ -63,6 +63,9 @@ report() {
         cat "$failures"
     fi
     rm -rf "$failures" ${demo_dir:+"$demo_dir"}
+    # A fuzzing build still running (a phase before the fuzz phase failed and ended the run): its
+    # whole process group.
+    [ -z "$fuzz_build_pid" ] || kill -- "-$fuzz_build_pid" 2> /dev/null || true
     exit "$status"
 }
 
@@ -156,7 +159,7 @@ phase_servers() { run_side_by_side "$servers_first" "$servers"; }
 phase_programs() { run_side_by_side "$programs_first" "$programs"; }
 # The C API as a C game meets it: the shipped library (self-contained, exports), C tests, leak
 # check, the C/C++/Python examples (scripts/test-c.sh). Needs the debug build's orbit and daemon.
-phase_c_api() { swift build --build-tests && scripts/test-c.sh; }
+phase_c_api() { start_fuzz_build; swift build --build-tests && scripts/test-c.sh; }
 phase_c_quick() { swift build --build-tests && scripts/test-c.sh --quick; }
 # The Rust, Python and C# bindings from their languages, and the Debian packages built, checked by
 # lintian and installed (scripts/test-bindings.sh).
@@ -167,7 +170,30 @@ phase_size() { scripts/size-report.sh; }
 # Every seed and regression once through the plain build, then each target briefly from its corpus
 # with AddressSanitizer (scripts/fuzz.sh; docs/testing.md).
 phase_fuzz_replay() { scripts/fuzz.sh --replay; }
-phase_fuzz() { scripts/fuzz.sh --all "$fuzz_seconds"; }
+phase_fuzz() { wait_fuzz_build && scripts/fuzz.sh --all "$fuzz_seconds"; }
+# The fuzzing build (release, every module instrumented: about 200 s of both CPUs) starts at idle
+# priority (SCHED_IDLE: it runs only on what no one else wants) with the C API's phase, when every
+# real-server pass is over, and builds beside the phases that leave the CPUs half idle (the C API's
+# tests, the bindings, the size report, the fuzz replay); the fuzz phase waits for it. Only when
+# the fuzz phase is to run after the C API's.
+fuzz_build_pid=""
+fuzz_build_log=""
+start_fuzz_build() {
+    [[ " ${phases[*]} " == *" fuzz "* ]] || return 0
+    fuzz_build_log=$(mktemp)
+    chrt --idle 0 setsid scripts/fuzz.sh --build > "$fuzz_build_log" 2>&1 &
+    fuzz_build_pid=$!
+}
+wait_fuzz_build() {
+    [ -n "$fuzz_build_pid" ] || return 0
+    local status=0
+    wait "$fuzz_build_pid" || status=$?
+    fuzz_build_pid=""
+    echo "test.sh: the fuzzing build, made beside the phases before this one:"
+    tail -n 20 "$fuzz_build_log"
+    rm -f "$fuzz_build_log"
+    return "$status"
+}
 # Decoding through FFmpeg 6.1 and 7.1 (from PyAV's wheels) as well as Debian 12's 5.1.
 phase_ffmpeg() { scripts/test-ffmpeg-versions.sh; }
 phase_tsan_suite() { every_suite_is_classified && run_pass "${tsan[@]}" --filter "$tsan_suites"; }
