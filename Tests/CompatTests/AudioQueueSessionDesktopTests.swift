@@ -37,17 +37,11 @@ extension CProgramsOnTheDesktop {
                 try SoundFileWriter.write(Signals.sine(1_500, seconds: 1, amplitude: 0.3), to: phone, format: .wavFloat32)
             }
             let onA = try fixture.record(sink: "A"), onB = try fixture.record(sink: "B")
-            let said = work.appendingPathComponent("said").path, logged = work.appendingPathComponent("logged").path
-            let out = open(said, O_WRONLY | O_CREAT | O_TRUNC, 0o644), err = open(logged, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-            defer { close(out); close(err) }
+            let output = ChildOutput(in: work.path)
             var environment = fixture.environment
             environment["ALSOFT_LOGLEVEL"] = "0"
-            let game = try ChildProcess(program, [String(Self.seconds)], environment: environment, stdout: out, stderr: err)
-            let lines = {
-                ((try? String(contentsOfFile: said, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
-                    + ((try? String(contentsOfFile: logged, encoding: .utf8)) ?? "").split(separator: "\n").map { "stderr: \($0)" }
-            }
-            let saidAnything = { (prefix: String) in lines().contains { $0.hasPrefix(prefix) } }
+            let game = try ChildProcess(program, [String(Self.seconds)], environment: environment, stdout: output.outputDescriptor, stderr: output.errorDescriptor)
+            let lines = output.lines, saidAnything = output.said
 
             #expect(waitFor(20) { onA.secondsHeard() >= 0.8 }, "the music reaches sink A: \(lines())")
             if calls {

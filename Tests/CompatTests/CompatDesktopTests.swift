@@ -98,17 +98,13 @@ extension CompatPrograms {
             let phone = "\(fixture.directory)/phone.wav"
             try SoundFileWriter.write(Signals.sine(1_500, seconds: 1, amplitude: 0.3), to: phone, format: .wavFloat32)
             let recording = try fixture.record(sink: "A")
-            let said = "\(fixture.directory)/game.out", logged = "\(fixture.directory)/game.err", stop = "\(fixture.directory)/game.stop"
-            let out = open(said, O_WRONLY | O_CREAT | O_TRUNC, 0o644), err = open(logged, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-            defer { close(out); close(err) }
+            let output = ChildOutput(in: fixture.directory, name: "game"), stop = "\(fixture.directory)/game.stop"
             var environment = fixture.environment
             environment["ALSOFT_DRIVERS"] = "pulse"     // the server the test started, not a sound card
-            let game = try ChildProcess(Self.binaries + "/compat-openal-game", [stop], environment: environment, stdout: out, stderr: err)
+            let game = try ChildProcess(Self.binaries + "/compat-openal-game", [stop], environment: environment,
+                                        stdout: output.outputDescriptor, stderr: output.errorDescriptor)
             defer { _ = FileManager.default.createFile(atPath: stop, contents: nil); game.wait() }
-            let lines = {
-                ((try? String(contentsOfFile: said, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
-                    + ((try? String(contentsOfFile: logged, encoding: .utf8)) ?? "").split(separator: "\n").map { "stderr: \($0)" }
-            }
+            let lines = output.lines
 
             #expect(waitFor(20) { recording.secondsHeard() >= 1 }, "the game's tone reaches the sink: \(lines())")
             let call = try fixture.spawn("paplay", ["--property=media.role=phone", phone])

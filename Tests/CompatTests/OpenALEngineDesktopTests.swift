@@ -29,19 +29,14 @@ extension CProgramsOnTheDesktop {
             // is under 0.001 (1.5 kHz at 0.3 read as 0.007 at 880 Hz).
             try SoundFileWriter.write(Signals.sine(3_000, seconds: 1, amplitude: 0.15), to: phone, format: .wavFloat32)
             let recording = try fixture.record(sink: "A")
-            let said = work.appendingPathComponent("said").path, logged = work.appendingPathComponent("logged").path
-            let stop = work.appendingPathComponent("stop").path
-            let out = open(said, O_WRONLY | O_CREAT | O_TRUNC, 0o644), err = open(logged, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-            defer { close(out); close(err) }
+            let output = ChildOutput(in: work.path), stop = work.appendingPathComponent("stop").path
             var environment = fixture.environment
             environment["ALSOFT_DRIVERS"] = "pulse"     // the server the test started, not a sound card
             environment["ALSOFT_LOGLEVEL"] = "0"
-            let engine = try ChildProcess(program, [stop], environment: environment, stdout: out, stderr: err)
+            let engine = try ChildProcess(program, [stop], environment: environment,
+                                      stdout: output.outputDescriptor, stderr: output.errorDescriptor)
             defer { _ = FileManager.default.createFile(atPath: stop, contents: nil); engine.wait() }
-            let lines = {
-                ((try? String(contentsOfFile: said, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
-                    + ((try? String(contentsOfFile: logged, encoding: .utf8)) ?? "").split(separator: "\n").map { "stderr: \($0)" }
-            }
+            let lines = output.lines
 
             #expect(waitFor(20) { recording.secondsHeard() >= 1 }, "the engine reaches the sink: \(lines())")
             let call = try fixture.spawn("paplay", ["--property=media.role=phone", phone])
