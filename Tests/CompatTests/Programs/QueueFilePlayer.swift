@@ -6,10 +6,10 @@
 // queued plays out; the file's magic cookie copied to the queue; the buffers primed by calling the
 // callback by hand. The callback is either a closure literal with the player passed as its user
 // data (`Unmanaged.passUnretained(self).toOpaque()`) and a NULL run loop, or a block on a
-// dispatch queue (AudioQueueNewOutputWithDispatchQueue). `play()` is the books' main: start, run
-// the run loop a quarter second at a time until the callback says the file is done, then two
-// seconds more so that the last buffers are heard (on the main thread, whose run loop holds the
-// audio system once a queue exists). `startTogether` is the books' synchronised start. `renderOffline(to:)` is Apple's offline
+// dispatch queue (AudioQueueNewOutputWithDispatchQueue). The books' main thread, which runs its
+// run loop until the callback says the file is done, is Tests/C/audio_queue_player.c's (a test
+// here has no main thread to run it on); the program that links this starts the queue and renders
+// the device. `startTogether` is the books' synchronised start. `renderOffline(to:)` is Apple's offline
 // render (AQOfflineRenderTest): AudioQueueSetOfflineRenderFormat, a first render of 0 frames, then
 // 4,096 frames at a time written through Extended Audio File Services until nothing comes out.
 // The imports are iOS's.
@@ -148,12 +148,6 @@ final class QueueFilePlayer: @unchecked Sendable {
         }
     }
 
-    /// The books' main loop: plays the file to its end on the app's output.
-    func play() throws {
-        try start()
-        waitUntilDone()
-    }
-
     /// AudioQueueStart, now.
     func start() throws {
         guard let queue else { return }
@@ -192,15 +186,6 @@ final class QueueFilePlayer: @unchecked Sendable {
             guard let queue = player.queue else { continue }
             try check(AudioQueueStart(queue, &start), "AudioQueueStart failed")
         }
-    }
-
-    /// Waits, as the books' main does, until the callback has read the whole file, then `tail`
-    /// seconds more (a started queue's last buffers play out meanwhile).
-    func waitUntilDone(tail: Double = 2) {
-        repeat {
-            CFRunLoopRunInMode(.defaultMode, 0.25, false)
-        } while !isDone
-        CFRunLoopRunInMode(.defaultMode, tail, false)
     }
 
     /// Apple's offline render into a 16-bit stereo CAF file at the file's rate; the frames written.
