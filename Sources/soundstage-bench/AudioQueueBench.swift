@@ -12,7 +12,10 @@ import TestSupport
 ///    feeds it, against the same M4A file as a streaming source (goal: ≤ 1.1×);
 /// 2. 32 output queues of 16-bit PCM at once against 32 streaming sources of the same file
 ///    (goal: ≤ 1.15×).
-func audioQueueBench() throws {
+///
+/// `--profile queues|streams`: one side only, the 32 PCM files for 20 s in real time, for a
+/// profiler to watch (`perf record -g`); prints its CPU.
+func audioQueueBench(arguments: [String] = []) throws {
     // OpenAL Soft's null output (its "No Output" device) for the real-time runs: set before
     // OpenAL first starts, which reads it once.
     setenv("ALSOFT_DRIVERS", "null", 1)
@@ -21,6 +24,14 @@ func audioQueueBench() throws {
     defer { try? FileManager.default.removeItem(atPath: directory) }
     let wav = directory + "/sweep.wav", m4a = directory + "/sweep.m4a"
     try writeSweep(path: wav, seconds: 12)
+    if let index = arguments.firstIndex(of: "--profile"), index + 1 < arguments.count {
+        let queues = arguments[index + 1] == "queues"
+        let used = try renderCPU(realTime: true, seconds: 20) { device in
+            queues ? try queueFeeders(path: wav, count: 32, device: device) : try streamingSources(path: wav, count: 32, device: device)
+        }
+        print(String(format: "32 PCM files as %@, 20 s in real time: %.3f s of CPU", queues ? "output queues" : "streams", used))
+        return
+    }
     try SoundFileWriter.write(try SoundFile(path: wav).readAll(), to: m4a, format: .m4aAAC)
 
     // In real time, as a game plays (the goals' measure): OpenAL Soft's null output mixes in real
@@ -42,30 +53,36 @@ func audioQueueBench() throws {
 private func compare(path: String, count: Int, realTime: Bool) throws -> (streams: Double, queues: Double) {
     var streamTimes: [Double] = [], queueTimes: [Double] = []
     for _ in 0..<5 {
-        streamTimes.append(try renderCPU(realTime: realTime) { device in
-            let scene = try device.makeScene(sourceBudget: count)
-            var sources: [Source] = []
-            for _ in 0..<count {
-                let source = try scene.makeStreamingSource(file: path)
-                source.isHeadRelative = true
-                source.rolloffFactor = 0
-                source.isLooping = true
-                try source.play()
-                sources.append(source)
-            }
-            return sources
-        })
-        queueTimes.append(try renderCPU(realTime: realTime) { device in
-            try ApplicationAudio.use(device: device)
-            return try (0..<count).map { _ in try QueueFeeder(path: path) }
-        })
+        streamTimes.append(try renderCPU(realTime: realTime) { try streamingSources(path: path, count: count, device: $0) })
+        queueTimes.append(try renderCPU(realTime: realTime) { try queueFeeders(path: path, count: count, device: $0) })
     }
     return (median(streamTimes), median(queueTimes))
 }
 
-/// The CPU a new device took with what `setUp` starts on it: 4 s played in real time on OpenAL
-/// Soft's null output, or 10 s rendered on a loopback device.
-private func renderCPU(realTime: Bool, _ setUp: (Device) throws -> [AnyObject]) throws -> Double {
+/// `count` streaming sources of `path` playing round and round on `device`, unpositioned.
+private func streamingSources(path: String, count: Int, device: Device) throws -> [AnyObject] {
+    let scene = try device.makeScene(sourceBudget: count)
+    var sources: [Source] = []
+    for _ in 0..<count {
+        let source = try scene.makeStreamingSource(file: path)
+        source.isHeadRelative = true
+        source.rolloffFactor = 0
+        source.isLooping = true
+        try source.play()
+        sources.append(source)
+    }
+    return sources
+}
+
+/// `count` output queues on `device`, each fed from `path` as a program feeds it.
+private func queueFeeders(path: String, count: Int, device: Device) throws -> [AnyObject] {
+    try ApplicationAudio.use(device: device)
+    return try (0..<count).map { _ in try QueueFeeder(path: path) }
+}
+
+/// The CPU a new device took with what `setUp` starts on it: `seconds` (4) played in real time
+/// on OpenAL Soft's null output, or 10 s rendered on a loopback device.
+private func renderCPU(realTime: Bool, seconds: Int = 4, _ setUp: (Device) throws -> [AnyObject]) throws -> Double {
     let device = realTime ? try Device.open(named: "No Output") : try Device.loopback(sampleRate: rate)
     defer { device.close() }
     let playing = try setUp(device)
@@ -73,7 +90,7 @@ private func renderCPU(realTime: Bool, _ setUp: (Device) throws -> [AnyObject]) 
     if realTime {
         usleep(500_000)
         let start = cpuSeconds()
-        usleep(4_000_000)
+        usleep(UInt32(seconds) * 1_000_000)
         used = cpuSeconds() - start
     } else {
         _ = try device.render(frames: 4_800)
@@ -159,8 +176,10 @@ final class QueueFeeder: @unchecked Sendable {
 ///   callback on the queue's thread; armed, the next callback fills its buffer with the click. From
 ///   that callback's enqueue to the ear, less the audio enqueued ahead of it (what iOS plays first
 ///   too), is what the queue adds;
-/// - the stream: a streaming source of the same options (``queueStreamOptions``) reading from a
-///   producer that hands it silence, and the click once armed: from that hand-over to the ear.
+/// - the stream: a streaming source of ``queueStreamOptions`` (20 ms chunks, four in OpenAL's
+///   queue and four decoded ahead) reading from a producer that hands it silence, and the click
+///   once armed: from that hand-over to the ear. (The queue's run holds as much in OpenAL's queue,
+///   in chunks as long as its buffers, and one chunk fewer decoded ahead: its buffers wait too.)
 ///
 /// The goal: the queue within 2 ms of the stream (medians).
 func audioQueueEarLatency(arguments: [String]) throws {

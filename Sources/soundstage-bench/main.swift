@@ -180,7 +180,7 @@ if mode == "audio-queue-ear" {
     exit(0)
 }
 if mode == "audio-queues" {
-    try audioQueueBench()
+    try audioQueueBench(arguments: Array(CommandLine.arguments.dropFirst(2)))
     exit(0)
 }
 if mode == "players" {

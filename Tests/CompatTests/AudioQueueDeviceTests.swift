@@ -33,9 +33,13 @@ extension CompatPrograms {
             /// The channels of `samples` (interleaved).
             var channels = 1
 
-            /// `seconds` of a sine at `frequency`, starting at its peak (a sharp onset).
-            init(frequency: Double = 440, seconds: Double, amplitude: Double = 0.5) {
-                samples = (0..<Int(seconds * Double(rate))).map {
+            /// The bytes of each of the three buffers.
+            var bufferBytes: UInt32 = 4_096
+
+            /// `seconds` of a sine at `frequency`, starting at its peak (a sharp onset), after
+            /// `silence` seconds of nothing.
+            init(frequency: Double = 440, seconds: Double, amplitude: Double = 0.5, silence: Double = 0) {
+                samples = [Int16](repeating: 0, count: Int(silence * Double(rate))) + (0..<Int(seconds * Double(rate))).map {
                     Int16(amplitude * 32_767 * cos(2 * Double.pi * frequency * Double($0) / Double(rate)))
                 }
             }
@@ -100,7 +104,7 @@ extension CompatPrograms {
                 }, Unmanaged.passUnretained(self).toOpaque()) == noErr)
                 for _ in 0..<3 {
                     var buffer: AudioQueueBufferRef?
-                    #expect(AudioQueueAllocateBuffer(queue, 4_096, &buffer) == noErr)
+                    #expect(AudioQueueAllocateBuffer(queue, bufferBytes, &buffer) == noErr)
                     if let buffer { fill(buffer) }
                 }
                 return queue
@@ -389,6 +393,34 @@ extension CompatPrograms {
             #expect(AudioQueueGetProperty(queue, kAudioQueueProperty_CurrentLevelMeter, &meters, &size) == noErr)
             #expect(Int(size) == 6 * MemoryLayout<AudioQueueLevelMeterState>.stride, "a meter for each of the queue's channels: \(size) bytes")
             #expect(meters.prefix(6).allSatisfy { $0.mPeakPower > 0.15 && $0.mPeakPower < 0.25 }, "\(meters.prefix(6).map(\.mPeakPower))")
+        }
+
+        /// The meters read what is heard, not what was decoded last: a program's 0.25 s buffers
+        /// are decoded up to 1.75 s ahead of the ear, and its tone after 0.75 s of silence reads
+        /// silence until it is heard (it read the tone's level from the first render).
+        @Test func theMetersReadWhatIsHeardNotWhatIsDecoded() throws {
+            let rig = try Rig()
+            let player = TonePlayer(seconds: 1, amplitude: 0.5, silence: 0.75)
+            player.bufferBytes = UInt32(Self.rate / 4 * 2)
+            let queue = try player.makeQueue()
+            defer { AudioQueueDispose(queue, true) }
+            var on: UInt32 = 1
+            #expect(AudioQueueSetProperty(queue, kAudioQueueProperty_EnableLevelMetering, &on, 4) == noErr)
+            #expect(AudioQueueStart(queue, nil) == noErr)
+            func meter() -> AudioQueueLevelMeterState {
+                var state = AudioQueueLevelMeterState(mAveragePower: -1, mPeakPower: -1)
+                var size = UInt32(MemoryLayout<AudioQueueLevelMeterState>.stride)
+                #expect(AudioQueueGetProperty(queue, kAudioQueueProperty_CurrentLevelMeter, &state, &size) == noErr)
+                return state
+            }
+            _ = try rig.render(0.5)
+            usleep(200_000)   // the queue's thread decodes ahead, past the silence
+            let silent = meter()
+            #expect(silent.mAveragePower == 0 && silent.mPeakPower == 0, "0.5 s in, the silence is heard: \(silent)")
+            _ = try rig.render(0.6)
+            let tone = meter()
+            #expect(abs(tone.mAveragePower - Float(0.5 / 2.squareRoot())) < 0.02 && abs(tone.mPeakPower - 0.5) < 0.02,
+                    "1.1 s in, the tone is heard: \(tone)")
         }
 
         @Test func aCallbackThatDisposesItsQueueEndsItQuietly() throws {

@@ -77,6 +77,8 @@ final class AudioQueueObject: @unchecked Sendable {
     var pan: Float = 0
     var metering = false
     var levels: [AudioQueueLevelMeterState] = []
+    /// On the device: the levels of what was decoded and is not heard yet.
+    var heardLevels = HeardLevels()
     var decodeBufferFrames: UInt32 = 2048
     /// The time-pitch unit: whether it is in (set before the first start), its algorithm, bypass,
     /// and the PlayRate and Pitch (cents) parameters it applies.

@@ -56,6 +56,7 @@ extension AudioQueueObject {
             return bytes(UInt32(device.layout.channelCount))
         case kAudioQueueProperty_CurrentLevelMeter, kAudioQueueProperty_CurrentLevelMeterDB:
             guard metering else { throw .invalidPropertyValue }
+            if input == nil, playback != nil, let heard = heardLevels.levels(playedTo: Int64(deviceSampleTime)) { levels = heard }
             let channels = Int(offlineFormat?.mChannelsPerFrame ?? format.mChannelsPerFrame)
             var states = levels.count == channels ? levels : [AudioQueueLevelMeterState](repeating: AudioQueueLevelMeterState(), count: channels)
             if id == kAudioQueueProperty_CurrentLevelMeterDB {
@@ -131,7 +132,10 @@ extension AudioQueueObject {
             guard uid == (try Self.currentDeviceUID(input: input != nil)) else { throw QueueStatus(status: kAudioQueueErr_InvalidDevice) }
         case kAudioQueueProperty_EnableLevelMetering:
             metering = try uint32() != 0
-            if !metering { levels = [] }
+            if !metering {
+                levels = []
+                heardLevels.removeAll()
+            }
         case kAudioQueueProperty_DecodeBufferSizeFrames:
             let frames = try uint32()
             guard (1...65536).contains(frames) else { throw .invalidPropertyValue }

@@ -27,15 +27,22 @@ package let queueStreamOptions: StreamOptions = {
     return options
 }()
 
-/// What a device run's stream holds ahead: four chunks, each half the program's first buffer,
-/// between 20 ms and a Soundstage stream's 250 ms. Each chunk wakes the queue's thread: a program
-/// enqueueing half a second at a time needs no 20 ms chunks (32 such queues woke 1,600 times a
-/// second), one enqueueing 10 ms at a time gets them (docs/benchmarks.md).
+/// What a device run's stream holds ahead: chunks as long as the program's first buffer (10 ms
+/// to a Soundstage stream's 250 ms), at least 80 ms of them in OpenAL's queue (four, or more of
+/// shorter ones), and one fewer decoded ahead: a buffer comes back to the program when its chunk
+/// is made, a chunk before that is heard, and the program's enqueued buffers wait ahead too. So
+/// a callback reaches the ear as soon as a stream's hand-over of ``queueStreamOptions`` does.
+/// Each chunk costs the engine a refill and, a few at a time, the queue's thread a wake-up: a
+/// program enqueueing 170 ms at a time needs no 20 ms chunks (32 such queues woke 1,600 times a
+/// second), one enqueueing 10 ms at a time gets 10 ms ones (docs/benchmarks.md).
 func queueStreamOptions(firstBufferFrames: Int?, rate: Double) -> StreamOptions {
     var options = queueStreamOptions
     if let frames = firstBufferFrames, frames > 0, rate > 0 {
-        options.bufferDuration = min(0.25, max(queueStreamOptions.bufferDuration, Double(frames) / rate / 2))
+        options.bufferDuration = min(0.25, max(0.01, Double(frames) / rate))
+        let inOpenAL = Double(queueStreamOptions.bufferCount) * queueStreamOptions.bufferDuration
+        options.bufferCount = max(queueStreamOptions.bufferCount, Int((inOpenAL / options.bufferDuration).rounded(.up)))
     }
+    options.decodedAhead = options.bufferCount - 1
     return options
 }
 
@@ -150,14 +157,14 @@ extension AudioQueueObject {
                 handBack(done, now: false)
                 return 0
             }
-            // Decoded in the queue's own channels (metered there, as iOS meters each), folded into
-            // stereo when there are more than two.
+            // Decoded in the queue's own channels (metered there, as iOS meters each, and read
+            // when heard), folded into stereo when there are more than two.
             let channels = Int(format.mChannelsPerFrame)
             let decoded = producer.downmix == nil ? destination : producer.scratch(frames * channels)
             let made = pull(frames: frames, channels: channels, into: decoded, clock: producedFrames, ratio: 1)
             producedFrames += Int64(made)
             if made > 0, metering {
-                measure(UnsafeBufferPointer(start: decoded, count: made * channels), frames: made, channels: channels)
+                heardLevels.add(decoded, frames: made, channels: channels, from: producedFrames - Int64(made))
             }
             producer.downmix?.fold(decoded, frames: made, into: destination)
             var ended = false
@@ -256,6 +263,7 @@ extension AudioQueueObject {
             player.eventHandler = { [weak self] _, event in self?.playbackEvent(event, of: run) }
             playback = run
             producedFrames = 0
+            heardLevels.removeAll()
             applyDeviceParameters()
             applyDeviceSpeed()
         }

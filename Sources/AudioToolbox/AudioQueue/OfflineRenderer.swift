@@ -187,12 +187,15 @@ extension AudioQueueObject {
         }
     }
 
+    /// Sets the levels the meters read to those of `frames` interleaved frames of `channels`.
     func measure(_ samples: UnsafeBufferPointer<Float>, frames: Int, channels: Int) {
+        levels = Self.levels(of: samples, frames: frames, channels: channels)
+    }
+
+    /// Each channel's RMS and peak over `frames` interleaved frames (zeros for none).
+    static func levels(of samples: UnsafeBufferPointer<Float>, frames: Int, channels: Int) -> [AudioQueueLevelMeterState] {
         var states = [AudioQueueLevelMeterState](repeating: AudioQueueLevelMeterState(), count: channels)
-        guard frames > 0 else {
-            levels = states
-            return
-        }
+        guard frames > 0 else { return states }
         for channel in 0..<channels {
             var sum: Float = 0, peak: Float = 0
             for frame in 0..<frames {
@@ -202,7 +205,7 @@ extension AudioQueueObject {
             }
             states[channel] = AudioQueueLevelMeterState(mAveragePower: min(1, (sum / Float(frames)).squareRoot()), mPeakPower: min(1, peak))
         }
-        levels = states
+        return states
     }
 
     private func write(_ samples: [Float], frames: Int, render: AudioStreamBasicDescription, into buffer: AudioQueueBufferRef) throws(QueueStatus) {
