@@ -380,7 +380,7 @@ final class DesktopOutput: Sendable {
                 control.corked = false
                 control.priming = false
             }
-            return skipSilentQueue(device, connection, &scratch, leading: leadingSilence)
+            return skipSilentQueue(device, connection, &scratch)
         }
         guard renderAndWrite(leadingSilence, device, connection, &scratch, leadingSilence: leadingSilence, atReadIndex: true) != nil else { return false }
         while true {
@@ -397,7 +397,7 @@ final class DesktopOutput: Sendable {
     }
 
     /// Silence (2 ms) written, and counted by the clock, ahead of the first sound on a new
-    /// stream, after a rest, or over a silent queue on PipeWire. PulseAudio plays a stream that starts (again)
+    /// stream, after a rest, or over a silent queue. PulseAudio plays a stream that starts (again)
     /// from where its sink has got to, up to ~2 ms past the read index (measured): the sound then
     /// starts after the silence instead of losing its first samples. (Without it on a new stream,
     /// a sound that began in the stream's first write lost 20-90 frames in 7 of 16 runs beside
@@ -406,10 +406,12 @@ final class DesktopOutput: Sendable {
 
     /// A play on a stream whose queue holds only silence: the new mix replaces the queue,
     /// written where the server reads (`PA_SEEK_RELATIVE_ON_READ`), so the sound is heard at once
-    /// instead of behind a queue's length of silence (~11 ms at the 20 ms target on PulseAudio).
-    /// On PipeWire behind 2 ms of silence; on PulseAudio, whose stream plays on uncorked through
-    /// the write, none is needed (every tone of the skip tests whole without it), and without it a
-    /// UI sound reaches the sink as soon as libcanberra's (it trailed by 2 ms). One write of the whole target length; on PipeWire made while the
+    /// instead of behind a queue's length of silence (~11 ms at the 20 ms target on PulseAudio),
+    /// behind ``leadingSilence``. (On PulseAudio without it the UI sound reached the sink 2 ms
+    /// sooner, as soon as libcanberra's, and every tone of the skip tests was whole alone, but
+    /// with the servers' two test processes side by side a tone lost its first 77 frames: a
+    /// stream plays the write from where its sink has got to, up to ~2 ms past the read index,
+    /// as after a rest.) One write of the whole target length; on PipeWire made while the
     /// stream is corked, as a wake from a rest is, so the server places it when nothing reads.
     /// (A flush and then a write lost the sound's first frames when the sink read past the
     /// emptied queue during the flush's round trip, 37 frames once on CI. Uncorked, PipeWire's
@@ -418,12 +420,11 @@ final class DesktopOutput: Sendable {
     /// run beside it, resuming the stream past where the write began.) Not with a play scheduled: the
     /// frames dropped were counted by the clock, so what is heard next comes a queue's length
     /// earlier against it. Returns false if the engine cannot render.
-    /// `leading` frames of silence go ahead of the mix on PulseAudio (a wake from a rest asks for them).
-    private func skipSilentQueue(_ device: Device, _ connection: PulseConnection, _ scratch: inout [Float], leading: Int = 0) -> Bool {
+    private func skipSilentQueue(_ device: Device, _ connection: PulseConnection, _ scratch: inout [Float]) -> Bool {
         let granted = connection.withLock { connection.grantedLatencyLocked(sampleRate: sampleRate) }
         let count = min(max(1, Int((granted ?? options.latency) * Double(sampleRate))), scratch.count / channels)
         let corking = connection.withLock { connection.isPipeWireLocked && connection.corkLocked(true) }
-        let rendered = renderAndWrite(count, device, connection, &scratch, leadingSilence: corking ? leadingSilence : leading, atReadIndex: true) != nil
+        let rendered = renderAndWrite(count, device, connection, &scratch, leadingSilence: leadingSilence, atReadIndex: true) != nil
         if corking { connection.withLock { _ = connection.corkLocked(false) } }
         return rendered
     }
