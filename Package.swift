@@ -26,6 +26,9 @@ let package = Package(
         // Core Audio's C interfaces by Apple's names (issue 46): `import AudioToolbox` in Swift,
         // `#include <AudioToolbox/AudioToolbox.h>` in C and C++ (docs/audiotoolbox.md).
         .library(name: "AudioToolbox", targets: ["AudioToolbox"]),
+        // OpenAL as iOS Swift code imports it: `import OpenAL` (OpenAL Soft, Apple's extensions,
+        // the routed names; docs/audiotoolbox.md, "OpenAL's Apple extensions").
+        .library(name: "OpenAL", targets: ["OpenAL"]),
         // The live view: the mix in a browser (SwiftNIO HTTP and WebSocket).
         .library(name: "SoundstageLiveView", targets: ["SoundstageLiveView"]),
     ],
@@ -140,6 +143,7 @@ let package = Package(
             dependencies: ["CAudioToolbox", "COpenAL", "SoundFile", "Soundstage", .product(name: "NIOConcurrencyHelpers", package: "swift-nio")],
             swiftSettings: strict
         ),
+        .target(name: "OpenAL", dependencies: ["AudioToolbox"], swiftSettings: strict),
         .target(
             name: "SoundstageCompat",
             dependencies: ["Soundstage", "AudioToolbox", .product(name: "Logging", package: "swift-log")],
@@ -236,10 +240,10 @@ let package = Package(
         ),
         // iOS audio code in the commonest open-source styles, compiled as such code is: in Swift 5
         // mode (as most iOS projects in the open are), unchanged but for `import SoundstageCompat`
-        // (Core Audio's C interfaces: `import AudioToolbox`, as on iOS; `import OpenAL` is `import COpenAL`).
+        // (Core Audio's C interfaces and OpenAL: `import AudioToolbox`, `import OpenAL`, as on iOS).
         .target(
             name: "CompatPrograms",
-            dependencies: ["SoundstageCompat", "COpenAL"],
+            dependencies: ["SoundstageCompat", "OpenAL"],
             path: "Tests/CompatTests/Programs",
             swiftSettings: [.swiftLanguageMode(.v5), .treatAllWarnings(as: .error)]
         ),
@@ -247,16 +251,25 @@ let package = Package(
         .testTarget(
             name: "CompatTests",
             dependencies: ["SoundstageCompat", "Soundstage", "SoundFile", "COpenAL", "TestSupport", "CompatPrograms"],
-            exclude: ["OpenALGame", "Programs"],
+            exclude: ["OpenALGame", "OpenALOrbit", "Programs"],
             swiftSettings: strict
         ),
         // An iOS OpenAL game with its interruption listener, run by CompatTests as a process of
         // its own (OpenAL Soft picks its backend once per process, before any test server exists).
         .executableTarget(
             name: "compat-openal-game",
-            dependencies: ["SoundstageCompat", "COpenAL"],
+            dependencies: ["SoundstageCompat", "OpenAL"],
             path: "Tests/CompatTests/OpenALGame",
             swiftSettings: strict
+        ),
+        // The Core Audio books' OpenAL orbit in Swift (a file loaded through Extended Audio File
+        // Services, a source moved round the listener on the main run loop), a process of its own
+        // for the same reason; CompatTests plays it on OpenAL Soft's wave writer. Swift 5 mode, as iOS code is.
+        .executableTarget(
+            name: "compat-openal-orbit",
+            dependencies: ["OpenAL"],
+            path: "Tests/CompatTests/OpenALOrbit",
+            swiftSettings: [.swiftLanguageMode(.v5), .treatAllWarnings(as: .error)]
         ),
         .testTarget(
             name: "LiveViewTests",

@@ -130,7 +130,7 @@ public func soundstage_alcDestroyContext(_ context: OpaquePointer!) {
             _ = alcSetThreadContext(previous)
         }
     }
-    alcDestroyContext(context)
+    COpenAL.alcDestroyContext(context)
 }
 
 /// `alDeleteSources` through <OpenAL/al.h>: OpenAL Soft's, and the ASA settings of the sources it
@@ -142,6 +142,6 @@ public func soundstage_alDeleteSources(_ n: ALsizei, _ sources: UnsafePointer<AL
         let names = UnsafeBufferPointer(start: sources, count: Int(n))
         if names.allSatisfy({ alIsSource($0) != 0 }) { deleted = Array(names) }   // OpenAL Soft deletes all or none
     }
-    alDeleteSources(n, sources)
+    COpenAL.alDeleteSources(n, sources)
     if !deleted.isEmpty, let context = alcGetCurrentContext() { ASARegistry.forget(deleted, of: context) }
 }

@@ -36,16 +36,16 @@ public func alcMacOSXGetMixerOutputRate() -> ALdouble {
 public func soundstage_alcCreateContext(_ device: OpaquePointer!, _ attrlist: UnsafePointer<ALCint>!) -> OpaquePointer! {
     CFRunLoopStorage.attachAudioSystem()
     let rate = alcMacOSXGetMixerOutputRate()
-    guard rate > 0 else { return alcCreateContext(device, attrlist) }
+    guard rate > 0 else { return COpenAL.alcCreateContext(device, attrlist) }
     var attributes: [ALCint] = []
     if let attrlist {
         var index = 0
         while attrlist[index] != 0 {
-            if attrlist[index] == ALC_FREQUENCY { return alcCreateContext(device, attrlist) }
+            if attrlist[index] == ALC_FREQUENCY { return COpenAL.alcCreateContext(device, attrlist) }
             attributes += [attrlist[index], attrlist[index + 1]]
             index += 2
         }
     }
     attributes += [ALC_FREQUENCY, ALCint(rate.rounded()), 0]
-    return alcCreateContext(device, attributes)
+    return COpenAL.alcCreateContext(device, attributes)
 }

@@ -69,41 +69,41 @@ enum AppleOpenAL {
 /// else OpenAL Soft's answer (NULL for a name it does not know).
 @c @implementation
 public func soundstage_alcGetProcAddress(_ device: OpaquePointer!, _ funcname: UnsafePointer<ALCchar>!) -> UnsafeMutableRawPointer! {
-    guard let funcname, let function = AppleOpenAL.functions[String(cString: funcname)] else { return alcGetProcAddress(device, funcname) }
+    guard let funcname, let function = AppleOpenAL.functions[String(cString: funcname)] else { return COpenAL.alcGetProcAddress(device, funcname) }
     return UnsafeMutableRawPointer(bitPattern: function)
 }
 
 /// `alGetProcAddress` through <OpenAL/al.h>: as alcGetProcAddress.
 @c @implementation
 public func soundstage_alGetProcAddress(_ fname: UnsafePointer<ALchar>!) -> UnsafeMutableRawPointer! {
-    guard let fname, let function = AppleOpenAL.functions[String(cString: fname)] else { return alGetProcAddress(fname) }
+    guard let fname, let function = AppleOpenAL.functions[String(cString: fname)] else { return COpenAL.alGetProcAddress(fname) }
     return UnsafeMutableRawPointer(bitPattern: function)
 }
 
 /// `alcGetEnumValue` through <OpenAL/alc.h>: the ASA constants, else OpenAL Soft's answer.
 @c @implementation
 public func soundstage_alcGetEnumValue(_ device: OpaquePointer!, _ enumname: UnsafePointer<ALCchar>!) -> ALCenum {
-    guard let enumname, let value = AppleOpenAL.constants[String(cString: enumname)] else { return alcGetEnumValue(device, enumname) }
+    guard let enumname, let value = AppleOpenAL.constants[String(cString: enumname)] else { return COpenAL.alcGetEnumValue(device, enumname) }
     return value
 }
 
 /// `alGetEnumValue` through <OpenAL/al.h>: the ASA constants, else OpenAL Soft's answer.
 @c @implementation
 public func soundstage_alGetEnumValue(_ ename: UnsafePointer<ALchar>!) -> ALenum {
-    guard let ename, let value = AppleOpenAL.constants[String(cString: ename)] else { return alGetEnumValue(ename) }
+    guard let ename, let value = AppleOpenAL.constants[String(cString: ename)] else { return COpenAL.alGetEnumValue(ename) }
     return value
 }
 
 /// `alcIsExtensionPresent` through <OpenAL/alc.h>: true for Apple's extensions Soundstage adds.
 @c @implementation
 public func soundstage_alcIsExtensionPresent(_ device: OpaquePointer!, _ extname: UnsafePointer<ALCchar>!) -> ALCboolean {
-    guard let extname, AppleOpenAL.isExtension(extname) else { return alcIsExtensionPresent(device, extname) }
+    guard let extname, AppleOpenAL.isExtension(extname) else { return COpenAL.alcIsExtensionPresent(device, extname) }
     return ALCboolean(ALC_TRUE)
 }
 
 /// `alIsExtensionPresent` through <OpenAL/al.h>: true for Apple's extensions Soundstage adds.
 @c @implementation
 public func soundstage_alIsExtensionPresent(_ extname: UnsafePointer<ALchar>!) -> ALboolean {
-    guard let extname, AppleOpenAL.isExtension(extname) else { return alIsExtensionPresent(extname) }
+    guard let extname, AppleOpenAL.isExtension(extname) else { return COpenAL.alIsExtensionPresent(extname) }
     return ALboolean(AL_TRUE)
 }

@@ -1,14 +1,13 @@
 // The seeds' OpenAL game with the interruption listener of the C Audio Session API: when an
 // interruption begins it makes no context current, and when it ends it sets its category,
-// reactivates the session and makes its context current again. Written as on iOS; only the
-// imports changed (`import OpenAL` became `import COpenAL`, `import AudioToolbox` became
-// `import SoundstageCompat`).
+// reactivates the session and makes its context current again. Written as on iOS; only one
+// import changed (`import AudioToolbox` became `import SoundstageCompat`; `import OpenAL` stays).
 //
 // Run by CompatDesktopTests against a real PulseAudio server: `compat-openal-game STOP-FILE`
 // plays a looping 440 Hz tone through OpenAL until STOP-FILE exists, and prints what its
 // listener is told ("began", "ended") on standard output.
-import COpenAL
 import Foundation
+import OpenAL
 import SoundstageCompat
 
 final class OpenALController {

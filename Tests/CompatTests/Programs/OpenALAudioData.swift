@@ -4,11 +4,11 @@
 // PCM at the file's own rate and channels; kExtAudioFileProperty_FileLengthFrames sizes one
 // malloc'd buffer and one ExtAudioFileRead fills it. The data, its AL_FORMAT_MONO16 or
 // AL_FORMAT_STEREO16 and its rate are what the game hands to alBufferData (or
-// alBufferDataStaticProc), and the game frees the data. Written as on iOS; only the imports
-// changed (`import OpenAL` became `import COpenAL`, for ALsizei, ALenum and the format constants).
+// alBufferDataStaticProc), and the game frees the data. Written as on iOS, imports
+// and all.
 import AudioToolbox
-import COpenAL
 import Foundation
+import OpenAL
 
 /// The whole file as 16-bit PCM, or nil when it cannot be loaded; the caller frees the data.
 func MyGetOpenALAudioData(_ inFileURL: CFURL, _ outDataSize: UnsafeMutablePointer<ALsizei>,
