@@ -251,7 +251,7 @@ let package = Package(
         .testTarget(
             name: "CompatTests",
             dependencies: ["SoundstageCompat", "Soundstage", "SoundFile", "COpenAL", "TestSupport", "CompatPrograms"],
-            exclude: ["OpenALGame", "OpenALOrbit", "Programs"],
+            exclude: ["OpenALEngine", "OpenALGame", "OpenALOrbit", "Programs"],
             swiftSettings: strict
         ),
         // An iOS OpenAL game with its interruption listener, run by CompatTests as a process of
@@ -262,9 +262,17 @@ let package = Package(
             path: "Tests/CompatTests/OpenALGame",
             swiftSettings: strict
         ),
-        // The Core Audio books' OpenAL orbit in Swift (a file loaded through Extended Audio File
-        // Services, a source moved round the listener on the main run loop), a process of its own
+        // The SoundEngine of Apple's sample games in Swift (static buffers, the mixer rate, a
+        // streamed queue, an interruption listener; heard on PulseAudio through a call) and the
+        // Core Audio books' OpenAL orbit in Swift (a file loaded through Extended Audio File
+        // Services, a source moved round the listener on the main run loop), processes of their own
         // for the same reason; CompatTests plays it on OpenAL Soft's wave writer. Swift 5 mode, as iOS code is.
+        .executableTarget(
+            name: "compat-openal-engine",
+            dependencies: ["OpenAL"],
+            path: "Tests/CompatTests/OpenALEngine",
+            swiftSettings: [.swiftLanguageMode(.v5), .treatAllWarnings(as: .error)]
+        ),
         .executableTarget(
             name: "compat-openal-orbit",
             dependencies: ["OpenAL"],

@@ -4,7 +4,8 @@ import Testing
 import TestSupport
 
 extension CProgramsOnTheDesktop {
-    /// Tests/C/openal_engine.c, an OpenAL engine in the SoundEngine's style (the mixer rate set
+    /// Tests/C/openal_engine.c, and its Swift twin `compat-openal-engine` (`import OpenAL`), an
+    /// OpenAL engine in the SoundEngine's style (the mixer rate set
     /// through `alcMacOSXMixerOutputRate`, an effect in a static buffer, music streamed through a
     /// buffer queue, an Audio Session interruption listener on the main run loop), on a real
     /// PulseAudio server the test starts: OpenAL Soft plays through its PulseAudio backend on that
@@ -15,12 +16,13 @@ extension CProgramsOnTheDesktop {
     /// after. PulseAudio only: PipeWire 0.3.65 has no module-role-cork. Run in the `programs` pass;
     /// skipped under ThreadSanitizer as ``AudioQueuePlayerDesktopTests`` is.
     @Suite(.serialized) struct OpenALEngineDesktopTests {
-        @Test(.enabled(if: AudioServerFixture.Kind.pulseaudio.isInstalled && !runningUnderSanitizer))
-        func theEnginesMusicAndEffectStopForACallAndGoOn() throws {
+        @Test(.enabled(if: AudioServerFixture.Kind.pulseaudio.isInstalled && !runningUnderSanitizer), arguments: ["C", "Swift"])
+        func theEnginesMusicAndEffectStopForACallAndGoOn(_ language: String) throws {
             let work = FileManager.default.temporaryDirectory.appendingPathComponent("openal-engine-\(UUID())")
             try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(at: work) }
-            let program = try AudioQueuePlayerDesktopTests.compile("openal_engine", in: work)
+            let program = language == "C" ? try AudioQueuePlayerDesktopTests.compile("openal_engine", in: work)
+                                          : CompatPrograms.CompatDesktopTests.binaries + "/compat-openal-engine"
 
             let fixture = try AudioServerFixture(.pulseaudio)
             try fixture.pactl(["load-module", "module-role-cork", "trigger_roles=phone", "cork_roles=game"])
@@ -69,8 +71,8 @@ extension CProgramsOnTheDesktop {
             #expect(music[after].allSatisfy { $0 > 0.1 } && effect[after].allSatisfy { $0 > 0.04 },
                     "after the call: music \(Array(music[after])), effect \(Array(effect[after]))")
             let mean = { (levels: ArraySlice<Double>) in levels.reduce(0, +) / Double(levels.count) }
-            print(String(format: "openal_engine: music %.3f and effect %.3f before the call, at most %.4f during it, %.3f and %.3f after",
-                         mean(music[before]), mean(effect[before]), max(music[during].max() ?? 0, effect[during].max() ?? 0),
+            print(String(format: "openal_engine (%@): music %.3f and effect %.3f before the call, at most %.4f during it, %.3f and %.3f after",
+                         language, mean(music[before]), mean(effect[before]), max(music[during].max() ?? 0, effect[during].max() ?? 0),
                          mean(music[after]), mean(effect[after])))
         }
     }
