@@ -77,14 +77,28 @@ func _AudioQueueNewOutput(_ inFormat: UnsafePointer<AudioStreamBasicDescription>
                           _ inUserData: UnsafeMutableRawPointer?, _ inCallbackRunLoop: UnsafeRawPointer?,
                           _ inCallbackRunLoopMode: UnsafeRawPointer?, _ inFlags: UInt32,
                           _ outAQ: UnsafeMutablePointer<AudioQueueRef?>?, dispatch: DispatchQueue?) -> OSStatus {
+    makeQueue(inFormat, inCallbackProc, inUserData, inCallbackRunLoop, inCallbackRunLoopMode, inFlags, outAQ,
+              dispatch: dispatch) { format, callback throws(QueueStatus) in
+        try checkFormat(format)
+        return AudioQueueObject(format: format, callback: callback)
+    }
+}
+
+/// What `AudioQueueNewOutput` and `AudioQueueNewInput` share: `outAQ` cleared first, the arguments
+/// checked (`kAudio_ParamError`), the callback with its run loop or dispatch queue, the queue
+/// `make` builds from the format, the audio system on the main run loop, and the new handle.
+func makeQueue<Callback>(_ inFormat: UnsafePointer<AudioStreamBasicDescription>?, _ inCallbackProc: Callback?,
+                         _ inUserData: UnsafeMutableRawPointer?, _ inCallbackRunLoop: UnsafeRawPointer?,
+                         _ inCallbackRunLoopMode: UnsafeRawPointer?, _ inFlags: UInt32,
+                         _ outAQ: UnsafeMutablePointer<AudioQueueRef?>?, dispatch: DispatchQueue?,
+                         _ make: (AudioStreamBasicDescription, CCallback<Callback>) throws(QueueStatus) -> AudioQueueObject) -> OSStatus {
     osStatus { () throws(QueueStatus) in
         guard let outAQ else { throw .parameter }
         outAQ.pointee = nil
         guard let inFormat, let inCallbackProc, inFlags == 0 else { throw .parameter }
-        try checkFormat(inFormat.pointee)
         var callback = CCallback(inCallbackProc, inUserData, runLoop: inCallbackRunLoop, mode: inCallbackRunLoopMode)
         callback.dispatch = dispatch
-        let queue = AudioQueueObject(format: inFormat.pointee, callback: callback)
+        let queue = try make(inFormat.pointee, callback)
         CFRunLoopStorage.attachAudioSystem()
         callback.attach()
         let handle = AudioQueueTable.table.insert(queue)

@@ -392,11 +392,8 @@ func _AudioQueueNewInput(_ inFormat: UnsafePointer<AudioStreamBasicDescription>?
                          _ inUserData: UnsafeMutableRawPointer?, _ inCallbackRunLoop: UnsafeRawPointer?,
                          _ inCallbackRunLoopMode: UnsafeRawPointer?, _ inFlags: UInt32,
                          _ outAQ: UnsafeMutablePointer<AudioQueueRef?>?, dispatch: DispatchQueue?) -> OSStatus {
-    osStatus { () throws(QueueStatus) in
-        guard let outAQ else { throw .parameter }
-        outAQ.pointee = nil
-        guard let inFormat, let inCallbackProc, inFlags == 0 else { throw .parameter }
-        let format = inFormat.pointee
+    makeQueue(inFormat, inCallbackProc, inUserData, inCallbackRunLoop, inCallbackRunLoopMode, inFlags, outAQ,
+              dispatch: dispatch) { format, callback throws(QueueStatus) in
         guard format.mSampleRate.isFinite, format.mSampleRate >= 1_000, format.mSampleRate <= 384_000,
               (1...8).contains(format.mChannelsPerFrame) else { throw QueueStatus(status: kAudioFormatUnsupportedDataFormatError) }
         // The encoder from Float32 at the queue's rate and channels: one that does not exist is
@@ -413,14 +410,8 @@ func _AudioQueueNewInput(_ inFormat: UnsafePointer<AudioStreamBasicDescription>?
         if AudioConverterGetProperty(encoder, kAudioConverterCurrentOutputStreamDescription, &size, &completed) != noErr {
             completed = format
         }
-        var callback = CCallback(inCallbackProc, inUserData, runLoop: inCallbackRunLoop, mode: inCallbackRunLoopMode)
-        callback.dispatch = dispatch
         let queue = AudioQueueObject(format: completed, inputCallback: callback)
-        CFRunLoopStorage.attachAudioSystem()
         queue.input = QueueInput(encoder: encoder, channels: Int(format.mChannelsPerFrame))
-        callback.attach()
-        let handle = AudioQueueTable.table.insert(queue)
-        queue.lock.withLock { queue.handle = handle }
-        outAQ.pointee = handle
+        return queue
     }
 }
