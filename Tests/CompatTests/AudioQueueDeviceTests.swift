@@ -414,7 +414,9 @@ extension CompatPrograms {
                 return state
             }
             _ = try rig.render(0.5)
-            usleep(200_000)   // the queue's thread decodes ahead, past the silence
+            // Every buffer handed to the queue: the first of the tone was decoded and came back
+            // (seven 0.25 s chunks are decoded ahead), so a meter read at decode would read it.
+            #expect(waitFor(5) { player.lock.withLock { player.position == player.samples.count } }, "decoded past the silence")
             let silent = meter()
             #expect(silent.mAveragePower == 0 && silent.mPeakPower == 0, "0.5 s in, the silence is heard: \(silent)")
             _ = try rig.render(0.6)
