@@ -63,9 +63,10 @@ report() {
         cat "$failures"
     fi
     rm -rf "$failures" ${demo_dir:+"$demo_dir"}
-    # A fuzzing build still running (a phase before the fuzz phase failed and ended the run): its
-    # whole process group.
-    [ -z "$fuzz_build_pid" ] || kill -- "-$fuzz_build_pid" 2> /dev/null || true
+    # A background build still running (a phase before the one that needs it failed and ended the
+    # run): its whole process group.
+    local pid
+    for pid in "${background_pid[@]}"; do kill -- "-$pid" 2> /dev/null || true; done
     exit "$status"
 }
 
@@ -155,7 +156,7 @@ report_pass() {   # report_pass LOG STATUS SWIFT-TEST-OPTIONS...: the slowest te
 phase_setup() { scripts/setup.sh --tests; }
 phase_build() { swift build --build-tests; }
 phase_suite() { run_pass --skip "($servers|$programs)"; }
-phase_servers() { run_side_by_side "$servers_first" "$servers"; }
+phase_servers() { start_tsan_build; run_side_by_side "$servers_first" "$servers"; }
 phase_programs() { run_side_by_side "$programs_first" "$programs"; }
 # The C API as a C game meets it: the shipped library (self-contained, exports), C tests, leak
 # check, the C/C++/Python examples (scripts/test-c.sh). Needs the debug build's orbit and daemon.
@@ -170,33 +171,44 @@ phase_size() { scripts/size-report.sh; }
 # Every seed and regression once through the plain build, then each target briefly from its corpus
 # with AddressSanitizer (scripts/fuzz.sh; docs/testing.md).
 phase_fuzz_replay() { scripts/fuzz.sh --replay; }
-phase_fuzz() { wait_fuzz_build && scripts/fuzz.sh --all "$fuzz_seconds"; }
-# The fuzzing build (release, every module instrumented: about 200 s of both CPUs) starts at idle
-# priority (SCHED_IDLE: it runs only on what no one else wants) with the C API's phase, when every
-# real-server pass is over, and builds beside the phases that leave the CPUs half idle (the C API's
-# tests, the bindings, the size report, the fuzz replay); the fuzz phase waits for it. Only when
-# the fuzz phase is to run after the C API's.
-fuzz_build_pid=""
-fuzz_build_log=""
-start_fuzz_build() {
-    [[ " ${phases[*]} " == *" fuzz "* ]] || return 0
-    fuzz_build_log=$(mktemp)
-    chrt --idle 0 setsid scripts/fuzz.sh --build > "$fuzz_build_log" 2>&1 &
-    fuzz_build_pid=$!
+phase_fuzz() { finish_background fuzz wait && scripts/fuzz.sh --all "$fuzz_seconds"; }
+# Builds at idle priority (SCHED_IDLE: they run only on what no one else wants), in a process group
+# of their own, beside phases that leave the CPUs idle; the phase that needs one waits for it, or
+# stops it and builds the rest itself. Only when that phase is to run.
+declare -A background_pid=() background_log=()
+start_background() {   # start_background NAME COMMAND...: COMMAND at idle priority, for the phase NAME
+    local name=$1
+    shift
+    [[ " ${phases[*]} " == *" $name "* ]] || return 0
+    background_log[$name]=$(mktemp)
+    chrt --idle 0 setsid "$@" > "${background_log[$name]}" 2>&1 &
+    background_pid[$name]=$!
 }
-wait_fuzz_build() {
-    [ -n "$fuzz_build_pid" ] || return 0
-    local status=0
-    wait "$fuzz_build_pid" || status=$?
-    fuzz_build_pid=""
-    echo "test.sh: the fuzzing build, made beside the phases before this one:"
-    tail -n 20 "$fuzz_build_log"
-    rm -f "$fuzz_build_log"
-    return "$status"
+finish_background() {   # finish_background NAME wait|stop: waits for NAME's build (its status), or
+    # stops it where it is (what it finished stays built)
+    local name=$1 how=$2 status=0
+    [ -n "${background_pid[$name]:-}" ] || return 0
+    [ "$how" = wait ] || kill -- "-${background_pid[$name]}" 2> /dev/null || true
+    wait "${background_pid[$name]}" || status=$?
+    echo "test.sh: the $name phase's build, made beside the phases before it ($how):"
+    tail -n 20 "${background_log[$name]}"
+    rm -f "${background_log[$name]}"
+    unset "background_pid[$name]" "background_log[$name]"
+    [ "$how" = stop ] || return "$status"
 }
+# The fuzzing build (release, every module instrumented: about 200 s of both CPUs) starts with the
+# C API's phase, when every real-server pass is over, and builds beside the phases that leave the
+# CPUs half idle (the C API's tests, the bindings, the size report, the fuzz replay); the fuzz phase
+# waits for it.
+start_fuzz_build() { start_background fuzz scripts/fuzz.sh --build; }
+# The ThreadSanitizer build (about 250 s of both CPUs) starts with the engine's real-server pass, on
+# one CPU (-j 1), and builds beside the two real-server passes, which leave the CPUs 75-80 % idle;
+# the ThreadSanitizer suite stops it and builds the rest on both. Its real-server passes run after.
+start_tsan_build() { start_background tsan-suite swift build --build-tests "${tsan[@]}" -j 1; }
+
 # Decoding through FFmpeg 6.1 and 7.1 (from PyAV's wheels) as well as Debian 12's 5.1.
 phase_ffmpeg() { scripts/test-ffmpeg-versions.sh; }
-phase_tsan_suite() { every_suite_is_classified && run_pass "${tsan[@]}" --filter "$tsan_suites"; }
+phase_tsan_suite() { finish_background tsan-suite stop; every_suite_is_classified && run_pass "${tsan[@]}" --filter "$tsan_suites"; }
 # Every suite has its row in docs/testing.md's table, saying whether ThreadSanitizer runs it: a new
 # suite cannot land on neither side of the rule.
 every_suite_is_classified() {
