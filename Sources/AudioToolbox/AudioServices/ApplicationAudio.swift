@@ -24,11 +24,14 @@ package final class ApplicationAudio: @unchecked Sendable {
         self.device = device
         center = AudioSessionCenter(device: device)
         session = center.makeSession(category: .soloAmbient)
+        // Active before anything is attached: a scene attached to an inactive session (nothing may
+        // sound) pauses the output, and a desktop stream paused before it ever played waits up to
+        // 2 s for a drain the server never answers: the app's first sound came that late.
+        try session.setActive(true)
         scene = try device.makeScene()
         session.attach(scene)
         registry = try SystemSoundRegistry(device: device)
         session.attach(registry)
-        try session.setActive(true)
     }
 
     /// The program's own OpenAL device (`alcOpenDevice`), paused for the interruption in progress.
