@@ -55,7 +55,7 @@ doc_blocks_name="the C blocks of README.md and docs/getting-started.md compile a
 # ignored, such as a weak reference's side table). `apple_programs LINK-FLAGS...` builds them against a library: the
 # shipped one through pkg-config soundstage-audiotoolbox (the headers from include/soundstage/apple,
 # as a port builds), or in --quick the debug build's libSoundstageC.so with the source headers.
-apple_programs=(audio_format audio_file audio_file_stream audio_converter audio_queue_offline audio_queue_player audio_queue_session audio_session openal_engine openal_extensions openal_loader openal_orbit recorder_to_file)
+apple_programs=(audio_format audio_file audio_file_stream audio_converter audio_queue_offline audio_queue_player audio_units audio_queue_session audio_session openal_engine openal_extensions openal_loader openal_orbit recorder_to_file)
 apple_program() {   # apple_program NAME LINK-FLAGS...
     local name=$1 compiler inputs=() listed
     shift
@@ -71,8 +71,9 @@ apple_program() {   # apple_program NAME LINK-FLAGS...
             apple_session_output "$work/${name}_asan" "${inputs[@]}" > /dev/null
 }
 # Programs that need a desktop server (CompatTests runs them on real ones: audio_queue_recorder
-# records the default source): compiled here as C99 and C++17 with every warning an error, not run.
-apple_server_programs=(audio_queue_recorder)
+# records the default source; remote_io_sine's unit mixes into the desktop output, which OpenAL
+# Soft's null output is not): compiled here as C99 and C++17 with every warning an error, not run.
+apple_server_programs=(audio_queue_recorder remote_io_sine)
 apple_compile() {   # apple_compile NAME LINK-FLAGS...
     local name=$1 compiler
     shift

@@ -5,6 +5,8 @@
 #include <AudioToolbox/AudioToolbox.h>
 #include <AudioToolbox/AudioFileStream.h>
 #include <AudioToolbox/ExtendedAudioFile.h>
+#include <AudioToolbox/AUGraph.h>
+#include <AudioUnit/AudioUnit.h>
 #include <CoreAudioTypes/CoreAudioTypes.h>
 #include <CoreFoundation/CoreFoundation.h>
 #include <OpenAL/OpenAL.h>

@@ -1,3 +1,4 @@
+import AudioToolbox
 import Foundation
 import Soundstage
 
@@ -277,6 +278,8 @@ public final class AVAudioSession: NSObject, @unchecked Sendable {
     public func setPreferredIOBufferDuration(_ duration: Double) throws {
         guard duration.isFinite, duration >= 0 else { throw SoundstageError(.invalidArgument, "preferred I/O buffer duration \(duration)").nsError }
         lock.withLock { preferred.ioBufferDuration = duration }
+        // The C session's too: a RemoteIO unit renders I/O buffers of this length.
+        AudioSessionServices.shared.preferredIOBufferDuration = Float32(duration)
     }
 
     /// The output latency the device reports, in seconds (0 when it does not say).

@@ -3,7 +3,7 @@ import SoundFile
 import Testing
 import TestSupport
 
-/// Tests/C/audio_format.c, audio_file.c, audio_file_stream.c, audio_converter.c, audio_queue_offline.c,
+/// Tests/C/audio_format.c, audio_file.c, audio_file_stream.c, audio_converter.c, audio_queue_offline.c, audio_units.c,
 /// audio_queue_player.c (the books' command-line file player, in real time on OpenAL Soft's null
 /// output; CProgramsOnTheDesktop/AudioQueuePlayerDesktopTests hears it on real servers), audio_session.c,
 /// openal_loader.c, openal_orbit.c (on OpenAL Soft's wave writer), recorder_to_file.c and openal_extensions.c, C programs in the style of the Core Audio books and of iOS games, compiled as
@@ -105,6 +105,17 @@ import TestSupport
         let result = try Self.run([program, work.path])
         #expect(result.status == 0, "\(result.output)")
         #expect(result.output.contains("audio_queue_offline: 51 passed, 0 failed"), "\(result.output)")
+    }
+
+    /// Tests/C/audio_units.c: Audio Units and AUGraph pulled offline through the generic output.
+    @Test(arguments: Self.compilers)
+    func theAudioUnitsProgramPasses(compiler: [String]) throws {
+        let work = try Self.workDirectory("audio-units-c")
+        defer { try? FileManager.default.removeItem(at: work) }
+        guard let program = try Self.compile("audio_units", with: compiler, in: work) else { return }
+        let result = try Self.run([program])
+        #expect(result.status == 0, "\(result.output)")
+        #expect(result.output.contains("audio_units: ") && result.output.contains(" passed, 0 failed"), "\(result.output)")
     }
 
     @Test(.enabled(if: AudioQueuePlayerInputs.ffmpeg != nil),

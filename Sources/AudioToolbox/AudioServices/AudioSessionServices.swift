@@ -5,7 +5,7 @@ import NIOConcurrencyHelpers
 import Soundstage
 
 /// The C API's state: the listeners and the values iOS keeps for the app.
-final class AudioSessionServices: Sendable {
+package final class AudioSessionServices: Sendable {
     typealias InterruptionListener = CCallback<AudioSessionInterruptionListener>
     typealias PropertyListener = CCallback<AudioSessionPropertyListener>
 
@@ -32,7 +32,7 @@ final class AudioSessionServices: Sendable {
 
     private let state = NIOLockedValueBox(State())
 
-    static let shared = AudioSessionServices()
+    package static let shared = AudioSessionServices()
 
     /// `AudioSessionInitialize`.
     func initialize(_ listener: InterruptionListener?) throws(SessionStatus) {
@@ -313,6 +313,13 @@ final class AudioSessionServices: Sendable {
         case kAudioSessionCategory_AudioProcessing: .audioProcessing
         default: nil
         }
+    }
+
+    /// The I/O buffer duration the program asked for (kAudioSessionProperty_PreferredHardwareIOBufferDuration
+    /// or AVAudioSession's preferredIOBufferDuration), 0 until asked: a device unit's render slice.
+    package var preferredIOBufferDuration: Float32 {
+        get { state.withLockedValue { $0.preferredIOBufferDuration } }
+        set { state.withLockedValue { $0.preferredIOBufferDuration = newValue } }
     }
 
     private static func ioBufferDuration(_ device: Device) -> Float32 {

@@ -104,6 +104,7 @@ extension Device {
                     sliced += slice
                 }
                 let mixed = UnsafeMutableBufferPointer(rebasing: output[(done * channels)..<((done + count) * channels)])
+                addMixInputs(into: mixed, channels: channels)
                 if !PlayableSamples.allFinite(UnsafeBufferPointer(mixed)) { silenceNonFiniteMix(mixed, scenes) }
                 recordMix(UnsafeBufferPointer(mixed))
                 done += count

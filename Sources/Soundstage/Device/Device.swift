@@ -86,6 +86,9 @@ public final class Device: Sendable {
     let isRecordingMix = Atomic<Bool>(false)
     /// What ``addMixTap(_:)`` added (they also set `isRecordingMix`, so the render hands them its chunks).
     let mixTaps = NIOLockedValueBox(MixTaps())
+    /// What ``addMixInput(_:)`` added, and whether there is any (read by the render thread first).
+    let mixInputs = NIOLockedValueBox(MixInputs())
+    let hasMixInputs = Atomic<Bool>(false)
     /// Whether some scene has source properties waiting for the next mix (see
     /// ``Source/unwrittenParameters``): the render thread then writes them before its next slice.
     let hasUnwrittenProperties = Atomic<Bool>(false)

@@ -104,9 +104,9 @@ extension Device {
 
     /// Whether nothing can sound before device frame `frame`: no source plays (a paused one is
     /// silent), none waits in a batch, no scheduled play comes before `frame`, no virtual voice
-    /// plays and no recording of the mix runs. Tails are the caller's to check, in the mix itself.
+    /// plays, no recording of the mix runs and no mix input is added (``addMixInput(_:)``). Tails are the caller's to check, in the mix itself.
     func isQuiet(before frame: Int) -> Bool {
-        guard !isRecordingMix.load(ordering: .acquiring) else { return false }
+        guard !isRecordingMix.load(ordering: .acquiring), !hasMixInputs.load(ordering: .acquiring) else { return false }
         let scenes = liveScenes()
         return scenes.allSatisfy { $0.isQuiet(before: frame) }
     }

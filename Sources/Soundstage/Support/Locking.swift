@@ -8,7 +8,7 @@ import NIOConcurrencyHelpers
 extension NIOLock {
     /// `withLock`, keeping the closure's typed error.
     @inline(__always)
-    func withTypedLock<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
+    package func withTypedLock<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
         lock()
         defer { unlock() }
         return try body()

@@ -1,0 +1,1 @@
+#include <AudioToolbox/AUComponent.h> /* AudioUnit/AUComponent.h: Apple keeps this header in AudioToolbox now. */

@@ -1,0 +1,1 @@
+#include <AudioToolbox/AudioUnitParameters.h> /* AudioUnit/AudioUnitParameters.h: Apple keeps this header in AudioToolbox now. */

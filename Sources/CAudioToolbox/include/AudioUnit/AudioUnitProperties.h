@@ -1,0 +1,1 @@
+#include <AudioToolbox/AudioUnitProperties.h> /* AudioUnit/AudioUnitProperties.h: Apple keeps this header in AudioToolbox now. */
