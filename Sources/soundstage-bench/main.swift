@@ -175,6 +175,10 @@ if mode == "stretch" {
     try stretchBench()
     exit(0)
 }
+if mode == "remote-io-ear" {
+    try remoteIOEarLatency(arguments: Array(CommandLine.arguments.dropFirst(2)))
+    exit(0)
+}
 if mode == "audio-queue-ear" {
     try audioQueueEarLatency(arguments: Array(CommandLine.arguments.dropFirst(2)))
     exit(0)
