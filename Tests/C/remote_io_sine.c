@@ -12,6 +12,10 @@
  *      -L.build/debug -l:libSoundstageC.so -Wl,-rpath,.build/debug -lm
  *   ./a.out [--default-output] [--frequency HZ] [--seconds S] [--pan -1|0|1]
  *
+ * With --session it sets up aurioTouch's audio session first (AudioSessionInitialize with an
+ * interruption listener that starts the unit again at the interruption's end, a playback category,
+ * AudioSessionSetActive) and says each interruption and IsRunning change on standard output.
+ *
  * It plays on the app's output device: the desktop server (PULSE_SERVER). The tone is written to
  * the left channel, the right or both (--pan). It checks: the callback ran on a thread that is
  * not the main thread, with the frames asked each time at most MaximumFramesPerSlice; IsRunning
@@ -49,6 +53,9 @@ typedef struct {
     volatile int stopped;
     int callsAfterStop;
     int runningChanges;
+    AudioUnit unit;
+    int session;
+    int interruptions;
 } SineState;
 
 static double Now(void) {
@@ -81,14 +88,41 @@ static OSStatus SineRenderProc(void *inRefCon, AudioUnitRenderActionFlags *ioAct
     return noErr;
 }
 
+/* A line for a listener at the sink, with when it was said (CLOCK_MONOTONIC). */
+static void Say(const char *what) {
+    printf("%s at %.6f\n", what, Now());
+    fflush(stdout);
+}
+
 static void RunningChanged(void *inRefCon, AudioUnit inUnit, AudioUnitPropertyID inID, AudioUnitScope inScope,
                            AudioUnitElement inElement) {
     SineState *state = (SineState *)inRefCon;
-    (void)inUnit;
+    UInt32 running = 0, size = sizeof running;
     (void)inID;
     (void)inScope;
     (void)inElement;
     state->runningChanges++;
+    if (state->session) {
+        AudioUnitGetProperty(inUnit, kAudioOutputUnitProperty_IsRunning, kAudioUnitScope_Global, 0, &running, &size);
+        Say(running ? "running 1" : "running 0");
+    }
+}
+
+/* aurioTouch's interruption listener: iOS has stopped the unit at the beginning; at the end, make
+   the session active again and start the unit. */
+static void InterruptionListener(void *inClientData, UInt32 inInterruptionState) {
+    SineState *state = (SineState *)inClientData;
+    OSStatus status;
+    char line[64];
+    if (inInterruptionState == kAudioSessionBeginInterruption) {
+        state->interruptions++;
+        Say("interruption began");
+        return;
+    }
+    status = AudioSessionSetActive(true);
+    if (status == noErr) status = AudioOutputUnitStart(state->unit);
+    snprintf(line, sizeof line, "interruption ended (restarted %d)", (int)status);
+    Say(line);
 }
 
 int main(int argc, char **argv) {
@@ -110,16 +144,26 @@ int main(int argc, char **argv) {
             frequency = atof(argv[++i]);
         } else if (strcmp(argv[i], "--seconds") == 0 && i + 1 < argc) {
             seconds = atof(argv[++i]);
+        } else if (strcmp(argv[i], "--session") == 0) {
+            state.session = 1;
         } else if (strcmp(argv[i], "--pan") == 0 && i + 1 < argc) {
             state.pan = atoi(argv[++i]);
         } else {
-            fprintf(stderr, "usage: remote_io_sine [--default-output] [--frequency HZ] [--seconds S] [--pan -1|0|1]\n");
+            fprintf(stderr, "usage: remote_io_sine [--default-output] [--session] [--frequency HZ] [--seconds S] [--pan -1|0|1]\n");
             return 2;
         }
     }
     state.mainThread = pthread_self();
     state.step = 2 * kPi * frequency / 44100.0;
 
+    if (state.session) {
+        /* aurioTouch's session: initialized with an interruption listener, a category that plays,
+           active before the unit is made. */
+        UInt32 category = kAudioSessionCategory_MediaPlayback;
+        EXPECT_STATUS(AudioSessionInitialize(NULL, NULL, InterruptionListener, &state), noErr);
+        EXPECT_STATUS(AudioSessionSetProperty(kAudioSessionProperty_AudioCategory, sizeof category, &category), noErr);
+        EXPECT_STATUS(AudioSessionSetActive(true), noErr);
+    }
     memset(&description, 0, sizeof description);
     description.componentType = kAudioUnitType_Output;
     description.componentSubType = useDefaultOutput ? kAudioUnitSubType_DefaultOutput : kAudioUnitSubType_RemoteIO;
@@ -127,6 +171,7 @@ int main(int argc, char **argv) {
     component = AudioComponentFindNext(NULL, &description);
     EXPECT(component != NULL);
     EXPECT_STATUS(AudioComponentInstanceNew(component, &unit), noErr);
+    state.unit = unit;
 
     memset(&format, 0, sizeof format);
     format.mSampleRate = 44100;
@@ -172,7 +217,8 @@ int main(int argc, char **argv) {
     EXPECT(state.callsAfterStop == 0);
     EXPECT(state.calls > 0 && state.onMainThread == 0);
     EXPECT(state.largest > 0 && state.largest <= maximumFrames);
-    EXPECT(state.runningChanges == 2);
+    /* Each interruption stops the unit and its end starts it again. */
+    EXPECT(state.runningChanges == 2 + 2 * state.interruptions);
     EXPECT_STATUS(AudioUnitUninitialize(unit), noErr);
     EXPECT_STATUS(AudioComponentInstanceDispose(unit), noErr);
     EXPECT_STATUS(AudioOutputUnitStart(unit), kAudio_ParamError);

@@ -74,5 +74,55 @@ extension CProgramsOnTheDesktop {
                          arguments.joined(separator: " "), "\(kind)", onset * 1000, (times.firstCallback - times.started) * 1000,
                          length, ran, pitch, level))
         }
+
+        /// The unit under aurioTouch's session through a phone call (PulseAudio: a `paplay` with
+        /// the phone role on sink B, which module-role-cork makes the server's cork request to the
+        /// game): iOS's rules, as the program sees them and as sink A hears them. The interruption
+        /// stops the unit (IsRunning 0) before the program's listener hears it began; at its end
+        /// the listener starts the unit again (IsRunning 1); A hears the tone, a silence for the
+        /// call, then the tone again.
+        @Test(.enabled(if: !runningUnderSanitizer))
+        func aCallStopsTheUnitAndItsEndLetsTheProgramStartItAgain() throws {
+            let work = FileManager.default.temporaryDirectory.appendingPathComponent("remote-io-session-\(UUID())")
+            try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: work) }
+            let program = try AudioQueuePlayerDesktopTests.compile("remote_io_sine", in: work)
+            let fixture = try AudioServerFixture(.pulseaudio)
+            try fixture.pactl(["load-module", "module-role-cork", "trigger_roles=phone", "cork_roles=game", "global=true"])
+            let phone = work.appendingPathComponent("phone.wav").path
+            try SoundFileWriter.write(Signals.sine(1_500, seconds: 1, amplitude: 0.3), to: phone, format: .wavFloat32)
+            let onA = try fixture.record(sink: "A")
+            let output = ChildOutput(in: work.path)
+            var environment = fixture.environment
+            environment["ALSOFT_LOGLEVEL"] = "0"
+            let game = try ChildProcess(program, ["--session", "--seconds", "4"], environment: environment,
+                                        stdout: output.outputDescriptor, stderr: output.errorDescriptor)
+            let lines = output.lines, saidAnything = output.said
+            #expect(waitFor(10) { onA.secondsHeard() >= 0.5 }, "the tone reaches sink A: \(lines())")
+            let call = try fixture.spawn("paplay", ["--property=media.role=phone", "--device=B", phone])
+            #expect(waitFor(10) { saidAnything("interruption began") }, "\(lines())")
+            call.wait()
+            #expect(waitFor(10) { saidAnything("interruption ended (restarted 0)") }, "\(lines())")
+            #expect(game.wait() == 0, "\(lines())")
+            usleep(200_000)
+            let a = onA.stop()
+            let events = lines().compactMap { line -> String? in
+                let event = line.components(separatedBy: " at ")[0]
+                return event.hasPrefix("running") || event.hasPrefix("interruption") ? event : nil
+            }
+            // The listener's AudioOutputUnitStart tells IsRunning 1 before the listener says it ended.
+            #expect(events == ["running 1", "running 0", "interruption began", "running 1", "interruption ended (restarted 0)", "running 0"],
+                    "\(lines())")
+            let sounds = Signals.separateSounds(a, gap: 0.2, threshold: 0.02)
+            try #require(sounds.count == 2, "\(sounds.count) sounds on A: \(lines())")
+            let silence = Double(sounds[1].0 - sounds[0].1) / 48_000
+            // The server's uncork request comes once the call's stream has drained and gone: about
+            // 2 s after the cork for a 1 s call (1.97 s measured).
+            #expect(silence > 0.8 && silence < 2.5, "A was silent \(silence) s for the 1 s call")
+            let after = Array(stride(from: 2 * sounds[1].0 + 4_800, to: 2 * sounds[1].1 - 4_800, by: 2).map { a[$0] })
+            #expect(abs(Signals.medianFrequency(after, windows: 16) - 440) < 2)
+            print(String(format: "remote_io_sine --session on pulseaudio: silent %.3f s for the call, then %.3f s of the tone",
+                         silence, Double(sounds[1].1 - sounds[1].0) / 48_000))
+        }
     }
 }
