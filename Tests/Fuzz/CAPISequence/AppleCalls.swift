@@ -681,7 +681,8 @@ extension Program {
         case 3: initializeWithCallbacks()
         case 4: openWithCallbacks()
         case 5: writePackets()
-        case 6, 18: queueStep()
+        case 6: queueStep()
+        case 18: unitStep()
         case 7: writeBytes()
         case 8: readPackets()
         case 9: readBytes()
@@ -2018,6 +2019,7 @@ extension Program {
     /// Closes what is left (streams, converters, ext files, files), checks every handle is then
     /// stale, releases the CF objects and empties the folder.
     func finishApple() {
+        finishUnits()
         for kind in [AppleKind.queue, .stream, .converter, .extFile, .audioFile] {
             for held in apple.live where held.kind == kind && held.owner == 0 {
                 guard appleHeld(held.bits) != nil else { continue }   // gone with its owner

@@ -127,6 +127,8 @@ final class Program {
     var threadRunning = false
     /// The Apple handles, CF objects and memory of the program's Core Audio calls (AppleCalls.swift).
     let apple = AppleState()
+    /// The Audio Units and graphs (UnitCalls.swift).
+    let units = UnitState()
     /// FUZZ_TRACE=1 prints every call and its result (for reading what a finding did).
     static let tracing = getenv("FUZZ_TRACE") != nil
 
