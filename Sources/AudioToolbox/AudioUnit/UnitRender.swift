@@ -172,6 +172,9 @@ extension AudioUnitObject {
             return makePlan()
         }
         try renderGate.withLock { () throws(UnitStatus) in
+            // Disposed while this render waited for the gate: a disposal that has returned is
+            // followed by no callback.
+            guard !lock.withLock({ disposed }) else { throw .parameter }
             // A NULL buffer gets the unit's own memory, as on iOS.
             if UnsafeMutableAudioBufferListPointer(ioData).contains(where: { $0.mData == nil }) {
                 if outputList == nil { outputList = OwnedBufferList(format: plan.output, frames: frames) }
@@ -340,6 +343,8 @@ extension AudioUnitObject {
             return makePlan()
         }) else { return nil }
         return renderGate.withLock { () -> UnitFormat? in
+            // Stopped or disposed while this render waited for the gate: no callback after either returned.
+            guard lock.withLock({ !disposed && isRunning }) else { return nil }
             list.prepare(format: plan.output, frames: frames)
             var stamp = AudioTimeStamp()
             stamp.mSampleTime = outputSampleTime
