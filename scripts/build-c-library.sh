@@ -23,10 +23,10 @@ MAJOR=$(version MAJOR)
 
 # Built small (docs/c-api.md, "What the library weighs"): each function in a section of its own,
 # so the linker drops what no ss_ function reaches (SwiftPM passes --gc-sections), and lld folding
-# identical functions (--icf=all). Not -Osize: 1.6 MB smaller, but the frame loop costs 3 % more
+# identical functions (--icf=all), and merging string tails (-O2: 4 KB, 2026-11-29). Not -Osize: 1.6 MB smaller, but the frame loop costs 3 % more
 # CPU against raw OpenAL (Benchmarks/C/frame-bench.c: 1.105 against 1.077 in the same run).
 # The CLI is built the same way, in the same scratch.
-small=(-Xswiftc -Xfrontend -Xswiftc -function-sections -Xswiftc -use-ld=lld -Xlinker --icf=all)
+small=(-Xswiftc -Xfrontend -Xswiftc -function-sections -Xswiftc -use-ld=lld -Xlinker --icf=all -Xlinker -O2)
 # libstdc++ (the Swift runtime is C++) linked in too, from a directory that has only its static
 # archive: the game need not load libstdc++.so (0.9 MB resident), and the library asks for no
 # GLIBCXX symbol version at all. Its symbols stay local like the runtime's (the version script).

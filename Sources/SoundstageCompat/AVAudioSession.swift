@@ -311,9 +311,10 @@ public final class AVAudioSession: NSObject, @unchecked Sendable {
     private func sessionEvent(_ event: SessionEvent) {
         switch event.kind {
         case .interruptionBegan:
-            // iOS silences the app's OpenAL while it is interrupted; OpenAL Soft does not, so do
-            // it here, before the listeners run (they make no context current, as on iOS).
-            lock.withLock { engine }?.silenceApplicationOpenAL()
+            // iOS stops the app's output units and silences its OpenAL while it is interrupted;
+            // OpenAL Soft does not, so do it here, before the listeners run (they make no context
+            // current, as on iOS).
+            lock.withLock { engine }?.interruptionBegins()
             CompatOutput.deliver { [self] in
                 NotificationCenter.default.post(name: Self.interruptionNotification, object: self,
                                                 userInfo: [AVAudioSessionInterruptionTypeKey: InterruptionType.began.rawValue])

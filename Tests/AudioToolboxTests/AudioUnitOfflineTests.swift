@@ -246,6 +246,41 @@ import Testing
         #expect(last == -1234)
     }
 
+    @Test func aConnectionThatWouldCloseACycleIsRefused() throws {
+        let a = try Self.newUnit(kAudioUnitType_Mixer, kAudioUnitSubType_MultiChannelMixer)
+        let b = try Self.newUnit(kAudioUnitType_FormatConverter, kAudioUnitSubType_AUConverter)
+        let c = try Self.newUnit(kAudioUnitType_Mixer, kAudioUnitSubType_MultiChannelMixer)
+        defer { [a, b, c].forEach { AudioComponentInstanceDispose($0) } }
+        func connect(_ destination: AudioUnit, from source: AudioUnit?) -> OSStatus {
+            var connection = AudioUnitConnection(sourceAudioUnit: source, sourceOutputNumber: 0, destInputNumber: 0)
+            return AudioUnitSetProperty(destination, kAudioUnitProperty_MakeConnection, kAudioUnitScope_Input, 0, &connection,
+                                        UInt32(MemoryLayout<AudioUnitConnection>.size))
+        }
+        #expect(connect(a, from: b) == noErr)
+        #expect(connect(b, from: c) == noErr)
+        // c ← a would close a → b → c → a: rendered, it would never end.
+        #expect(connect(c, from: a) == kAudioUnitErr_InvalidPropertyValue)
+        #expect(connect(a, from: a) == kAudioUnitErr_InvalidPropertyValue)
+        // A callback that renders its own unit's output inside its render is refused, not recursed into.
+        let generic = try Self.newUnit(kAudioUnitType_Output, kAudioUnitSubType_GenericOutput)
+        defer { AudioComponentInstanceDispose(generic) }
+        final class Inner { var unit: AudioUnit?; var status: OSStatus = noErr }
+        let inner = Inner()
+        inner.unit = generic
+        var callback = AURenderCallbackStruct(inputProc: { refCon, _, _, _, _, ioData in
+            let inner = Unmanaged<Inner>.fromOpaque(refCon).takeUnretainedValue()
+            var flags = AudioUnitRenderActionFlags()
+            var stamp = AudioTimeStamp()
+            inner.status = AudioUnitRender(inner.unit, &flags, &stamp, 0, 64, ioData)
+            return noErr
+        }, inputProcRefCon: Unmanaged.passUnretained(inner).toOpaque())
+        #expect(AudioUnitSetProperty(generic, kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Input, 0, &callback,
+                                     UInt32(MemoryLayout<AURenderCallbackStruct>.size)) == noErr)
+        #expect(AudioUnitInitialize(generic) == noErr)
+        #expect(Self.pull(generic, frames: 64).status == noErr)
+        #expect(inner.status == kAudioUnitErr_CannotDoInCurrentContext)
+    }
+
     @Test func wrongCallsGetApplesCodesAndNeverStop() throws {
         let unit = try Self.newUnit(kAudioUnitType_Output, kAudioUnitSubType_RemoteIO)
         var format = Self.float(rate: 44_100, channels: 2)

@@ -40,7 +40,7 @@ package final class ApplicationAudio: @unchecked Sendable {
     /// iOS silences the app's OpenAL while it is interrupted; OpenAL Soft does not, so the
     /// interruption's beginning pauses the device of the current context, before any listener runs
     /// (they make no context current, as on iOS). Once for an interruption, whoever asks first.
-    package func silenceApplicationOpenAL() {
+    private func silenceApplicationOpenAL() {
         guard pausedOpenAL.withLockedValue({ $0 == nil }), let device = ApplicationOpenALDevice.ofCurrentContext() else { return }
         do {
             try device.pause()
@@ -48,6 +48,26 @@ package final class ApplicationAudio: @unchecked Sendable {
         } catch {
             report("soundstage: the program's OpenAL device could not be paused for the interruption: \(error)")
         }
+    }
+
+    /// The output units running on the device (RemoteIO and its kin), each with what stops it.
+    private let runningUnits = NIOLockedValueBox<[ObjectIdentifier: @Sendable () -> Void]>([:])
+
+    /// Notes a running output unit (`stop` stops it) until ``forgetRunningUnit(_:)``.
+    func noteRunningUnit(_ unit: AnyObject, stop: @escaping @Sendable () -> Void) {
+        runningUnits.withLockedValue { $0[ObjectIdentifier(unit)] = stop }
+    }
+
+    func forgetRunningUnit(_ unit: AnyObject) {
+        _ = runningUnits.withLockedValue { $0.removeValue(forKey: ObjectIdentifier(unit)) }
+    }
+
+    /// An interruption begins: iOS has stopped the app's output units and silenced its OpenAL
+    /// before the app's interruption listener runs, so this runs first (the session's own
+    /// observers run in no set order).
+    package func interruptionBegins() {
+        silenceApplicationOpenAL()
+        for stop in runningUnits.withLockedValue({ Array($0.values) }) { stop() }
     }
 
     /// The end of ``silenceApplicationOpenAL()``, once the listeners have run (they made their

@@ -90,7 +90,7 @@ package final class AudioSessionServices: Sendable {
         default: return
         }
         let (listener, audio) = state.withLockedValue { ($0.interruption, $0.attached?.audio) }
-        if begin { audio?.silenceApplicationOpenAL() }
+        if begin { audio?.interruptionBegins() }
         guard let listener else {
             if !begin { audio?.restoreApplicationOpenAL() }   // no listener to wait for
             return

@@ -115,17 +115,19 @@ final class AudioUnitObject: @unchecked Sendable {
     /// The mixer's meters: the last render's power and peak (linear) by input bus, and the output's.
     var meters = UnitMeters()
     var outputSampleTime: Double = 0
+    /// Renders of element 0 in progress on the gate's thread (0 or 1: a second is refused).
+    var renderDepth = 0
 
     init(componentIndex: Int, hardwareRate: Double, hardwareChannels: Int) {
         self.componentIndex = componentIndex
         component = UnitComponents.all[componentIndex]
-        let hardware = try! UnitFormat(UnitFormat.canonical(rate: hardwareRate, channels: hardwareChannels))
-        let stereo44 = try! UnitFormat(UnitFormat.canonical(rate: 44_100, channels: 2))
+        let hardware = UnitFormat(canonicalRate: hardwareRate, channels: hardwareChannels)
+        let stereo44 = UnitFormat(canonicalRate: 44_100, channels: 2)
         switch component.kind {
         case .deviceIO(let hasInput):
             // Element 0 plays (client format in, the hardware's out); element 1 records (the
             // hardware's in, client format out). The client sides start as the hardware's.
-            let input = try! UnitFormat(UnitFormat.canonical(rate: hardwareRate, channels: 1))
+            let input = UnitFormat(canonicalRate: hardwareRate, channels: 1)
             inputs = [UnitElement(format: hardware)] + (hasInput ? [UnitElement(format: input)] : [])
             outputs = [UnitElement(format: hardware)] + (hasInput ? [UnitElement(format: input)] : [])
         case .genericOutput, .converter, .varispeed, .newTimePitch:

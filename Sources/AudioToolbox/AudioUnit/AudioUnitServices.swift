@@ -153,6 +153,9 @@ public func AudioUnitSetProperty(_ inUnit: AudioUnit?, _ inID: AudioUnitProperty
                                  _ inElement: AudioUnitElement, _ inData: UnsafeRawPointer?, _ inDataSize: UInt32) -> OSStatus {
     osStatus { () throws(UnitStatus) in
         let unit = try AudioUnitTable.unit(inUnit)
+        if inID == kAudioUnitProperty_MakeConnection, let inData, Int(inDataSize) == MemoryLayout<AudioUnitConnection>.size {
+            try unit.checkConnection(inData.loadUnaligned(as: AudioUnitConnection.self))
+        }
         // NULL data clears a callback or a connection, as on iOS; other properties need a value.
         var empty = [UInt8](repeating: 0, count: 32)
         var failure: UnitStatus?

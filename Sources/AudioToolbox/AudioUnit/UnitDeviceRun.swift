@@ -17,6 +17,7 @@ final class UnitDeviceRun: MixInput, @unchecked Sendable {
     // time, under the device's render lock); the rest is immutable.
     private weak var unit: AudioUnitObject?
     let device: Device
+    private let audio: ApplicationAudio
     private let session: AudioSession
     private var observer: Int?
     /// Frames the program's callback makes at a time (the I/O buffer), at the device's rate.
@@ -29,17 +30,19 @@ final class UnitDeviceRun: MixInput, @unchecked Sendable {
 
     init(unit: AudioUnitObject, audio: ApplicationAudio, slice: Int) {
         self.unit = unit
+        self.audio = audio
         device = audio.device
         session = audio.session
         self.slice = slice
-        list = OwnedBufferList(format: try! UnitFormat(UnitFormat.canonical(rate: Double(audio.device.sampleRate),
-                                                                             channels: audio.device.layout.channelCount)),
+        list = OwnedBufferList(format: UnitFormat(canonicalRate: Double(audio.device.sampleRate), channels: audio.device.layout.channelCount),
                                frames: slice)
         fifo = PlaneBuffer(channels: audio.device.layout.channelCount, capacity: 2 * slice + 4_096)
     }
 
-    /// Starts mixing; the session's interruptions stop the unit from now on.
+    /// Starts mixing; the session's interruptions stop the unit from now on: before the app's
+    /// listeners (``ApplicationAudio/interruptionBegins()``), and here for a program without any.
     func start() throws(UnitStatus) {
+        audio.noteRunningUnit(self) { [weak self] in _ = self?.unit?.stopOnDevice() }
         observer = session.addObserver { [weak self] event in
             guard case .interruptionBegan = event.kind, let unit = self?.unit else { return }
             _ = unit.stopOnDevice()
@@ -54,6 +57,7 @@ final class UnitDeviceRun: MixInput, @unchecked Sendable {
 
     /// Stops mixing and watching the session.
     func end() {
+        audio.forgetRunningUnit(self)
         device.removeMixInput(self)
         if let observer { session.removeObserver(observer) }
         observer = nil
@@ -111,8 +115,7 @@ extension AudioUnitObject {
             guard initialized else { throw .uninitialized }
             guard !isRunning else { return (nil, []) }
             // The hardware side is the device's.
-            let hardware = try UnitFormat(UnitFormat.canonical(rate: Double(audio.device.sampleRate),
-                                                               channels: audio.device.layout.channelCount))
+            let hardware = UnitFormat(canonicalRate: Double(audio.device.sampleRate), channels: audio.device.layout.channelCount)
             outputs[0].format = hardware
             let duration = Double(AudioSessionServices.shared.preferredIOBufferDuration)
             let frames = duration > 0 ? Int((duration * hardware.rate).rounded()) : 1_024

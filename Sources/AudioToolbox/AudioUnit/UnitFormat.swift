@@ -64,6 +64,16 @@ struct UnitFormat: Equatable {
         bytesPerSample = bytes
     }
 
+    /// iOS's canonical Audio Unit format (``canonical(rate:channels:)``) at `rate` with `channels`
+    /// (1...``maximumChannels``), which needs no checking.
+    init(canonicalRate rate: Double, channels: Int) {
+        description = Self.canonical(rate: rate, channels: channels)
+        sample = .float32
+        self.channels = channels
+        nonInterleaved = true
+        bytesPerSample = 4
+    }
+
     /// iOS's canonical Audio Unit format: Float32, non-interleaved, packed.
     static func canonical(rate: Double, channels: Int) -> AudioStreamBasicDescription {
         AudioStreamBasicDescription(mSampleRate: rate, mFormatID: kAudioFormatLinearPCM,

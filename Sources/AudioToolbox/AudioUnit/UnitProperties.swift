@@ -119,12 +119,8 @@ extension AudioUnitObject {
                 if $0.callback != nil { $0.connection = nil }
             }
         case kAudioUnitProperty_MakeConnection:
+            // The source was checked before this unit's lock was taken (checkConnection).
             let connection = value(AudioUnitConnection.self)
-            if let source = connection.sourceAudioUnit {
-                guard source != handle, let unit = AudioUnitTable.table.object(source) else { throw .invalidPropertyValue }
-                let outputs = unit.lock.withLock { unit.outputs.count }
-                guard Int(connection.sourceOutputNumber) < outputs else { throw .invalidPropertyValue }
-            }
             try modify(scope, element) {
                 $0.connection = connection.sourceAudioUnit == nil ? nil : connection
                 if $0.connection != nil { $0.callback = nil }
@@ -166,6 +162,22 @@ extension AudioUnitObject {
             throw .invalidProperty
         }
         return listeners(for: id)
+    }
+
+    /// Whether `connection` may feed this unit (no lock held: each unit's lock is taken alone, so
+    /// two threads connecting two units to each other cannot wait on each other): the source is a
+    /// live unit other than this one, has that output, and does not take this unit's output
+    /// upstream (a cycle would render forever). `kAudioUnitErr_InvalidPropertyValue` if not.
+    func checkConnection(_ connection: AudioUnitConnection) throws(UnitStatus) {
+        guard let source = connection.sourceAudioUnit else { return }
+        guard source != handle, let unit = AudioUnitTable.table.object(source) else { throw .invalidPropertyValue }
+        guard Int(connection.sourceOutputNumber) < unit.lock.withLock({ unit.outputs.count }) else { throw .invalidPropertyValue }
+        var seen: Set<UInt> = [], pending = [source]
+        while let next = pending.popLast() {
+            guard next != handle else { throw .invalidPropertyValue }
+            guard seen.insert(UInt(bitPattern: next)).inserted, let upstream = AudioUnitTable.table.object(next) else { continue }
+            pending += upstream.lock.withLock { upstream.inputs.compactMap { $0.connection?.sourceAudioUnit } }
+        }
     }
 
     /// EnableIO's places: input on input scope element 1, output on output scope element 0.

@@ -155,14 +155,16 @@ extension AudioUnitObject {
     }
 
     /// AudioUnitRender: `frames` frames of output element `bus` into `ioData` (a NULL buffer's
-    /// data is the unit's own), with the render notifications around it.
+    /// data is the unit's own), with the render notifications around it. (Not inlined: the C
+    /// function and a connected unit's pull share one copy.)
+    @inline(never)
     func render(flags: UnsafeMutablePointer<AudioUnitRenderActionFlags>?, timeStamp: UnsafePointer<AudioTimeStamp>,
                 bus: UInt32, frames: Int, into ioData: UnsafeMutablePointer<AudioBufferList>) throws(UnitStatus) {
         if isDeviceIO && bus == 1 {
             try renderInput(frames: frames, into: ioData)
             return
         }
-        let plan = try lock.withTypedLock { () throws(UnitStatus) -> RenderPlan in
+        var plan = try lock.withTypedLock { () throws(UnitStatus) -> RenderPlan in
             guard !disposed else { throw .parameter }
             guard initialized else { throw .uninitialized }
             guard bus == 0, !outputs.isEmpty else { throw .invalidElement }
@@ -171,10 +173,16 @@ extension AudioUnitObject {
             guard outputs[0].format.fits(ioData, frames: frames, allowNilData: true) else { throw .parameter }
             return makePlan()
         }
+        resolveSourceFormats(&plan)
         try renderGate.withLock { () throws(UnitStatus) in
             // Disposed while this render waited for the gate: a disposal that has returned is
             // followed by no callback.
             guard !lock.withLock({ disposed }) else { throw .parameter }
+            // A render of this unit's output inside its own render (a callback rendering its own
+            // unit's element 0): refused, not an endless recursion.
+            guard renderDepth == 0 else { throw .cannotDoInCurrentContext }
+            renderDepth += 1
+            defer { renderDepth -= 1 }
             // A NULL buffer gets the unit's own memory, as on iOS.
             if UnsafeMutableAudioBufferListPointer(ioData).contains(where: { $0.mData == nil }) {
                 if outputList == nil { outputList = OwnedBufferList(format: plan.output, frames: frames) }
@@ -228,21 +236,24 @@ extension AudioUnitObject {
             }
             return nil
         }
-        let inputFormats = inputs.enumerated().map { index, element -> UnitFormat in
-            // A connected input is read in its source's output format.
-            if let connection = element.connection, let source = connection.sourceAudioUnit,
-               let unit = AudioUnitTable.table.object(source), unit !== self {
-                return unit.lock.withLock {
-                    Int(connection.sourceOutputNumber) < unit.outputs.count ? unit.outputs[Int(connection.sourceOutputNumber)].format : element.format
-                }
-            }
-            return element.format
-        }
+        // A connected input is read in its source's output format: resolved once the lock is
+        // released (``resolveSourceFormats``), never with two units' locks held.
+        let inputFormats = inputs.map(\.format)
         return RenderPlan(sources: sources, inputFormats: inputFormats, output: outputs[0].format, notifies: notifies,
                           parameters: inputs.map(\.parameters),
                           outputVolume: outputs[0].parameters[kMultiChannelMixerParam_Volume] ?? 1,
                           meterInputs: inputs.map(\.metering), meterOutput: outputs[0].metering,
                           slice: Int(maximumFramesPerSlice))
+    }
+
+    /// The plan's connected inputs in their sources' output formats (no lock of this unit held).
+    private func resolveSourceFormats(_ plan: inout RenderPlan) {
+        for (index, source) in plan.sources.enumerated() {
+            guard case .connection(let handle, let bus)? = source, let unit = AudioUnitTable.table.object(handle), unit !== self else { continue }
+            if let format = unit.lock.withLock({ Int(bus) < unit.outputs.count ? unit.outputs[Int(bus)].format : nil }) {
+                plan.inputFormats[index] = format
+            }
+        }
     }
 
     /// Makes `frames` frames of output element 0 in `output` (`renderGate` held).
@@ -338,13 +349,16 @@ extension AudioUnitObject {
     /// Renders `frames` frames of output element 0 as planes at the output's format, for the
     /// device (`renderGate` is taken): the same work and notifications as AudioUnitRender.
     func renderForDevice(frames: Int, list: OwnedBufferList) -> UnitFormat? {
-        guard let plan = lock.withLock({ () -> RenderPlan? in
+        guard var plan = lock.withLock({ () -> RenderPlan? in
             guard !disposed, initialized, isRunning else { return nil }
             return makePlan()
         }) else { return nil }
+        resolveSourceFormats(&plan)
         return renderGate.withLock { () -> UnitFormat? in
             // Stopped or disposed while this render waited for the gate: no callback after either returned.
-            guard lock.withLock({ !disposed && isRunning }) else { return nil }
+            guard lock.withLock({ !disposed && isRunning }), renderDepth == 0 else { return nil }
+            renderDepth += 1
+            defer { renderDepth -= 1 }
             list.prepare(format: plan.output, frames: frames)
             var stamp = AudioTimeStamp()
             stamp.mSampleTime = outputSampleTime
