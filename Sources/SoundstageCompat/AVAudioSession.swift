@@ -273,7 +273,8 @@ public final class AVAudioSession: NSObject, @unchecked Sendable {
     /// The duration asked for by ``setPreferredIOBufferDuration(_:)`` (0 until asked).
     public var preferredIOBufferDuration: Double { lock.withLock { preferred.ioBufferDuration } }
 
-    /// Records a preferred update duration. The open device keeps its own; a desktop device's
+    /// Records a preferred update duration: the I/O buffer a RemoteIO unit's render callback is
+    /// asked for (at the device's rate). The open device keeps its own update; a desktop device's
     /// latency is chosen when it opens (`DesktopOutputOptions.latency`).
     public func setPreferredIOBufferDuration(_ duration: Double) throws {
         guard duration.isFinite, duration >= 0 else { throw SoundstageError(.invalidArgument, "preferred I/O buffer duration \(duration)").nsError }
