@@ -307,8 +307,8 @@ final class ClickQueue: @unchecked Sendable {
 }
 
 /// Arms `plays` clicks one at a time; each one's time from its hand-over (less the audio ahead of
-/// it) to its first sample at the monitor.
-private func measureClicks(_ plays: Int, recording: MonitorRecording, clicks: ClickSource) throws -> [Double] {
+/// it, if any) to its first sample at the monitor.
+func measureClicks(_ plays: Int, recording: MonitorRecording, clicks: ClickSource) throws -> [Double] {
     usleep(500_000)   // the stream settles
     var latencies: [Double] = []
     for _ in 0..<plays {

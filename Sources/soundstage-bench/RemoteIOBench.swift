@@ -54,7 +54,7 @@ func remoteIOEarLatency(arguments: [String]) throws {
     let clicks = ClickSource()
     let unit = try ClickUnit(clicks)
     defer { unit.dispose() }
-    let latencies = try measureUnitClicks(plays, recording: recording, clicks: clicks)
+    let latencies = try measureClicks(plays, recording: recording, clicks: clicks)   // the callback hands it over, nothing ahead
     report("RemoteIO: callback begins the click → sink (256-frame I/O buffer)", latencies, goal: nil)
     let sorted = (played.sorted(), latencies.sorted())
     if !sorted.0.isEmpty, !sorted.1.isEmpty {
@@ -119,25 +119,4 @@ final class ClickUnit: @unchecked Sendable {
         if let unit { AudioComponentInstanceDispose(unit) }
         unit = nil
     }
-}
-
-/// Arms `plays` clicks one at a time; each one's time from the callback that began it to its
-/// first sample at the monitor.
-private func measureUnitClicks(_ plays: Int, recording: MonitorRecording, clicks: ClickSource) throws -> [Double] {
-    usleep(500_000)   // the unit settles
-    var latencies: [Double] = []
-    for _ in 0..<plays {
-        usleep(150_000)
-        let from = recording.frameCount
-        clicks.arm()
-        let deadline = Date().addingTimeInterval(2)
-        var onset: Int?
-        while onset == nil && Date() < deadline {
-            usleep(1_000)
-            onset = recording.firstFrame(above: 0.05, from: from)
-        }
-        guard let onset, let heard = recording.time(ofFrame: onset), let handed = clicks.handed else { continue }
-        latencies.append(heard - handed.at)
-    }
-    return latencies
 }

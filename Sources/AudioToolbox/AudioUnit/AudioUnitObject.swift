@@ -56,17 +56,6 @@ struct UnitElement {
     var metering = false
 }
 
-/// A parameter ramp scheduled with AudioUnitScheduleParameters.
-struct ParameterRamp {
-    let scope: AudioUnitScope
-    let element: AudioUnitElement
-    let id: AudioUnitParameterID
-    let start: Float
-    let end: Float
-    let frames: Int
-    var done = 0
-}
-
 /// A unit instance. Its handle is an ``AudioUnitTable`` handle.
 final class AudioUnitObject: @unchecked Sendable {
     // @unchecked: the mutable state is under `lock`; the render's own scratch (adapters, planes,
@@ -90,7 +79,6 @@ final class AudioUnitObject: @unchecked Sendable {
     var listeners: [(id: AudioUnitPropertyID, callback: UnitCallback<AudioUnitPropertyListenerProc>)] = []
     var notifies: [UnitCallback<AURenderCallback>] = []
     var lastRenderError: OSStatus = noErr
-    var ramps: [ParameterRamp] = []
     /// Output units: EnableIO (output on element 0, input on element 1), the input callback,
     /// whether it runs on the device, timestamps from zero.
     var outputEnabled = true
@@ -130,10 +118,10 @@ final class AudioUnitObject: @unchecked Sendable {
             let input = UnitFormat(canonicalRate: hardwareRate, channels: 1)
             inputs = [UnitElement(format: hardware)] + (hasInput ? [UnitElement(format: input)] : [])
             outputs = [UnitElement(format: hardware)] + (hasInput ? [UnitElement(format: input)] : [])
-        case .genericOutput, .converter, .varispeed, .newTimePitch:
+        case .genericOutput, .converter:
             inputs = [UnitElement(format: stereo44)]
             outputs = [UnitElement(format: stereo44)]
-        case .multiChannelMixer, .spatialMixer:
+        case .multiChannelMixer:
             inputs = Array(repeating: UnitElement(format: stereo44), count: 8)
             outputs = [UnitElement(format: stereo44)]
         }

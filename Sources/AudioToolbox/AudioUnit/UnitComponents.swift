@@ -9,11 +9,7 @@ enum UnitKind: Equatable, Sendable {
     /// GenericOutput: pulled by the caller (offline rendering).
     case genericOutput
     case multiChannelMixer
-    /// The 3D (spatial) mixer.
-    case spatialMixer
     case converter
-    case varispeed
-    case newTimePitch
 }
 
 /// One component of the catalog.

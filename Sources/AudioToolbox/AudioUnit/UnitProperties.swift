@@ -11,13 +11,10 @@ import Glibc
 /// A property's value as bytes.
 private func bytes<T>(_ value: T) -> [UInt8] { withUnsafeBytes(of: value) { Array($0) } }
 
-/// What a property set changed, for its listeners.
-struct PropertyChange {
-    let told: [UnitCallback<AudioUnitPropertyListenerProc>]
-}
-
 extension AudioUnitObject {
-    /// The value of property `id` in `scope`, `element` (the lock is held).
+    /// The value of property `id` in `scope`, `element` (the lock is held). Not inlined: three C
+    /// functions share one copy.
+    @inline(never)
     func property(_ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement) throws(UnitStatus) -> [UInt8] {
         switch id {
         case kAudioUnitProperty_StreamFormat:
@@ -94,6 +91,7 @@ extension AudioUnitObject {
     }
 
     /// Sets property `id` from `data` (the lock is held); returns the listeners to tell.
+    @inline(never)
     func setProperty(_ id: AudioUnitPropertyID, _ scope: AudioUnitScope, _ element: AudioUnitElement,
                      _ data: UnsafeRawBufferPointer) throws(UnitStatus) -> [UnitCallback<AudioUnitPropertyListenerProc>] {
         let current = try property(id, scope, element)

@@ -226,7 +226,7 @@ extension AudioUnitObject {
         }
     }
 
-    /// The render's inputs and settings (the lock is held); parameter ramps advance by a slice.
+    /// The render's inputs and settings (the lock is held).
     private func makePlan() -> RenderPlan {
         let sources: [UnitInputSource?] = inputs.enumerated().map { index, element in
             if isDeviceIO && index == 1 { return nil }
@@ -263,7 +263,7 @@ extension AudioUnitObject {
         while adapters.count < plan.sources.count { adapters.append(InputAdapter()) }
         output.reserve(channels: channels, frames: frames)
         switch component.kind {
-        case .multiChannelMixer, .spatialMixer:
+        case .multiChannelMixer:
             try mix(plan, frames: frames, channels: channels, rate: rate)
         default:
             guard let source = plan.sources.first ?? nil else { throw .noConnection }
